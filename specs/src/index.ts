@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import cardGateway from "../bundled/card-gateway.openapi.json" with { type: "json" };
+import paymentsAccounts from "../bundled/payments-accounts.openapi.json" with { type: "json" };
+
+/** The bundled payments-and-accounts spec (all refs internal), as a plain object. */
+export const paymentsAccountsSpec = paymentsAccounts;
+/** The bundled card gateway spec (all refs internal), as a plain object. */
+export const cardGatewaySpec = cardGateway;
+
+export type SpecName = "payments-accounts" | "card-gateway";
+
+/** Absolute paths of the spec files, for tools that read them from disk (Prism, Spectral, Redocly). */
+export function specPath(name: SpecName, form: "yaml" | "json" = "yaml"): string {
+  const file = form === "yaml" ? `../${name}.openapi.yaml` : `../bundled/${name}.openapi.json`;
+  return fileURLToPath(new URL(file, import.meta.url));
+}
+
+export { createSpecValidator, pointerOf, type SpecValidation, type SpecValidator } from "./spec-validator.js";

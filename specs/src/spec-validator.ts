@@ -1,0 +1,51 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS: under both ESM and CJS the plugin is reliably found on `.default`.
+const addFormats = addFormatsModule.default;
+
+export interface SpecValidation {
+  readonly valid: boolean;
+  /** One line per problem: `<instance path> <message>`. */
+  readonly errors: readonly string[];
+}
+
+export interface SpecValidator {
+  /** Validates `value` against the schema at `pointer` (a JSON pointer into the spec, `#/...`). */
+  validate(pointer: string, value: unknown): SpecValidation;
+}
+
+const SPEC_ID = "urn:payspec:spec";
+
+function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+}
+
+/**
+ * A JSON Schema 2020-12 validator over a whole OpenAPI 3.1 document, the independent reference that
+ * tests and the contract verifier hold responses and examples against (the zod packages are checked
+ * against it too). Formats are enforced; OpenAPI-only keywords are ignored.
+ */
+export function createSpecValidator(spec: object): SpecValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat("binary", true);
+  ajv.addSchema({ ...spec, $id: SPEC_ID });
+  const compiled = new Map<string, ValidateFunction>();
+  return {
+    validate(pointer, value) {
+      let fn = compiled.get(pointer);
+      if (!fn) {
+        fn = ajv.compile({ $ref: `${SPEC_ID}${pointer}` });
+        compiled.set(pointer, fn);
+      }
+      const valid = fn(value) as boolean;
+      return { valid, errors: valid ? [] : describe(fn.errors) };
+    },
+  };
+}
+
+/** `#/a/b~1c` from path segments, escaping as JSON pointers require. */
+export function pointerOf(...segments: readonly (string | number)[]): string {
+  return `#/${segments.map((s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+}
