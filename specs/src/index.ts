@@ -15,4 +15,6 @@ export function specPath(name: SpecName, form: "yaml" | "json" = "yaml"): string
   return fileURLToPath(new URL(file, import.meta.url));
 }
 
+export { type BoundaryCase, boundaryCases } from "./boundary-cases.js";
+export { resolveRef, type SpecExample, specExamples } from "./spec-examples.js";
 export { createSpecValidator, pointerOf, type SpecValidation, type SpecValidator } from "./spec-validator.js";

@@ -20,7 +20,7 @@ export const requiredDecisions = {
     "/components/schemas/Account/properties/balance",
   ],
   "Card Payment Gateway API": [
-    "/components/schemas/LoginResponse/properties/expiresIn",
+    "/components/schemas/AccessToken/properties/expiresIn",
     "/paths/~1api~1v1~1payments~1reference~1{referenceId}/get/responses/200",
     "/paths/~1api~1v1~1payments~1card/post",
     "/components/schemas/CardPayment",

@@ -1,0 +1,57 @@
+// generated — do not edit.
+// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 d8d4adeb30ae1fab7eac85e9216d573f8a86ec48e51e4e35a6365bacf52ad086)
+// regenerate with `pnpm generate`.
+
+/** The daily transactions report's columns, in the file's order: Turkish header and row field. */
+export const dailyTransactionsReportColumns = [
+  {
+    "header": "Oluşturulma Tarihi",
+    "field": "createdDate"
+  },
+  {
+    "header": "İşlem ID",
+    "field": "transactionId"
+  },
+  {
+    "header": "Sipariş ID",
+    "field": "orderId"
+  },
+  {
+    "header": "Durum",
+    "field": "status"
+  },
+  {
+    "header": "Tutar",
+    "field": "amount"
+  },
+  {
+    "header": "Para Birimi",
+    "field": "currency"
+  },
+  {
+    "header": "Komisyon",
+    "field": "commission"
+  },
+  {
+    "header": "Kart Numarası",
+    "field": "cardNumber"
+  },
+  {
+    "header": "Kart Sahibi",
+    "field": "cardHolderName"
+  },
+  {
+    "header": "Taksit",
+    "field": "installment"
+  },
+  {
+    "header": "Auth Kodu",
+    "field": "authCode"
+  },
+  {
+    "header": "Referans ID",
+    "field": "referenceId"
+  }
+] as const;
+
+export type DailyTransactionsReportField = (typeof dailyTransactionsReportColumns)[number]["field"];

@@ -1,0 +1,3 @@
+export * from "./generated/report-columns.gen.js";
+export * from "./generated/routes.gen.js";
+export * from "./generated/zod.gen.js";

@@ -1,0 +1,2 @@
+export * from "./generated/routes.gen.js";
+export * from "./generated/zod.gen.js";

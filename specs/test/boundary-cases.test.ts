@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { boundaryCases, cardGatewaySpec, createSpecValidator, specExamples } from "../src/index.js";
+
+describe("boundaryCases", () => {
+  const validator = createSpecValidator(cardGatewaySpec);
+  const request = specExamples(cardGatewaySpec).find(
+    (e) => e.operationId === "createCardPayment" && e.part === "request",
+  );
+  if (!request) throw new Error("the card payment request example is missing");
+  const cases = boundaryCases(cardGatewaySpec, request.schemaPointer, request.value);
+  const verdict = (label: string) => {
+    const c = cases.find((x) => x.label === label);
+    if (!c) throw new Error(`no case ${label}; have ${cases.map((x) => x.label).join(", ")}`);
+    return validator.validate(request.schemaPointer, c.value).valid;
+  };
+
+  it("pushes each bound of the card payment to just inside and just outside", () => {
+    expect(verdict("amount: minimum 0.01")).toBe(true);
+    expect(verdict("amount: below minimum")).toBe(false);
+    expect(verdict("walletAmount: minimum 0")).toBe(true);
+    expect(verdict("walletAmount: below minimum")).toBe(false);
+    expect(verdict("installment: fractional")).toBe(false);
+    expect(verdict("products: fewer than 1 items")).toBe(false);
+  });
+
+  it("breaks patterns, formats, enums, required fields and closed objects", () => {
+    expect(verdict('card.cvc: pattern broken (appended "x!")')).toBe(false);
+    expect(verdict("clientIpAddress: bad ipv4")).toBe(false);
+    expect(verdict("referenceId: bad uuid")).toBe(false);
+    expect(verdict("currency: outside the enum")).toBe(false);
+    expect(verdict("card: required cvc missing")).toBe(false);
+    expect(verdict("(root): unknown field")).toBe(false);
+  });
+
+  it("never changes the valid value it starts from", () => {
+    expect(validator.validate(request.schemaPointer, request.value).valid).toBe(true);
+  });
+});
