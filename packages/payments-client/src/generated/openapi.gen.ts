@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 685bcd532c298bd0b9276ce31d8f915fcea2bcfc16f0ad13ff393d659872cc08)
+// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 d4b10234e38ca9659ed3d654c96ff936f749d987dfffaf163384008a0e1f1b0c)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -231,7 +231,9 @@ export type components = {
              * @description The entries. Each must be an object; its fields are checked against `PaymentCreate` on
              *     their own, so one bad entry fails alone (see `PaymentBatchResult`).
              */
-            payments: Record<string, never>[];
+            payments: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description The outcome of every batch entry, in input order. */
         PaymentBatchResult: {

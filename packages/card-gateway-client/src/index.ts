@@ -1,0 +1,21 @@
+export {
+  ApiError,
+  addDecimalAmounts,
+  currencyExponent,
+  formatMinorUnits,
+  fromMinorUnits,
+  NetworkError,
+  PayspecError,
+  RequestValidationError,
+  ResponseValidationError,
+  type RetryOptions,
+  TimeoutError,
+  toMinorUnits,
+} from "@payspec/client-core";
+export {
+  type CardGatewayClient,
+  type CardGatewayClientOptions,
+  createCardGatewayClient,
+} from "./create-card-gateway-client.js";
+export { parseDailyReport, ReportFormatError } from "./daily-report.js";
+export type * from "./types.js";

@@ -1,0 +1,80 @@
+import { NetworkError, TimeoutError } from "./errors.js";
+import { backoffDelay, isIdempotent, type RetryPolicy } from "./retry-policy.js";
+
+export type FetchLike = (request: Request) => Promise<Response>;
+
+export interface ResilientFetchOptions {
+  readonly fetch: FetchLike;
+  readonly retry: RetryPolicy;
+  /** Per attempt. 0 or undefined: no timeout. */
+  readonly timeoutMs?: number;
+  /** Names the operation in errors; the default is `METHOD pathname`. */
+  readonly describe?: (request: Request) => string;
+  /**
+   * Whether this request may be retried after it may have reached the server (timeouts, 5xx).
+   * Defaults to idempotent methods only: a POST that may have created a payment is never repeated.
+   */
+  readonly mayRepeat?: (request: Request) => boolean;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** Connection errors that happen before a single byte of the request leaves the machine. */
+const NEVER_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function errorCode(error: unknown): string | undefined {
+  const withCause = error as { code?: string; cause?: { code?: string } };
+  return withCause?.cause?.code ?? withCause?.code;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A fetch that adds a per-attempt timeout and retries only where it is safe:
+ * - any request whose connection was never made (nothing reached the server);
+ * - idempotent requests (GET, DELETE, …) on network errors, timeouts and retryable statuses.
+ * Everything else is surfaced as a typed error: NetworkError, TimeoutError, or the response itself.
+ */
+export function resilientFetch(options: ResilientFetchOptions): FetchLike {
+  const sleep = options.sleep ?? defaultSleep;
+  const describe = options.describe ?? ((r: Request) => `${r.method} ${new URL(r.url).pathname}`);
+  const mayRepeat = options.mayRepeat ?? ((r: Request) => isIdempotent(r.method));
+  const { retry } = options;
+
+  return async (request) => {
+    const operation = describe(request);
+    for (let attempt = 0; ; attempt++) {
+      const lastAttempt = attempt >= retry.maxRetries;
+      // The body of a Request can be read once; every attempt sends its own copy.
+      const attemptRequest = lastAttempt ? request : request.clone();
+      const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+      const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
+      let response: Response;
+      try {
+        response = await options.fetch(new Request(attemptRequest, { signal }));
+      } catch (error) {
+        if (request.signal.aborted) throw error;
+        const timedOut = timeout?.aborted === true;
+        const neverSent = !timedOut && NEVER_SENT_CODES.has(errorCode(error) ?? "");
+        if (!lastAttempt && (neverSent || mayRepeat(request))) {
+          await sleep(backoffDelay(retry, attempt));
+          continue;
+        }
+        if (timedOut) throw new TimeoutError(operation, options.timeoutMs ?? 0);
+        throw new NetworkError(operation, !neverSent, { cause: error });
+      }
+      if (!lastAttempt && retry.retryOnStatuses.has(response.status) && mayRepeat(request)) {
+        await response.body?.cancel();
+        await sleep(backoffDelay(retry, attempt, response.headers.get("retry-after")));
+        continue;
+      }
+      return response;
+    }
+  };
+}

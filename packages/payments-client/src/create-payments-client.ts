@@ -1,0 +1,112 @@
+import type { Writable } from "node:stream";
+import {
+  type FetchLike,
+  type RetryOptions,
+  resilientFetch,
+  retryPolicy,
+  specMiddleware,
+  type ValidationOptions,
+} from "@payspec/client-core";
+import { routes } from "@payspec/payments-zod";
+import createClient, { type Client } from "openapi-fetch";
+import { type CreateManyOutcome, createMany } from "./batch.js";
+import { type ExportFormat, writePayments } from "./export.js";
+import { paymentPages, paymentsOf } from "./pagination.js";
+import type {
+  Account,
+  ListPaymentsQuery,
+  Payment,
+  PaymentBatchResult,
+  PaymentCreate,
+  PaymentPage,
+  paths,
+} from "./types.js";
+
+export interface PaymentsClientOptions {
+  /** The service base address, without /v1: the live one, the sandbox, or a local payspec sandbox. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey: string;
+  /** A fetch to use instead of the global one. */
+  readonly fetch?: FetchLike;
+  /** `true`/`false` switches request and response validation together, or set each. Default: requests only. */
+  readonly validate?: boolean | ValidationOptions;
+  /** Retries of safe requests (GET, DELETE, never-sent connections). `false` turns them off. */
+  readonly retry?: RetryOptions | false;
+  /** Per-attempt timeout in ms. Default 30000. */
+  readonly timeoutMs?: number;
+}
+
+export interface PaymentsClient {
+  /** The openapi-fetch client, typed by path and method. Every non-2xx throws ApiError. */
+  readonly raw: Client<paths>;
+  listAccounts(): Promise<Account[]>;
+  createPayment(payment: PaymentCreate): Promise<Payment>;
+  getPayment(id: string): Promise<Payment>;
+  /** Cancels a pending or approved payment; any other state throws ApiError 409 payment_not_cancellable. */
+  cancelPayment(id: string): Promise<Payment>;
+  /** One call to POST /v1/payments/batch (1 to 500 entries). */
+  createPaymentBatch(payments: readonly PaymentCreate[]): Promise<PaymentBatchResult>;
+  /** Any number of payments, split into batches of 500; one outcome per input, in input order. */
+  createMany(payments: readonly PaymentCreate[]): Promise<CreateManyOutcome[]>;
+  /** One page of GET /v1/payments. */
+  listPayments(query?: ListPaymentsQuery): Promise<PaymentPage>;
+  /** Every page of a listing, following next_cursor. */
+  pages(query?: ListPaymentsQuery): AsyncGenerator<PaymentPage>;
+  /** Every payment of a listing: `for await (const p of client.payments({ status: "completed" }))`. */
+  payments(query?: ListPaymentsQuery): AsyncGenerator<Payment>;
+  /** Streams every matching payment to `destination` as CSV (dashboard columns) or JSON Lines. */
+  exportPayments(
+    destination: Writable,
+    options?: { format?: ExportFormat; query?: ListPaymentsQuery },
+  ): Promise<number>;
+}
+
+function validationOptions(validate: PaymentsClientOptions["validate"]): ValidationOptions {
+  if (validate === true) return { requests: true, responses: true };
+  if (validate === false) return { requests: false, responses: false };
+  return validate ?? { requests: true, responses: false };
+}
+
+/** openapi-fetch returns `data` as optional; with the error middleware a resolved call always has it. */
+function body<T>(result: { data?: T }): T {
+  return result.data as T;
+}
+
+/** A typed client for the payments-and-accounts API. Every failure throws a typed error (see README). */
+export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
+  const raw = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    fetch: resilientFetch({
+      fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+      retry: retryPolicy(options.retry),
+      timeoutMs: options.timeoutMs ?? 30_000,
+    }),
+  });
+  raw.use(specMiddleware(routes, validationOptions(options.validate)));
+
+  const listPayments = async (query: ListPaymentsQuery = {}) =>
+    body(await raw.GET("/v1/payments", { params: { query } }));
+  const createPaymentBatch = async (payments: readonly PaymentCreate[]) =>
+    body(await raw.POST("/v1/payments/batch", { body: { payments: [...payments] } }));
+
+  return {
+    raw,
+    listAccounts: async () => body(await raw.GET("/v1/accounts")),
+    createPayment: async (payment) => body(await raw.POST("/v1/payments", { body: payment })),
+    getPayment: async (id) => body(await raw.GET("/v1/payments/{id}", { params: { path: { id } } })),
+    cancelPayment: async (id) => body(await raw.DELETE("/v1/payments/{id}", { params: { path: { id } } })),
+    createPaymentBatch,
+    createMany: (payments) => createMany(createPaymentBatch, payments),
+    listPayments,
+    pages: (query) => paymentPages(listPayments, query),
+    payments: (query) => paymentsOf(listPayments, query),
+    exportPayments: (destination, exportOptions = {}) =>
+      writePayments(
+        paymentsOf(listPayments, { limit: 10_000, ...exportOptions.query }),
+        destination,
+        exportOptions.format ?? "csv",
+      ),
+  };
+}

@@ -1,0 +1,18 @@
+export {
+  ApiError,
+  addDecimalAmounts,
+  currencyExponent,
+  formatMinorUnits,
+  fromMinorUnits,
+  NetworkError,
+  PayspecError,
+  RequestValidationError,
+  ResponseValidationError,
+  type RetryOptions,
+  TimeoutError,
+  toMinorUnits,
+} from "@payspec/client-core";
+export { type CreateManyOutcome, MAX_BATCH_SIZE } from "./batch.js";
+export { createPaymentsClient, type PaymentsClient, type PaymentsClientOptions } from "./create-payments-client.js";
+export { type ExportFormat, paymentCsvColumns } from "./export.js";
+export type * from "./types.js";
