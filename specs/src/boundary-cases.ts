@@ -1,5 +1,6 @@
 import { resolveRef } from "./spec-examples.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document whose shape the spec tests pin down
 type Node = Record<string, any>;
 
 /** A value derived from a valid one by pushing a single constraint of the schema to (or past) its edge. */

@@ -1,5 +1,6 @@
 import { pointerOf } from "./spec-validator.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document whose shape the spec tests pin down
 type Node = Record<string, any>;
 
 /** One example of the spec, with the schema it must satisfy. */
@@ -18,7 +19,7 @@ export interface SpecExample {
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-function unescape(segment: string): string {
+function unescapePointer(segment: string): string {
   return segment.replaceAll("~1", "/").replaceAll("~0", "~");
 }
 
@@ -29,7 +30,7 @@ export function resolveRef(
   fallback: readonly (string | number)[],
 ): [Node, (string | number)[]] {
   if (typeof node?.$ref !== "string") return [node, [...fallback]];
-  const segments = node.$ref.slice(2).split("/").map(unescape);
+  const segments = node.$ref.slice(2).split("/").map(unescapePointer);
   return [segments.reduce((n: Node, k: string) => n[k], spec), segments];
 }
 

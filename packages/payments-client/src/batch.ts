@@ -53,9 +53,9 @@ export async function createMany(
           message: error.apiMessage ?? error.message,
           ...(error.body as object),
         };
-        chunk.forEach((_, i) => outcomes.push({ index: offset + i, outcome: "failed", error: body }));
+        for (let i = 0; i < chunk.length; i++) outcomes.push({ index: offset + i, outcome: "failed", error: body });
       } else if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof ApiError) {
-        chunk.forEach((_, i) => outcomes.push({ index: offset + i, outcome: "unknown", error }));
+        for (let i = 0; i < chunk.length; i++) outcomes.push({ index: offset + i, outcome: "unknown", error });
       } else {
         throw error;
       }
