@@ -1,0 +1,47 @@
+/** Everything the sandbox reads from its environment, with the documented defaults. */
+export interface SandboxConfig {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** One workspace per key. */
+  readonly apiKeys: readonly string[];
+  readonly completeAfterSeconds: number;
+  readonly gatewayKey: string;
+  readonly gatewaySecret: string;
+  readonly tokenTtlSeconds: number;
+  /** The /_sandbox control API. */
+  readonly control: boolean;
+  /** One log line per request (method, path, status, ms). */
+  readonly logRequests: boolean;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEMO_API_KEYS = ["sk_sandbox_demo_1", "sk_sandbox_demo_2"] as const;
+export const DEMO_GATEWAY_KEY = "gw_demo_key";
+export const DEMO_GATEWAY_SECRET = "gw_demo_secret";
+
+function positiveNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, got "${raw}".`);
+  return value;
+}
+
+/** Reads the sandbox's settings; unknown or malformed values fail at start with the variable's name. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
+  const keys = (env.PAYSPEC_API_KEYS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return {
+    host: env.HOST ?? "127.0.0.1",
+    port: positiveNumber("PORT", env.PORT, DEFAULT_PORT),
+    apiKeys: keys.length > 0 ? keys : [...DEMO_API_KEYS],
+    completeAfterSeconds: positiveNumber("PAYSPEC_COMPLETE_AFTER_SECONDS", env.PAYSPEC_COMPLETE_AFTER_SECONDS, 30),
+    gatewayKey: env.PAYSPEC_GATEWAY_KEY || DEMO_GATEWAY_KEY,
+    gatewaySecret: env.PAYSPEC_GATEWAY_SECRET || DEMO_GATEWAY_SECRET,
+    tokenTtlSeconds: positiveNumber("PAYSPEC_TOKEN_TTL_SECONDS", env.PAYSPEC_TOKEN_TTL_SECONDS, 3600),
+    control: env.PAYSPEC_SANDBOX_CONTROL !== "off",
+    logRequests: env.PAYSPEC_LOG === "requests",
+  };
+}

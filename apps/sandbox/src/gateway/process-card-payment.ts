@@ -1,0 +1,154 @@
+import { createHash, randomInt, randomUUID } from "node:crypto";
+import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
+import { ApiFailure } from "../http/api-failure.js";
+import type { GatewayStore, StoredCardPayment } from "../store/index.js";
+import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
+import { istanbulDateTime } from "./istanbul-time.js";
+
+/**
+ * What identifies a request for the duplicate-referenceId rule: everything the caller sent, with the
+ * card reduced to its masked number and expiry. The full number and the CVC never enter it.
+ */
+function fingerprint(request: CardPaymentRequest): string {
+  const { card, ...rest } = request;
+  const comparable = {
+    ...rest,
+    card: {
+      number: maskCardNumber(card.cardNumber),
+      month: card.expireMonth,
+      year: card.expireYear,
+      holder: card.cardHolderName,
+    },
+  };
+  return createHash("sha256").update(JSON.stringify(comparable)).digest("hex");
+}
+
+function digits(count: number): string {
+  return Array.from({ length: count }, () => randomInt(10)).join("");
+}
+
+const TURKISH_TO_ASCII: Record<string, string> = {
+  ç: "c",
+  Ç: "C",
+  ğ: "g",
+  Ğ: "G",
+  ı: "i",
+  İ: "I",
+  ö: "o",
+  Ö: "O",
+  ş: "s",
+  Ş: "S",
+  ü: "u",
+  Ü: "U",
+};
+
+/** Upper-case ASCII, as bank systems print names: "Ayşe Yılmaz" -> "AYSE YILMAZ". */
+function bankName(holder: string): string {
+  return holder.replace(/[çÇğĞıİöÖşŞüÜ]/g, (c) => TURKISH_TO_ASCII[c] ?? c).toUpperCase();
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export interface CardPaymentReply {
+  readonly message: string;
+  readonly response: CardPayment;
+}
+
+function reply(stored: StoredCardPayment): CardPaymentReply {
+  const ok = stored.payment.paymentStatus === "SUCCESS";
+  return { message: ok ? "Payment successful" : "Payment failed: insufficient funds", response: stored.payment };
+}
+
+/**
+ * Charges a card (in the sandbox's imagination): the test-card table decides the outcome, a repeated
+ * referenceId with the same request replays the original without charging again, and the card
+ * number is masked before anything is kept.
+ */
+export async function processCardPayment(
+  store: GatewayStore,
+  request: CardPaymentRequest,
+  now: number,
+  orderSeq: () => number,
+): Promise<CardPaymentReply> {
+  const print = fingerprint(request);
+  const existing = await store.byReference(request.referenceId);
+  if (existing) {
+    if (existing.fingerprint === print) return reply(existing);
+    throw new ApiFailure(
+      "invalid_request",
+      `referenceId ${request.referenceId} was already used by a different payment request.`,
+      { gatewayCode: 6002 },
+    );
+  }
+  const outcome = outcomeOf(request.card.cardNumber);
+  if (outcome === "risk-reject") {
+    throw new ApiFailure("invalid_request", "Payment rejected by the risk check; nothing was charged.", {
+      gatewayCode: 6003,
+    });
+  }
+  if (outcome === "three-d-secure-required") {
+    throw new ApiFailure("invalid_request", "This card requires 3-D Secure; use the 3-D Secure payment endpoint.", {
+      gatewayCode: 6004,
+    });
+  }
+  const bin = binInfo(request.card.cardNumber);
+  const approved = outcome === "success";
+  const installment = request.installment ?? 1;
+  const rate = commissionRate(installment);
+  const createdDate = istanbulDateTime(now);
+  const id = randomUUID();
+  const payment: CardPayment = {
+    id,
+    transactionId: id,
+    createdDate,
+    amount: request.amount,
+    finalAmount: request.finalAmount,
+    walletAmount: request.walletAmount,
+    currency: request.currency,
+    installment,
+    correlationId: request.correlationId ?? null,
+    referenceId: request.referenceId,
+    usedTerminalInfo: bin.terminal,
+    reward: request.reward
+      ? { cardRewardAmount: request.reward.cardRewardAmount, firmRewardAmount: request.reward.firmRewardAmount ?? null }
+      : null,
+    source: "API",
+    paymentStatus: approved ? "SUCCESS" : "FAILURE",
+    transactionType: request.transactionType ?? "AUTH",
+    authCode: approved ? digits(6) : null,
+    hostReferenceNo: approved ? digits(12) : null,
+    orderId: `ORD-${createdDate.slice(0, 10).replaceAll("-", "")}-${String(orderSeq()).padStart(6, "0")}`,
+    bankCardHolderName: bankName(request.card.cardHolderName),
+    bankCode: bin.bankCode,
+    cardDetails: {
+      cardHolderName: request.card.cardHolderName,
+      cardNumber: maskCardNumber(request.card.cardNumber),
+      cardBrand: bin.cardBrand,
+      cardBank: bin.cardBank,
+      cardSchema: bin.cardSchema,
+    },
+    products: request.products.map((product) => ({
+      id: randomUUID(),
+      name: product.name,
+      externalId: product.externalId ?? null,
+      price: product.price,
+      status: "PENDING",
+      commissionRate: rate,
+    })),
+    riskAssessment: "APPROVED",
+  };
+  const { inserted, stored } = await store.insertIfAbsent({
+    payment,
+    fingerprint: print,
+    commission: round2((request.amount * rate) / 100),
+    localDate: createdDate.slice(0, 10),
+  });
+  if (!inserted && stored.fingerprint !== print) {
+    throw new ApiFailure(
+      "invalid_request",
+      `referenceId ${request.referenceId} was already used by a different payment request.`,
+      { gatewayCode: 6002 },
+    );
+  }
+  return reply(stored);
+}

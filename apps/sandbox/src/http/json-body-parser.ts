@@ -1,0 +1,36 @@
+import type { FastifyInstance } from "fastify";
+import { ApiFailure } from "./api-failure.js";
+
+/** The largest body either API accepts (a full 500-entry batch is about 150 KiB). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * JSON bodies only. An empty body is allowed (the gateway's login sends none); malformed JSON is a
+ * 400 that says where parsing stopped, never a hang and never a 500. Other content types are
+ * refused with a 400 that names the expected one.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "string", bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body: string, done) => {
+      if (body.trim() === "") return done(null, undefined);
+      try {
+        done(null, JSON.parse(body));
+      } catch (error) {
+        done(new ApiFailure("invalid_request", `The body is not valid JSON: ${(error as Error).message}`), undefined);
+      }
+    },
+  );
+  app.addContentTypeParser("*", (request, _payload, done) => {
+    done(
+      new ApiFailure(
+        "invalid_request",
+        `Content-Type must be application/json, got "${request.headers["content-type"] ?? "none"}".`,
+        { param: "Content-Type" },
+      ),
+      undefined,
+    );
+  });
+}

@@ -1,0 +1,40 @@
+import type { ZodType } from "zod";
+import { ApiFailure } from "./api-failure.js";
+
+interface Issue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly keys?: readonly string[];
+}
+
+/** The field an issue is about, without the body/query/path wrapper: `card.cardNumber`, `limit`. */
+function fieldOf(issue: Issue): string {
+  const path = issue.path.slice(1).map(String);
+  if (issue.code === "unrecognized_keys" && issue.keys?.[0]) path.push(issue.keys[0]);
+  return path.join(".") || String(issue.path[0] ?? "body");
+}
+
+/**
+ * Validates a request with the generated zod schema and returns the parsed data (defaults applied).
+ * The first problem becomes a 400 that names the field. zod messages never quote the input, so a
+ * card number or CVC is never echoed.
+ */
+export function parseRequest<T>(schema: ZodType<T>, data: unknown): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0] as Issue;
+  const field = fieldOf(issue);
+  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : "";
+  throw new ApiFailure("invalid_request", `${field}: ${issue.message}${more}`, { param: field });
+}
+
+/** Query strings are text; turns the values of numeric parameters into numbers so the schema can judge them. */
+export function coerceNumbers(query: Record<string, unknown>, numeric: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...query };
+  for (const name of numeric) {
+    const value = out[name];
+    if (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)) out[name] = Number(value);
+  }
+  return out;
+}

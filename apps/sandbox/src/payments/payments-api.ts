@@ -1,0 +1,171 @@
+import { routes, zPaymentCreate } from "@payspec/payments-zod";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SandboxClock } from "../clock.js";
+import type { SandboxConfig } from "../config.js";
+import { ApiFailure } from "../http/api-failure.js";
+import { coerceNumbers, parseRequest } from "../http/request-validation.js";
+import type { PaymentsStore } from "../store/index.js";
+import { createPayment } from "./create-payment.js";
+import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
+import { workspaceTag } from "./seed.js";
+import { accountToApi, paymentToApi } from "./serialize.js";
+
+export interface PaymentsApiDeps {
+  readonly config: SandboxConfig;
+  readonly store: PaymentsStore;
+  readonly clock: SandboxClock;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    workspace: string;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+function dateToMs(date: string | undefined): number | undefined {
+  return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
+}
+
+/** GET/POST/DELETE under /v1: the payments and accounts service. */
+export function registerPaymentsApi(app: FastifyInstance, { config, store, clock }: PaymentsApiDeps): void {
+  const keys = new Set(config.apiKeys);
+  const completeAfterMs = config.completeAfterSeconds * 1000;
+
+  app.decorateRequest("workspace", "");
+
+  app.register(async (v1) => {
+    v1.addHook("onRequest", async (request: FastifyRequest) => {
+      const header = request.headers.authorization ?? "";
+      const key = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";
+      if (!keys.has(key)) {
+        throw new ApiFailure(
+          "unauthorized",
+          header
+            ? "The API key is not valid for this service."
+            : "Send the API key as 'Authorization: Bearer <API_KEY>'.",
+        );
+      }
+      request.workspace = key;
+    });
+    // Payments that have waited long enough complete before anything reads them.
+    v1.addHook("preHandler", async (request) => store.completeDue(request.workspace, clock.now(), completeAfterMs));
+
+    v1.get("/v1/accounts", async (request) => (await store.accounts(request.workspace)).map(accountToApi));
+
+    v1.post("/v1/payments", async (request, reply) => {
+      const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
+      const payment = await createPayment(store, request.workspace, body, clock.now());
+      return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
+    });
+
+    v1.get<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
+      const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
+      const payment = await store.payment(request.workspace, path.id);
+      if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
+      return paymentToApi(payment);
+    });
+
+    v1.delete<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
+      const { path } = parseRequest(routes["DELETE /v1/payments/{id}"].data, { path: request.params });
+      const result = await store.transition(
+        request.workspace,
+        path.id,
+        ["pending", "approved"],
+        "cancelled",
+        clock.now(),
+      );
+      if (result.ok) return paymentToApi(result.payment);
+      if (!result.payment)
+        throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
+      throw new ApiFailure(
+        "payment_not_cancellable",
+        `Payment ${path.id} is ${result.payment.status}; only pending or approved payments can be cancelled.`,
+      );
+    });
+
+    v1.post("/v1/payments/batch", async (request) => {
+      const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
+      const results = [];
+      for (const [index, entry] of body.payments.entries()) {
+        try {
+          const input = parseRequest(zPaymentCreate, entry);
+          results.push({
+            index,
+            outcome: "created" as const,
+            payment: paymentToApi(await createPayment(store, request.workspace, input, clock.now())),
+          });
+        } catch (error) {
+          if (!(error instanceof ApiFailure)) throw error;
+          results.push({ index, outcome: "failed" as const, error: error.paymentsBody() });
+        }
+      }
+      const created = results.filter((r) => r.outcome === "created").length;
+      return { created, failed: results.length - created, results };
+    });
+
+    v1.get<{ Querystring: Record<string, unknown> }>("/v1/payments", async (request) => {
+      const parsed = parseRequest(routes["GET /v1/payments"].data, { query: coerceNumbers(request.query, ["limit"]) });
+      const query: NonNullable<typeof parsed.query> = parsed.query ?? { limit: 100 };
+      const tag = workspaceTag(request.workspace);
+      let state: CursorState;
+      if (query.cursor) {
+        state = decodeCursor(query.cursor, tag);
+        for (const filter of ["status", "from", "to"] as const) {
+          if (query[filter] !== undefined && query[filter] !== state[filter]) {
+            throw new ApiFailure(
+              "invalid_request",
+              `${filter} differs from the listing this cursor belongs to; repeat the same filters or omit them.`,
+              { param: filter },
+            );
+          }
+        }
+      } else {
+        if (query.from && query.to && query.from > query.to) {
+          throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
+        }
+        state = {
+          workspace: tag,
+          snapshotSeq: await store.lastSeq(request.workspace),
+          afterSeq: 0,
+          total: -1,
+          ...pick(query),
+        };
+      }
+      const limit = query.limit ?? 100;
+      const toMs = dateToMs(state.to);
+      const { items, total } = await store.list(request.workspace, {
+        afterSeq: state.afterSeq,
+        snapshotSeq: state.snapshotSeq,
+        limit: limit + 1,
+        ...(state.status ? { status: state.status } : {}),
+        ...(state.from ? { createdFrom: dateToMs(state.from) } : {}),
+        ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
+      });
+      const hasMore = items.length > limit;
+      const page = items.slice(0, limit);
+      const listingTotal = state.total >= 0 ? state.total : total;
+      const last = page[page.length - 1];
+      return {
+        data: page.map(paymentToApi),
+        pagination: {
+          total: listingTotal,
+          limit,
+          has_more: hasMore,
+          ...(hasMore && last
+            ? { next_cursor: encodeCursor({ ...state, afterSeq: last.seq, total: listingTotal }) }
+            : {}),
+        },
+      };
+    });
+  });
+}
+
+function pick(query: { status?: CursorState["status"]; from?: string; to?: string }) {
+  return {
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
+  };
+}

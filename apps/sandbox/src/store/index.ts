@@ -1,0 +1,3 @@
+export { MemoryGatewayStore } from "./memory-gateway-store.js";
+export { MemoryPaymentsStore } from "./memory-payments-store.js";
+export type * from "./types.js";
