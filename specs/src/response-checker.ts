@@ -1,0 +1,109 @@
+import { resolveRef } from "./spec-examples.js";
+import { createSpecValidator, pointerOf } from "./spec-validator.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
+type Node = Record<string, any>;
+
+/** One exchange to judge: what was asked and what came back. */
+export interface Exchange {
+  readonly method: string;
+  /** The concrete path, without query: `/v1/payments/pay_123`. */
+  readonly path: string;
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The parsed JSON body, or undefined for non-JSON bodies. */
+  readonly body: unknown;
+}
+
+export interface Operation {
+  readonly operationId: string;
+  readonly method: string;
+  readonly template: string;
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"];
+
+function templateRegex(template: string): RegExp {
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${pattern}$`);
+}
+
+/**
+ * Judges responses against a spec: the operation must exist, the status must be declared, the
+ * content type must be one the status declares, required headers must be present and valid, and a
+ * JSON body must validate against its schema. Returns the problems, empty when the exchange conforms.
+ */
+export function createResponseChecker(spec: object) {
+  const doc = spec as Node;
+  const validator = createSpecValidator(spec);
+  // Literal templates before parameterised ones, so /v1/payments/batch never matches /v1/payments/{id}.
+  const operations = Object.entries<Node>(doc.paths)
+    .flatMap(([template, item]) =>
+      METHODS.filter((m) => item[m]).map((m) => ({
+        template,
+        method: m,
+        op: item[m] as Node,
+        regex: templateRegex(template),
+      })),
+    )
+    .sort((a, b) => (a.template.includes("{") ? 1 : 0) - (b.template.includes("{") ? 1 : 0));
+
+  function operationFor(method: string, path: string): Operation | undefined {
+    const found = operations.find((o) => o.method === method.toLowerCase() && o.regex.test(path));
+    return found && { operationId: found.op.operationId, method: method.toUpperCase(), template: found.template };
+  }
+
+  function check(exchange: Exchange): string[] {
+    const found = operations.find((o) => o.method === exchange.method.toLowerCase() && o.regex.test(exchange.path));
+    if (!found) return [`${exchange.method} ${exchange.path} is not an operation of the spec`];
+    const where = `${found.op.operationId} (${exchange.method.toUpperCase()} ${found.template})`;
+    const raw = found.op.responses[String(exchange.status)];
+    if (!raw) {
+      return [
+        `${where}: status ${exchange.status} is not declared (declared: ${Object.keys(found.op.responses).join(", ")})`,
+      ];
+    }
+    const [response, at] = resolveRef(doc, raw, [
+      "paths",
+      found.template,
+      found.method,
+      "responses",
+      String(exchange.status),
+    ]);
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries<Node>(response.headers ?? {})) {
+      const value = exchange.headers?.[name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) problems.push(`${where}: required header ${name} is missing`);
+        continue;
+      }
+      const [headerObject, headerAt] = resolveRef(doc, header, [...at, "headers", name]);
+      if (headerObject.schema) {
+        const result = validator.validate(pointerOf(...headerAt, "schema"), value);
+        for (const e of result.errors) problems.push(`${where}: header ${name} ${e}`);
+      }
+    }
+    const declared = Object.keys(response.content ?? {});
+    if (declared.length === 0) return problems;
+    const mediaType = (exchange.contentType ?? "").split(";")[0]?.trim() ?? "";
+    if (!declared.includes(mediaType)) {
+      problems.push(
+        `${where}: content type "${mediaType}" is not declared for ${exchange.status} (declared: ${declared.join(", ")})`,
+      );
+      return problems;
+    }
+    if (mediaType.includes("json")) {
+      const result = validator.validate(pointerOf(...at, "content", mediaType, "schema"), exchange.body);
+      for (const e of result.errors) problems.push(`${where}: ${exchange.status} body ${e}`);
+    }
+    return problems;
+  }
+
+  return { check, operationFor };
+}
+
+export type ResponseChecker = ReturnType<typeof createResponseChecker>;
