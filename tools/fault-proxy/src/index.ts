@@ -20,9 +20,9 @@ export type Fault =
   /** Forward, but hold the answer back this long (for client timeouts). */
   | { readonly kind: "delay"; readonly ms: number }
   /** Forward, then rewrite the JSON body of the answer. */
-  // biome-ignore lint/suspicious/noExplicitAny: a rewrite reaches into whatever JSON the target sent
   | {
       readonly kind: "rewrite";
+      // biome-ignore lint/suspicious/noExplicitAny: a rewrite reaches into whatever JSON the target sent
       readonly rewrite: (body: any, request: ProxiedRequest) => unknown;
       readonly status?: number;
     }

@@ -23,7 +23,6 @@ export interface CallOptions {
 export interface Reply {
   readonly status: number;
   readonly headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read into JSON the spec checker has already validated
   readonly body: any;
   readonly bytes: Buffer;
 }
