@@ -29,14 +29,13 @@ const examples = specExamples(spec).filter((e) => e.mediaType?.includes("json") 
 
 describe("generated zod schemas agree with the spec", () => {
   it("covers every JSON request body and success response", () => {
+    // The xlsx report has no JSON body to compare.
+    const binaryResponses = new Set<string>(["getDailyTransactionsReport"]);
     const covered = new Set(examples.map((e) => `${e.operationId} ${e.part}`));
     for (const route of Object.values(routes)) {
-      if (route.response)
-        expect(
-          covered.has(`${route.operationId} ${route.successStatus}`) ||
-            route.operationId === "getDailyTransactionsReport",
-          route.operationId,
-        ).toBe(true);
+      if (route.response && !binaryResponses.has(route.operationId)) {
+        expect(covered.has(`${route.operationId} ${route.successStatus}`), route.operationId).toBe(true);
+      }
     }
   });
 

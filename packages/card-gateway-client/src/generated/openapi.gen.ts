@@ -166,7 +166,7 @@ export type components = {
              * @description Installment count; 1 means a single payment.
              * @default 1
              */
-            installment: number;
+            installment?: number;
             /**
              * Format: ipv4
              * @description The customer's real IPv4 address.
@@ -180,7 +180,7 @@ export type components = {
              * @description Defaults to AUTH.
              * @default AUTH
              */
-            transactionType: components["schemas"]["TransactionType"];
+            transactionType?: components["schemas"]["TransactionType"];
             card: components["schemas"]["Card"];
             /** @description At least one product. */
             products: components["schemas"]["Product"][];

@@ -10,6 +10,8 @@ export async function openapiTypes(spec: LoadedSpec, packageDir: string): Promis
   const ast = await openapiTS(structuredClone(generatorInput(spec.bundled)) as never, {
     alphabetize: false,
     exportType: true,
+    // A field with a default is still optional for the sender (installment, transactionType).
+    defaultNonNullable: false,
   });
   return {
     path: `${packageDir}/src/generated/openapi.gen.ts`,
