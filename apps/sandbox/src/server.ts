@@ -1,11 +1,14 @@
+import {
+  BODY_LIMIT_BYTES,
+  registerErrorHandling,
+  registerJsonBodyParser,
+  registerRequestLog,
+} from "@payspec/server-kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { SandboxClock } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
-import { registerErrorHandling } from "./http/error-handler.js";
-import { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./http/json-body-parser.js";
-import { registerRequestLog } from "./http/request-log.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { seedWorkspace } from "./payments/seed.js";
 import { type GatewayStore, MemoryGatewayStore, MemoryPaymentsStore, type PaymentsStore } from "./store/index.js";

@@ -1,9 +1,8 @@
 import { zPaymentStatus } from "@payspec/payments-zod";
+import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { SandboxClock } from "../clock.js";
-import { ApiFailure } from "../http/api-failure.js";
-import { parseRequest } from "../http/request-validation.js";
 import { paymentToApi } from "../payments/serialize.js";
 import type { PaymentsStore } from "../store/index.js";
 

@@ -1,6 +1,6 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
-import { ApiFailure } from "../http/api-failure.js";
+import { ApiFailure } from "@payspec/server-kit";
 import type { GatewayStore, StoredCardPayment } from "../store/index.js";
 import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
 import { istanbulDateTime } from "./istanbul-time.js";

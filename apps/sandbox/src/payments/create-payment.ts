@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
-import { ApiFailure } from "../http/api-failure.js";
+import { ApiFailure } from "@payspec/server-kit";
 import type { PaymentsStore, StoredPayment } from "../store/index.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

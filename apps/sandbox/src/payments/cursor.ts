@@ -1,5 +1,5 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
-import { ApiFailure } from "../http/api-failure.js";
+import { ApiFailure } from "@payspec/server-kit";
 
 /** What a cursor carries: where the listing is, its snapshot, and the filters it was started with. */
 export interface CursorState {

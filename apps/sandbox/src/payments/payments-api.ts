@@ -1,9 +1,8 @@
 import { routes, zPaymentCreate } from "@payspec/payments-zod";
+import { ApiFailure, coerceNumbers, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SandboxClock } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
-import { ApiFailure } from "../http/api-failure.js";
-import { coerceNumbers, parseRequest } from "../http/request-validation.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment } from "./create-payment.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";

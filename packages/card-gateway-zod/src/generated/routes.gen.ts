@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 d8d4adeb30ae1fab7eac85e9216d573f8a86ec48e51e4e35a6365bacf52ad086)
+// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 5945a4870e0319ac46549df14d94fd298e127233d73cf1c67e0c8372c4f711f8)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 d4b10234e38ca9659ed3d654c96ff936f749d987dfffaf163384008a0e1f1b0c)
+// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 c85765154dded09b1b3d74c7f66bcf5c86640b1a6e0e11db2faa31a802782596)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -416,7 +416,10 @@ export interface operations {
             /** @description The payment was created and is `pending`. */
             201: {
                 headers: {
-                    /** @description Path of the new payment. */
+                    /**
+                     * @description Path of the new payment.
+                     * @example /v1/payments/pay_7Hk2mQ9xR4tZ
+                     */
                     Location: string;
                     [name: string]: unknown;
                 };

@@ -1,0 +1,77 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  ApiFailure,
+  maskDigitRuns,
+  parseRequest,
+  registerErrorHandling,
+  registerJsonBodyParser,
+  registerRequestLog,
+} from "../src/index.js";
+
+let app: FastifyInstance;
+let url: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  app = Fastify();
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+  registerRequestLog(app, (line) => lines.push(line));
+  const body = z.object({ body: z.strictObject({ card: z.object({ cvc: z.string().regex(/^\d{3,4}$/) }) }) });
+  for (const path of ["/v1/echo", "/api/v1/echo"])
+    app.post(path, async (request) => parseRequest(body, { body: request.body }).body);
+  app.get("/v1/boom", async () => {
+    throw new Error("a bug");
+  });
+  app.get("/api/v1/conflict", async () => {
+    throw new ApiFailure("invalid_request", "referenceId already used", { gatewayCode: 6002 });
+  });
+  url = await app.listen({ port: 0, host: "127.0.0.1" });
+});
+afterAll(() => app.close());
+
+const post = (path: string, body: string, type = "application/json") =>
+  fetch(`${url}${path}`, { method: "POST", body, headers: { "content-type": type } }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
+
+describe("server-kit", () => {
+  it("renders each failure in the shape of the API the path belongs to", async () => {
+    expect(await post("/v1/echo", "{bad")).toMatchObject({ status: 400, body: { code: "invalid_request" } });
+    expect(await post("/api/v1/echo", "{bad")).toMatchObject({ status: 400, body: { code: 6001 } });
+    expect(await post("/api/v1/echo", "x", "text/plain")).toMatchObject({ status: 400, body: { code: 6001 } });
+    const conflict = await fetch(`${url}/api/v1/conflict`).then((r) => r.json());
+    expect(conflict).toEqual({ code: 6002, message: "referenceId already used" });
+  });
+
+  it("names the first bad field without quoting its value", async () => {
+    const reply = await post("/api/v1/echo", JSON.stringify({ card: { cvc: "98765" } }));
+    expect(reply.body.message).toMatch(/^card\.cvc: /);
+    expect(reply.body.message).not.toContain("98765");
+    const unknown = await post("/v1/echo", JSON.stringify({ card: { cvc: "123" }, extra: 1 }));
+    expect(unknown.body).toMatchObject({ code: "invalid_request", param: "extra" });
+  });
+
+  it("turns an unexpected error into a 500 in the API's shape, and unknown routes into 404", async () => {
+    const boom = await fetch(`${url}/v1/boom`);
+    expect(boom.status).toBe(500);
+    expect(await boom.json()).toEqual({
+      code: "internal_error",
+      message: "Something went wrong on our side. Retry later.",
+    });
+    const missing = await fetch(`${url}/api/v1/missing`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).code).toBe(4004);
+  });
+
+  it("logs method, path, status and ms with digit runs masked", async () => {
+    lines.length = 0;
+    await fetch(`${url}/api/v1/reference/5528790000000008?cvc=123`);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^GET \/api\/v1\/reference\/552879\*{6}0008 404 \d+\.\dms$/);
+    expect(maskDigitRuns("/x/1234567890123456789/y")).toBe("/x/123456*********6789/y");
+  });
+});
