@@ -1,0 +1,214 @@
+import {
+  ApiError,
+  type CardPaymentRequest,
+  createCardGatewayClient,
+  RequestValidationError,
+} from "@payspec/card-gateway-client";
+import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
+import { createPaymentsClient } from "@payspec/payments-client";
+import { routes as paymentsRoutes } from "@payspec/payments-zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
+import { type RunningMock, startMock } from "../src/index.js";
+
+let mock: RunningMock;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMock({ logRequests: true, log: (line) => logLines.push(line) });
+});
+afterAll(() => mock.close());
+
+const payments = () => createPaymentsClient({ baseUrl: mock.url, apiKey: "sk_any", validate: true, retry: false });
+const gateway = () =>
+  createCardGatewayClient({ host: mock.url, apiKey: "key", apiSecret: "secret", validate: true, retry: false });
+
+const card: CardPaymentRequest = {
+  referenceId: "3f1c9a52-7b4e-4d2a-9c61-2e8f5b7a1d04",
+  amount: 10,
+  finalAmount: 10,
+  walletAmount: 0,
+  clientIpAddress: "85.105.34.12",
+  currency: "TRY",
+  card: {
+    cardHolderName: "Ayşe Yılmaz",
+    cardNumber: "5528790000000008",
+    expireYear: "29",
+    expireMonth: "07",
+    cvc: "123",
+  },
+  products: [{ name: "Kitap", price: 10 }],
+};
+
+/** The mock's answer must satisfy the generated zod schema of the operation's success response. */
+function expectValid(schema: ZodType | undefined, value: unknown) {
+  const result = schema?.safeParse(value);
+  expect(result?.success, JSON.stringify(result?.error?.issues)).toBe(true);
+}
+
+describe("every operation through the generated clients", () => {
+  it("serves the payments API's examples, valid against the zod schemas", async () => {
+    const client = payments();
+    expectValid(paymentsRoutes["GET /v1/accounts"].response, await client.listAccounts());
+    const created = await client.createPayment({
+      amount: 150075,
+      currency: "TRY",
+      method: "eft",
+      from_account: "acc_a",
+      to_account: "acc_b",
+    });
+    expectValid(paymentsRoutes["POST /v1/payments"].response, created);
+    expectValid(paymentsRoutes["GET /v1/payments/{id}"].response, await client.getPayment(created.id));
+    expectValid(paymentsRoutes["DELETE /v1/payments/{id}"].response, await client.cancelPayment(created.id));
+    expectValid(paymentsRoutes["GET /v1/payments"].response, await client.listPayments({ limit: 2 }));
+    const batch = await client.createPaymentBatch([
+      { amount: 1, currency: "TRY", method: "card", from_account: "acc_a", to_account: "acc_b" },
+    ]);
+    expectValid(paymentsRoutes["POST /v1/payments/batch"].response, batch);
+  });
+
+  it("answers a create with the status the spec declares (201) and its Location", async () => {
+    const { response } = await payments().raw.POST("/v1/payments", {
+      body: { amount: 1, currency: "TRY", method: "card", from_account: "acc_a", to_account: "acc_b" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("location")).toMatch(/^\/v1\/payments\/pay_/);
+  });
+
+  it("serves the gateway's examples, valid against the zod schemas, and a real xlsx report", async () => {
+    const client = gateway();
+    const paid = await client.pay(card);
+    expectValid(gatewayRoutes["POST /api/v1/payments/card"].response, paid);
+    expectValid(
+      gatewayRoutes["GET /api/v1/payments/reference/{referenceId}"].response,
+      await client.getPaymentByReference(card.referenceId),
+    );
+    const rows = await client.dailyReport("2026-11-21");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "SUCCESS", cardNumber: "552879******0008" });
+  });
+});
+
+describe("Prism's Prefer header", () => {
+  it("selects a declared status and a named example", async () => {
+    const notFound = await fetch(`${mock.url}/v1/payments/pay_x`, {
+      headers: { authorization: "Bearer k", prefer: "code=404" },
+    });
+    expect(notFound.status).toBe(404);
+    expect((await notFound.json()).code).toBe("not_found");
+    const declined = await fetch(`${mock.url}/api/v1/payments/card`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json", prefer: "example=declined" },
+      body: JSON.stringify(card),
+    });
+    expect((await declined.json()).response.paymentStatus).toBe("FAILURE");
+  });
+
+  it("serves schema-generated data on request, still valid", async () => {
+    const reply = await fetch(`${mock.url}/v1/accounts`, {
+      headers: { authorization: "Bearer k", prefer: "dynamic=true" },
+    });
+    expectValid(paymentsRoutes["GET /v1/accounts"].response, await reply.json());
+  });
+
+  it("turns an impossible Prefer into a 400 naming Prefer", async () => {
+    const reply = await fetch(`${mock.url}/v1/accounts`, {
+      headers: { authorization: "Bearer k", prefer: "example=nope" },
+    });
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toMatchObject({ code: "invalid_request", param: "Prefer" });
+  });
+});
+
+describe("bad requests get the API's own error shape", () => {
+  it("names the bad field in the gateway's {code: 6001, message}", async () => {
+    const reply = await fetch(`${mock.url}/api/v1/payments/card`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: JSON.stringify({ ...card, card: { ...card.card, cvc: "12" } }),
+    });
+    expect(reply.status).toBe(400);
+    const body = await reply.json();
+    expect(body.code).toBe(6001);
+    expect(body.message).toMatch(/^card\.cvc: /);
+  });
+
+  it("answers malformed JSON at once with 400, where Prism alone would hang", async () => {
+    const reply = await fetch(`${mock.url}/v1/payments`, {
+      method: "POST",
+      headers: { authorization: "Bearer k", "content-type": "application/json" },
+      body: '{"amount": 1,',
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(reply.status).toBe(400);
+    expect((await reply.json()).message).toContain("not valid JSON");
+  });
+
+  it("answers missing or malformed credentials with 401 in each API's shape", async () => {
+    const noKey = await fetch(`${mock.url}/v1/accounts`);
+    expect(noKey.status).toBe(401);
+    expect((await noKey.json()).code).toBe("unauthorized");
+    const badBasic = await fetch(`${mock.url}/auth/login`, {
+      method: "POST",
+      headers: { authorization: "Basic bm9jb2xvbg==" },
+    });
+    expect(badBasic.status).toBe(401);
+    expect((await badBasic.json()).code).toBe(1001);
+    const wrongScheme = await fetch(`${mock.url}/api/v1/payments/reference/x`, {
+      headers: { authorization: "Basic a2V5OnM=" },
+    });
+    expect(wrongScheme.status).toBe(401);
+  });
+
+  it("never answers 500 to a client mistake", async () => {
+    const attempts = [
+      fetch(`${mock.url}/v1/payments?limit=10001`, { headers: { authorization: "Bearer k" } }),
+      fetch(`${mock.url}/v1/payments/batch`, {
+        method: "POST",
+        headers: { authorization: "Bearer k", "content-type": "application/json" },
+        body: JSON.stringify({ payments: [] }),
+      }),
+      fetch(`${mock.url}/v1/payments`, {
+        method: "POST",
+        headers: { authorization: "Bearer k", "content-type": "text/plain" },
+        body: "hi",
+      }),
+      fetch(`${mock.url}/api/v1/general/reports/sales/daily-transactions?date=21-11-2026`, {
+        headers: { authorization: "Bearer t" },
+      }),
+      fetch(`${mock.url}/api/v1/nothing`, { headers: { authorization: "Bearer t" } }),
+      fetch(`${mock.url}/v1/payments/acc_wrong`, { method: "DELETE", headers: { authorization: "Bearer k" } }),
+      fetch(`${mock.url}/_sandbox/reset`, { method: "POST" }),
+    ];
+    const statuses = (await Promise.all(attempts)).map((r) => r.status);
+    expect(statuses).toEqual([400, 400, 400, 400, 404, 400, 404]);
+  });
+
+  it("reports client-side validation through the generated client before anything is sent", async () => {
+    const error = await gateway()
+      .pay({ ...card, clientIpAddress: "::1" })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0].path).toBe("body.clientIpAddress");
+    const api = await createCardGatewayClient({
+      host: mock.url,
+      apiKey: "k",
+      apiSecret: "s",
+      validate: false,
+      retry: false,
+    })
+      .pay({ ...card, clientIpAddress: "::1" })
+      .catch((e) => e);
+    expect(api).toBeInstanceOf(ApiError);
+    expect(api).toMatchObject({ status: 400, code: 6001 });
+  });
+});
+
+describe("logs", () => {
+  it("write one line per request and never a card number or CVC", async () => {
+    logLines.length = 0;
+    await gateway().pay({ ...card, card: { ...card.card, cardNumber: "4543590000000006", cvc: "987" } });
+    expect(logLines.some((l) => /^POST \/api\/v1\/payments\/card 200 \d+\.\dms$/.test(l))).toBe(true);
+    expect(logLines.join("\n")).not.toMatch(/4543590000000006|987/);
+  });
+});
