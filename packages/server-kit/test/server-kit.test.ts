@@ -35,7 +35,7 @@ afterAll(() => app.close());
 const post = (path: string, body: string, type = "application/json") =>
   fetch(`${url}${path}`, { method: "POST", body, headers: { "content-type": type } }).then(async (r) => ({
     status: r.status,
-    body: await r.json(),
+    body: (await r.json()) as any,
   }));
 
 describe("server-kit", () => {
@@ -64,7 +64,7 @@ describe("server-kit", () => {
     });
     const missing = await fetch(`${url}/api/v1/missing`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).code).toBe(4004);
+    expect(((await missing.json()) as { code: number }).code).toBe(4004);
   });
 
   it("logs method, path, status and ms with digit runs masked", async () => {
