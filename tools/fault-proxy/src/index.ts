@@ -1,12 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+// biome-ignore lint/suspicious/noExplicitAny: faults reach into whatever JSON the target sent
+type TargetJson = any;
+
 /** What the proxy sees of a request when deciding whether a fault applies. */
 export interface ProxiedRequest {
   readonly method: string;
   /** Path and query, as sent. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request body as text ("" when there is none). */
+  readonly body: string;
 }
 
 export type Fault =
@@ -22,9 +27,16 @@ export type Fault =
   /** Forward, then rewrite the JSON body of the answer. */
   | {
       readonly kind: "rewrite";
-      // biome-ignore lint/suspicious/noExplicitAny: a rewrite reaches into whatever JSON the target sent
-      readonly rewrite: (body: any, request: ProxiedRequest) => unknown;
+      readonly rewrite: (body: TargetJson, request: ProxiedRequest) => unknown;
       readonly status?: number;
+    }
+  /** Forward, then replace status and JSON body together (a refusal turned into a success, say). */
+  | {
+      readonly kind: "replace";
+      readonly replace: (
+        answer: { status: number; body: TargetJson },
+        request: ProxiedRequest,
+      ) => { status: number; body: unknown };
     }
   /** Forward, then replace the answer's headers (for wrong content types and similar). */
   | { readonly kind: "headers"; readonly headers: Record<string, string> }
@@ -92,9 +104,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 
   const server: Server = createServer(async (req, res) => {
     try {
-      const request: ProxiedRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
-      seen.push(request);
       const body = await readBody(req);
+      const request: ProxiedRequest = {
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        headers: req.headers,
+        body: body.toString("utf8"),
+      };
+      seen.push(request);
       const fault = take(request);
       if (fault?.kind === "respond") {
         const payload = Buffer.from(fault.body === undefined ? "" : JSON.stringify(fault.body));
@@ -113,6 +130,15 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       if (fault?.kind === "rewrite") {
         bytes = Buffer.from(JSON.stringify(fault.rewrite(JSON.parse(bytes.toString("utf8")), request)));
         status = fault.status ?? status;
+      }
+      if (fault?.kind === "replace") {
+        const replaced = fault.replace(
+          { status, body: bytes.length ? JSON.parse(bytes.toString("utf8")) : undefined },
+          request,
+        );
+        status = replaced.status;
+        bytes = Buffer.from(JSON.stringify(replaced.body));
+        headers.set("content-type", "application/json");
       }
       if (fault?.kind === "headers")
         for (const [name, value] of Object.entries(fault.headers)) headers.set(name, value);

@@ -62,3 +62,19 @@ it("delays the answer", async () => {
   const aborted = fetch(proxy.url, { signal: AbortSignal.timeout(100) });
   await expect(aborted).rejects.toThrow();
 });
+
+it("replaces status and body together, and shows rules the request body", async () => {
+  proxy.inject({
+    when: (r) => r.body.includes('"turn":"me"'),
+    fault: { kind: "replace", replace: ({ body }) => ({ status: 409, body: { code: "conflict", was: body.status } }) },
+    times: 1,
+  });
+  const reply = await fetch(proxy.url, {
+    method: "POST",
+    body: '{"turn":"me"}',
+    headers: { "content-type": "application/json" },
+  });
+  expect(reply.status).toBe(409);
+  expect(await reply.json()).toEqual({ code: "conflict", was: "pending" });
+  expect((await fetch(proxy.url, { method: "POST", body: '{"turn":"me"}' })).status).toBe(200);
+});

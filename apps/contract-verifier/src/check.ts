@@ -1,0 +1,57 @@
+import type { VerifyContext } from "./context.js";
+import type { RecordedExchange, SentRequest } from "./exchange.js";
+import type { ApiName, Profile } from "./options.js";
+
+/** One disagreement between the provider and the spec, with everything needed to reproduce it. */
+export interface Violation {
+  readonly check: string;
+  readonly operation: string;
+  readonly request?: SentRequest;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+export type CheckStatus = "passed" | "failed" | "skipped" | "error";
+
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly api: ApiName;
+  readonly profile: Profile;
+  readonly status: CheckStatus;
+  readonly violations: readonly Violation[];
+  /** Why the check was skipped or could not run. */
+  readonly note?: string;
+  readonly requests: number;
+  /** Total time of the check and the median response time of its requests. */
+  readonly durationMs: number;
+  readonly medianResponseMs: number;
+}
+
+/** What a check gets: the context, and ways to record what it saw. */
+export interface CheckRun {
+  readonly ctx: VerifyContext;
+  /** Sends a request to the check's API and records it. */
+  send(request: Parameters<VerifyContext["send"]>[1]): Promise<RecordedExchange>;
+  /** Records a violation unless `ok`. Returns `ok`. */
+  expect(
+    ok: boolean,
+    violation: Omit<Violation, "check" | "request" | "operation"> & { operation?: string; exchange?: RecordedExchange },
+  ): boolean;
+  /** Ends the check as skipped, with the reason. */
+  skip(reason: string): never;
+}
+
+export interface Check {
+  /** Stable, dotted name: `negative.createCardPayment`, `state.cancel-twice`. */
+  readonly id: string;
+  readonly title: string;
+  readonly api: ApiName;
+  /** The lowest profile that runs it: schema < behaviour < sandbox. */
+  readonly profile: Profile;
+  /** The operation it is mostly about, for reports. */
+  readonly operation: string;
+  run(run: CheckRun): Promise<void>;
+}
+
+export class SkipCheck extends Error {}

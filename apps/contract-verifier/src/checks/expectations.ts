@@ -1,0 +1,59 @@
+import type { CheckRun } from "../check.js";
+import type { RecordedExchange } from "../exchange.js";
+import type { ApiName } from "../options.js";
+
+function describe(reply: RecordedExchange): string {
+  const body =
+    reply.body === undefined
+      ? `${reply.bytes.length} bytes of ${reply.contentType ?? "no content type"}`
+      : JSON.stringify(reply.body);
+  return `${reply.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`;
+}
+
+/** The response matches the spec: declared status, declared content type and headers, a valid body. */
+export function expectConformance(run: CheckRun, api: ApiName, reply: RecordedExchange): boolean {
+  const path = reply.request.path.split("?")[0] ?? "";
+  const problems = run.ctx.api(api).checker.check({
+    method: reply.request.method,
+    path,
+    status: reply.status,
+    contentType: reply.contentType,
+    headers: reply.headers,
+    body: reply.body,
+  });
+  for (const problem of problems) {
+    run.expect(false, { expected: "a response that conforms to the spec", actual: problem, exchange: reply });
+  }
+  return problems.length === 0;
+}
+
+/** A successful (2xx) answer that conforms to the spec. */
+export function expectSuccess(run: CheckRun, api: ApiName, reply: RecordedExchange): boolean {
+  const ok = run.expect(reply.status >= 200 && reply.status < 300, {
+    expected: "a 2xx answer",
+    actual: describe(reply),
+    exchange: reply,
+  });
+  return expectConformance(run, api, reply) && ok;
+}
+
+/** A declared 4xx in the API's error shape: never a 2xx, never a 5xx. */
+export function expectClientError(
+  run: CheckRun,
+  api: ApiName,
+  reply: RecordedExchange,
+  status?: number,
+  why = "an invalid request",
+): boolean {
+  const expected = status
+    ? `${status} in the API's error shape, for ${why}`
+    : `a declared 4xx in the API's error shape, for ${why}`;
+  const ok = run.expect(status ? reply.status === status : reply.status >= 400 && reply.status < 500, {
+    expected,
+    actual: describe(reply),
+    exchange: reply,
+  });
+  return expectConformance(run, api, reply) && ok;
+}
+
+export { describe as describeReply };

@@ -1,0 +1,224 @@
+import { boundaryCases, pointerOf, resolveRef } from "@payspec/specs";
+import { JSONSchemaFaker } from "json-schema-faker";
+import type { Check } from "../check.js";
+import type { VerifyContext } from "../context.js";
+import {
+  type OperationInfo,
+  type OperationRequest,
+  operationsOf,
+  toSend,
+  validRequest,
+} from "../operation-requests.js";
+import type { ApiName } from "../options.js";
+import { describeReply, expectClientError, expectConformance, expectSuccess } from "./expectations.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
+type Node = Record<string, any>;
+
+function operationNode(spec: object, op: OperationInfo): Node {
+  return (spec as Node).paths[op.template][op.method.toLowerCase()];
+}
+
+/** Inlines local $refs, for generators that want a self-contained schema. */
+function dereference(spec: Node, node: unknown, depth = 0): unknown {
+  if (depth > 20 || typeof node !== "object" || node === null) return node;
+  if (Array.isArray(node)) return node.map((n) => dereference(spec, n, depth + 1));
+  const [resolved] = resolveRef(spec, node as Node, []);
+  return Object.fromEntries(
+    Object.entries(resolved)
+      .filter(([k]) => !k.startsWith("x-"))
+      .map(([k, v]) => [k, dereference(spec, v, depth + 1)]),
+  );
+}
+
+/** Every request part a negative case can break: the body, and each query and path parameter. */
+function negativeVariants(ctx: VerifyContext, api: ApiName, op: OperationInfo, valid: OperationRequest) {
+  const spec = ctx.api(api).spec as Node;
+  const node = operationNode(spec, op);
+  const variants: { label: string; send: ReturnType<typeof toSend> }[] = [];
+  if (node.requestBody && valid.body !== undefined) {
+    const pointer = pointerOf(
+      "paths",
+      op.template,
+      op.method.toLowerCase(),
+      "requestBody",
+      "content",
+      "application/json",
+      "schema",
+    );
+    for (const c of boundaryCases(spec, pointer, valid.body)) {
+      if (!ctx.api(api).validator.validate(pointer, c.value).valid)
+        variants.push({ label: `body ${c.label}`, send: toSend(valid, { body: c.value }) });
+    }
+  }
+  const method = op.method.toLowerCase();
+  const parameters: { raw: Node; base: (string | number)[] }[] = [
+    ...(spec.paths[op.template].parameters ?? []).map((raw: Node, i: number) => ({
+      raw,
+      base: ["paths", op.template, "parameters", i],
+    })),
+    ...(node.parameters ?? []).map((raw: Node, i: number) => ({
+      raw,
+      base: ["paths", op.template, method, "parameters", i],
+    })),
+  ];
+  for (const { raw, base } of parameters) {
+    const [param, at] = resolveRef(spec, raw, base);
+    const where = param.in === "path" ? "pathParams" : param.in === "query" ? "query" : undefined;
+    if (!where) continue;
+    const schemaPointer = pointerOf(...at, "schema");
+    if (param.required && where === "query") {
+      const { [param.name]: _dropped, ...rest } = valid.query;
+      variants.push({ label: `query ${param.name} missing`, send: toSend(valid, { query: rest }) });
+    }
+    const current = (valid[where] as Record<string, unknown>)[param.name];
+    const sample = current ?? (param.schema?.type === "integer" ? 1 : "x");
+    for (const c of boundaryCases(spec, schemaPointer, sample)) {
+      if (ctx.api(api).validator.validate(schemaPointer, c.value).valid) continue;
+      // A path segment cannot be empty or a non-string; those are other routes, not this operation.
+      if (where === "pathParams" && (typeof c.value !== "string" || c.value.trim() === "")) continue;
+      variants.push({
+        label: `${param.in} ${param.name}: ${c.label.replace(/^\(root\): /, "")}`,
+        send: toSend(valid, { [where]: { ...valid[where], [param.name]: c.value } }),
+      });
+    }
+  }
+  return variants;
+}
+
+/** Schema-generated data for the parts the spec describes, seeded; payments keep the workspace's accounts. */
+async function generatedRequest(
+  ctx: VerifyContext,
+  api: ApiName,
+  op: OperationInfo,
+  valid: OperationRequest,
+): Promise<OperationRequest> {
+  const spec = ctx.api(api).spec as Node;
+  const node = operationNode(spec, op);
+  JSONSchemaFaker.option({
+    random: ctx.random,
+    alwaysFakeOptionals: true,
+    useExamplesValue: false,
+    fillProperties: false,
+    failOnInvalidTypes: false,
+  });
+  let body = valid.body;
+  if (node.requestBody) {
+    body = JSONSchemaFaker.generate(dereference(spec, node.requestBody.content["application/json"].schema) as never);
+    const pair = api === "payments" ? await ctx.accountPair() : undefined;
+    if (pair && op.operationId === "createPayment")
+      body = { ...(body as Node), from_account: pair.from, to_account: pair.to, currency: pair.currency };
+    if (pair && op.operationId === "createPaymentBatch") {
+      body = {
+        payments: ((body as Node).payments as Node[]).slice(0, 5).map(() => ({
+          ...(JSONSchemaFaker.generate(dereference(spec, spec.components.schemas.PaymentCreate) as never) as Node),
+          from_account: pair.from,
+          to_account: pair.to,
+          currency: pair.currency,
+        })),
+      };
+    }
+  }
+  const query: Record<string, unknown> = { ...valid.query };
+  for (const raw of node.parameters ?? []) {
+    const [param] = resolveRef(spec, raw, []);
+    if (param.in === "query" && !(param.name in query) && !["cursor", "from", "to"].includes(param.name)) {
+      query[param.name] = JSONSchemaFaker.generate(dereference(spec, param.schema) as never);
+    }
+  }
+  return { ...valid, body, query };
+}
+
+/** The per-operation checks: valid examples, generated data, every constraint broken, no credentials. */
+export function operationChecks(api: ApiName, spec: object): Check[] {
+  return operationsOf(api, spec).flatMap((op): Check[] => {
+    const name = `${op.method} ${op.template}`;
+    const isLogin = op.operationId === "login";
+    const checks: Check[] = [
+      {
+        id: `positive.${op.operationId}`,
+        title: `${op.operationId}: a valid request from the spec's examples gets a conforming 2xx`,
+        api,
+        profile: "schema",
+        operation: name,
+        async run(run) {
+          const request = await validRequest(run.ctx, op);
+          expectSuccess(run, api, await run.send(toSend(request)));
+        },
+      },
+      {
+        id: `negative.${op.operationId}`,
+        title: `${op.operationId}: each constraint broken gets a declared 4xx in the error shape`,
+        api,
+        profile: "schema",
+        operation: name,
+        async run(run) {
+          const valid = await validRequest(run.ctx, op);
+          const variants = negativeVariants(run.ctx, api, op, valid);
+          if (variants.length === 0) run.skip("the operation takes no input to break");
+          for (const variant of variants) {
+            const reply = await run.send(variant.send);
+            expectClientError(run, api, reply, undefined, variant.label);
+          }
+        },
+      },
+      {
+        id: `auth.missing.${op.operationId}`,
+        title: `${op.operationId}: no credentials get 401 in the error shape`,
+        api,
+        profile: "schema",
+        operation: name,
+        async run(run) {
+          const request = await validRequest(run.ctx, op);
+          expectClientError(run, api, await run.send({ ...toSend(request), auth: "none" }), 401, "missing credentials");
+        },
+      },
+      {
+        id: `auth.invalid.${op.operationId}`,
+        title: `${op.operationId}: wrong credentials get 401 in the error shape`,
+        api,
+        profile: "behaviour",
+        operation: name,
+        async run(run) {
+          const request = await validRequest(run.ctx, op);
+          const authorization =
+            api === "payments"
+              ? `Bearer sk_invalid_${run.ctx.options.seed}`
+              : isLogin
+                ? run.ctx.basicCredentials(run.ctx.options.gatewayKey, "not-the-secret")
+                : "Bearer not-a-token";
+          expectClientError(
+            run,
+            api,
+            await run.send({ ...toSend(request), auth: { authorization } }),
+            401,
+            "invalid credentials",
+          );
+        },
+      },
+    ];
+    const node = operationNode(spec, op);
+    if (node.requestBody || (node.parameters ?? []).some((p: Node) => p.in === "query")) {
+      checks.splice(1, 0, {
+        id: `generated.${op.operationId}`,
+        title: `${op.operationId}: schema-generated input gets a declared, conforming answer, never a 5xx`,
+        api,
+        profile: "schema",
+        operation: name,
+        async run(run) {
+          const valid = await validRequest(run.ctx, op);
+          for (let i = 0; i < 3; i++) {
+            const reply = await run.send(toSend(await generatedRequest(run.ctx, api, op, valid)));
+            run.expect(reply.status < 500, {
+              expected: "no 5xx for a request the spec allows",
+              actual: describeReply(reply),
+              exchange: reply,
+            });
+            expectConformance(run, api, reply);
+          }
+        },
+      });
+    }
+    return checks;
+  });
+}

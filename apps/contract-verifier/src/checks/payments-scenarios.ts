@@ -1,0 +1,236 @@
+import type { Check, CheckRun } from "../check.js";
+import type { RecordedExchange } from "../exchange.js";
+import { describeReply, expectClientError, expectSuccess } from "./expectations.js";
+
+interface Payment {
+  readonly id: string;
+  readonly status: string;
+  readonly completed_at?: string;
+}
+
+async function newPayments(run: CheckRun, count: number, amount = 100): Promise<Payment[]> {
+  const pair = await run.ctx.accountPair();
+  if (!pair) run.skip("the workspace has no two accounts of one currency to pay between");
+  const payments = Array.from({ length: count }, (_, i) => ({
+    amount: amount + i,
+    currency: pair.currency,
+    method: "eft",
+    from_account: pair.from,
+    to_account: pair.to,
+    reference: `VERIFY-${run.ctx.options.seed}-${i}`,
+  }));
+  const reply = await run.send({ method: "POST", path: "/v1/payments/batch", json: { payments } });
+  if (!expectSuccess(run, "payments", reply)) run.skip("could not create payments to work with");
+  return (reply.body as { results: { payment?: Payment }[] }).results.flatMap((r) => (r.payment ? [r.payment] : []));
+}
+
+async function getPayment(run: CheckRun, id: string): Promise<{ reply: RecordedExchange; payment: Payment }> {
+  const reply = await run.send({ method: "GET", path: `/v1/payments/${id}` });
+  expectSuccess(run, "payments", reply);
+  return { reply, payment: reply.body as Payment };
+}
+
+interface ListedPage {
+  readonly data: Payment[];
+  readonly pagination: { total: number; has_more: boolean; next_cursor?: string };
+}
+
+/** Pages through a listing; `between` runs after each page (to insert concurrently). */
+async function listAll(
+  run: CheckRun,
+  limit: number,
+  between?: () => Promise<void>,
+): Promise<{ ids: string[]; firstTotal: number }> {
+  const ids: string[] = [];
+  let path = `/v1/payments?limit=${limit}`;
+  let firstTotal = -1;
+  for (let pages = 0; pages < 1000; pages++) {
+    const reply = await run.send({ method: "GET", path });
+    if (!expectSuccess(run, "payments", reply)) break;
+    const page = reply.body as ListedPage;
+    if (firstTotal < 0) firstTotal = page.pagination.total;
+    ids.push(...page.data.map((p) => p.id));
+    run.expect(page.pagination.has_more === (page.pagination.next_cursor !== undefined), {
+      expected: "has_more exactly when there is a next_cursor",
+      actual: `has_more ${page.pagination.has_more}, next_cursor ${page.pagination.next_cursor ?? "absent"}`,
+      exchange: reply,
+    });
+    if (!page.pagination.has_more || !page.pagination.next_cursor) break;
+    await between?.();
+    path = `/v1/payments?cursor=${encodeURIComponent(page.pagination.next_cursor)}`;
+  }
+  return { ids, firstTotal };
+}
+
+function expectDisjointAndComplete(run: CheckRun, ids: string[], total: number) {
+  const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+  run.expect(repeated.length === 0, {
+    expected: "pages that never repeat a record",
+    actual: `repeated ${[...new Set(repeated)].slice(0, 5).join(", ")}`,
+  });
+  run.expect(ids.length === total, {
+    expected: `the pages together hold pagination.total = ${total} records`,
+    actual: `${ids.length} records`,
+  });
+}
+
+/** The stateful payment scenarios: lifecycle, cancellation rules, pagination, batch isolation. */
+export function paymentsScenarios(): Check[] {
+  const checks: Check[] = [
+    {
+      id: "state.create-get-cancel",
+      title: "create -> get shows pending -> cancel -> get shows cancelled",
+      api: "payments",
+      profile: "behaviour",
+      operation: "DELETE /v1/payments/{id}",
+      async run(run) {
+        const [created] = await newPayments(run, 1);
+        if (!created) return run.skip("no payment was created");
+        run.expect(created.status === "pending", { expected: "a new payment is pending", actual: created.status });
+        const cancel = await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` });
+        expectSuccess(run, "payments", cancel);
+        run.expect((cancel.body as Payment | undefined)?.status === "cancelled", {
+          expected: "cancel answers the cancelled payment",
+          actual: describeReply(cancel),
+          exchange: cancel,
+        });
+        const { payment, reply } = await getPayment(run, created.id);
+        run.expect(payment.status === "cancelled", {
+          expected: "status cancelled after a cancel",
+          actual: payment.status,
+          exchange: reply,
+        });
+      },
+    },
+    {
+      id: "state.cancel-twice",
+      title: "cancelling a cancelled payment is refused with the declared error",
+      api: "payments",
+      profile: "behaviour",
+      operation: "DELETE /v1/payments/{id}",
+      async run(run) {
+        const [created] = await newPayments(run, 1);
+        if (!created) return run.skip("no payment was created");
+        await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` });
+        expectClientError(
+          run,
+          "payments",
+          await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` }),
+          409,
+          "cancelling a payment twice",
+        );
+      },
+    },
+    {
+      id: "state.cancel-forbidden",
+      title: "cancelling a processing, settled or reconciled payment fails and changes nothing",
+      api: "payments",
+      profile: "sandbox",
+      operation: "DELETE /v1/payments/{id}",
+      async run(run) {
+        for (const status of ["processing", "settled", "reconciled"]) {
+          const [created] = await newPayments(run, 1);
+          if (!created) return run.skip("no payment was created");
+          await run.ctx.control(`/payments/${created.id}/status`, { status });
+          expectClientError(
+            run,
+            "payments",
+            await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` }),
+            409,
+            `cancelling a ${status} payment`,
+          );
+          const { payment, reply } = await getPayment(run, created.id);
+          run.expect(payment.status === status, {
+            expected: `still ${status} after a refused cancel`,
+            actual: payment.status,
+            exchange: reply,
+          });
+        }
+      },
+    },
+    {
+      id: "state.completes",
+      title: "a pending payment eventually completes, with completed_at",
+      api: "payments",
+      profile: "sandbox",
+      operation: "GET /v1/payments/{id}",
+      async run(run) {
+        const [created] = await newPayments(run, 1);
+        if (!created) return run.skip("no payment was created");
+        await run.ctx.control("/clock/advance", { seconds: 86_400 });
+        const { payment, reply } = await getPayment(run, created.id);
+        run.expect(payment.status === "completed" && typeof payment.completed_at === "string", {
+          expected: "completed with completed_at a day later",
+          actual: `${payment.status}, completed_at ${payment.completed_at ?? "absent"}`,
+          exchange: reply,
+        });
+      },
+    },
+    {
+      id: "pagination.disjoint-complete",
+      title: "pages are disjoint, their union equals total, has_more holds exactly with next_cursor",
+      api: "payments",
+      profile: "behaviour",
+      operation: "GET /v1/payments",
+      async run(run) {
+        await newPayments(run, 7);
+        const { ids, firstTotal } = await listAll(run, 3);
+        expectDisjointAndComplete(run, ids, firstTotal);
+      },
+    },
+    {
+      id: "pagination.concurrent-inserts",
+      title: "pagination stays disjoint and complete while payments are created between pages",
+      api: "payments",
+      profile: "behaviour",
+      operation: "GET /v1/payments",
+      async run(run) {
+        await newPayments(run, 6);
+        const { ids, firstTotal } = await listAll(run, 4, async () => {
+          await newPayments(run, 2, 900);
+        });
+        expectDisjointAndComplete(run, ids, firstTotal);
+      },
+    },
+    {
+      id: "batch.isolation",
+      title: "one bad entry among good ones fails alone; the good ones are created",
+      api: "payments",
+      profile: "behaviour",
+      operation: "POST /v1/payments/batch",
+      async run(run) {
+        const pair = await run.ctx.accountPair();
+        if (!pair) return run.skip("the workspace has no two accounts of one currency");
+        const good = {
+          amount: 500,
+          currency: pair.currency,
+          method: "card",
+          from_account: pair.from,
+          to_account: pair.to,
+        };
+        const reply = await run.send({
+          method: "POST",
+          path: "/v1/payments/batch",
+          json: { payments: [good, { ...good, amount: 0 }, good] },
+        });
+        if (!expectSuccess(run, "payments", reply)) return;
+        const results = (reply.body as { results: { index: number; outcome: string; payment?: Payment }[] }).results;
+        run.expect(
+          JSON.stringify(results.map((r) => [r.index, r.outcome])) ===
+            JSON.stringify([
+              [0, "created"],
+              [1, "failed"],
+              [2, "created"],
+            ]),
+          {
+            expected: "outcomes [created, failed, created] in input order",
+            actual: JSON.stringify(results.map((r) => [r.index, r.outcome])),
+            exchange: reply,
+          },
+        );
+        for (const result of results.filter((r) => r.payment)) await getPayment(run, (result.payment as Payment).id);
+      },
+    },
+  ];
+  return checks;
+}

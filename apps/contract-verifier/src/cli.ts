@@ -1,0 +1,36 @@
+#!/usr/bin/env tsx
+import { parseOptions, USAGE, UsageError } from "./options.js";
+import { progressLine, summary } from "./reporters/console-reporter.js";
+import { writeJson, writeJunit } from "./reporters/file-reporters.js";
+import { CannotRun, runVerification } from "./runner.js";
+
+/** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help")) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    const options = parseOptions(argv);
+    const tty = process.stdout.isTTY === true;
+    const report = await runVerification(options, (result, index, total) =>
+      process.stdout.write(progressLine(result, index, total, tty)),
+    );
+    if (options.junitFile) await writeJunit(report, options.junitFile);
+    if (options.jsonFile) await writeJson(report, options.jsonFile);
+    process.stdout.write(`${summary(report)}\n`);
+    return report.counts.failed + report.counts.error > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof CannotRun) {
+      process.stderr.write(`payspec verify could not run: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,148 @@
+import {
+  cardGatewaySpec,
+  createResponseChecker,
+  createSpecValidator,
+  paymentsAccountsSpec,
+  type ResponseChecker,
+  type SpecValidator,
+} from "@payspec/specs";
+import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
+import type { ApiName, VerifyOptions } from "./options.js";
+import { seededRandom, seededUuid } from "./seeded-random.js";
+
+export interface AccountRef {
+  readonly id: string;
+  readonly currency: string;
+}
+
+export interface ApiHandle {
+  readonly name: ApiName;
+  readonly baseUrl: string;
+  readonly spec: object;
+  readonly checker: ResponseChecker;
+  readonly validator: SpecValidator;
+}
+
+export type Authentication = "default" | "none" | { readonly authorization: string };
+
+export interface SendOptions extends RequestSpec {
+  /** Credentials: the run's own (default), none, or a given Authorization header. */
+  readonly auth?: Authentication;
+}
+
+/**
+ * What every check shares for one run: where the APIs are, their specs, credentials, the seeded
+ * random source, and a few things worth fetching once (the gateway token, the workspace's accounts).
+ */
+export class VerifyContext {
+  readonly random: () => number;
+  readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
+  #token: Promise<string> | undefined;
+  #accounts: Promise<readonly AccountRef[]> | undefined;
+
+  constructor(readonly options: VerifyOptions) {
+    this.random = seededRandom(options.seed);
+    if (options.paymentsUrl) {
+      this.apis.payments = {
+        name: "payments",
+        baseUrl: options.paymentsUrl,
+        spec: paymentsAccountsSpec,
+        checker: createResponseChecker(paymentsAccountsSpec),
+        validator: createSpecValidator(paymentsAccountsSpec),
+      };
+    }
+    if (options.gatewayUrl) {
+      this.apis.gateway = {
+        name: "gateway",
+        baseUrl: options.gatewayUrl,
+        spec: cardGatewaySpec,
+        checker: createResponseChecker(cardGatewaySpec),
+        validator: createSpecValidator(cardGatewaySpec),
+      };
+    }
+  }
+
+  api(name: ApiName): ApiHandle {
+    const handle = this.apis[name];
+    if (!handle) throw new Error(`No URL for the ${name} API.`);
+    return handle;
+  }
+
+  uuid(): string {
+    return seededUuid(this.random);
+  }
+
+  basicCredentials(key = this.options.gatewayKey, secret = this.options.gatewaySecret): string {
+    return `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
+  }
+
+  async send(api: ApiName, request: SendOptions): Promise<RecordedExchange> {
+    const headers: Record<string, string> = { ...request.headers };
+    const auth = request.auth ?? "default";
+    if (typeof auth === "object") headers.authorization = auth.authorization;
+    else if (auth === "default") {
+      if (api === "payments") headers.authorization = `Bearer ${this.options.apiKey}`;
+      else if (request.path.startsWith("/auth/login")) headers.authorization = this.basicCredentials();
+      else headers.authorization = `Bearer ${await this.token()}`;
+    }
+    return exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
+  }
+
+  /** A gateway access token, from one login per run. */
+  token(): Promise<string> {
+    this.#token ??= (async () => {
+      const reply = await exchange(
+        this.api("gateway").baseUrl,
+        {
+          method: "POST",
+          path: "/auth/login",
+          headers: { authorization: this.basicCredentials(), "content-type": "application/json" },
+        },
+        this.options.timeoutMs,
+      );
+      const token = (reply.body as { accessToken?: unknown } | undefined)?.accessToken;
+      if (reply.status !== 200 || typeof token !== "string")
+        throw new Error(`Gateway login failed with ${reply.status}; check --gateway-key and --gateway-secret.`);
+      return token;
+    })();
+    return this.#token;
+  }
+
+  /** Forgets the cached token (after the sandbox clock made it expire). */
+  dropToken(): void {
+    this.#token = undefined;
+  }
+
+  /** The workspace's accounts, to build payments a real provider will accept. */
+  accounts(): Promise<readonly AccountRef[]> {
+    this.#accounts ??= (async () => {
+      const reply = await this.send("payments", { method: "GET", path: "/v1/accounts" });
+      return Array.isArray(reply.body) ? (reply.body as AccountRef[]) : [];
+    })();
+    return this.#accounts;
+  }
+
+  /** Two different accounts of one currency, or none when the provider has no such pair. */
+  async accountPair(): Promise<{ from: string; to: string; currency: string } | undefined> {
+    const accounts = await this.accounts();
+    for (const a of accounts) {
+      const b = accounts.find((x) => x.currency === a.currency && x.id !== a.id);
+      if (b) return { from: a.id, to: b.id, currency: a.currency };
+    }
+    return undefined;
+  }
+
+  /** POSTs to the sandbox control API (sandbox profile only). */
+  async control(path: string, body: unknown = {}): Promise<RecordedExchange> {
+    const reply = await exchange(
+      this.api("payments").baseUrl,
+      { method: "POST", path: `/_sandbox${path}`, json: body },
+      this.options.timeoutMs,
+    );
+    if (reply.status !== 200)
+      throw new Error(
+        `Sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on?`,
+      );
+    return reply;
+  }
+}

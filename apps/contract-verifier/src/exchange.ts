@@ -1,0 +1,86 @@
+import { maskDigitRuns } from "@payspec/server-kit";
+
+/** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
+export interface SentRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** One request and what came back, with its timing. */
+export interface RecordedExchange {
+  readonly request: SentRequest;
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly headers: Record<string, string>;
+  /** Parsed JSON, or undefined for other bodies. */
+  readonly body: unknown;
+  readonly bytes: Buffer;
+  readonly ms: number;
+}
+
+export interface RequestSpec {
+  readonly method: string;
+  /** Path with query string. */
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  /** Sent as JSON. */
+  readonly json?: unknown;
+  /** Sent as is. */
+  readonly raw?: string;
+}
+
+/** Card data must never reach a report: digit runs that could be a card number are masked, CVCs dropped. */
+export function redact(text: string): string {
+  return maskDigitRuns(text).replace(/"cvc"\s*:\s*"[^"]*"/g, '"cvc":"***"');
+}
+
+function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    out[name] = name.toLowerCase() === "authorization" ? `${value.split(" ")[0]} ***` : value;
+  return out;
+}
+
+/** Sends one request to `baseUrl` and records it. Network failures reject with a clear message. */
+export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: number): Promise<RecordedExchange> {
+  const headers: Record<string, string> = { ...spec.headers };
+  let body: string | undefined;
+  if (spec.json !== undefined) {
+    body = JSON.stringify(spec.json);
+    headers["content-type"] ??= "application/json";
+  } else if (spec.raw !== undefined) body = spec.raw;
+  const start = process.hrtime.bigint();
+  const response = await fetch(`${baseUrl}${spec.path}`, {
+    method: spec.method,
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    ...(body === undefined ? {} : { body }),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const contentType = response.headers.get("content-type");
+  let parsed: unknown;
+  if (contentType?.includes("json") && bytes.length > 0) {
+    try {
+      parsed = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      parsed = undefined;
+    }
+  }
+  return {
+    request: {
+      method: spec.method,
+      path: redact(spec.path),
+      headers: redactHeaders(headers),
+      ...(body === undefined ? {} : { body: redact(body).slice(0, 2000) }),
+    },
+    status: response.status,
+    contentType,
+    headers: Object.fromEntries(response.headers),
+    body: parsed,
+    bytes,
+    ms,
+  };
+}

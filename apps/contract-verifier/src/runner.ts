@@ -1,0 +1,137 @@
+import { type Check, type CheckResult, type CheckRun, SkipCheck, type Violation } from "./check.js";
+import { gatewayScenarios } from "./checks/gateway-scenarios.js";
+import { operationChecks } from "./checks/operation-checks.js";
+import { paymentsScenarios } from "./checks/payments-scenarios.js";
+import { VerifyContext } from "./context.js";
+import type { RecordedExchange } from "./exchange.js";
+import { median } from "./median.js";
+import type { Profile, VerifyOptions } from "./options.js";
+
+const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
+
+export interface VerificationReport {
+  readonly target: { readonly payments?: string; readonly gateway?: string };
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly shard: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly results: readonly CheckResult[];
+  readonly counts: Record<CheckResult["status"], number>;
+}
+
+/** The checks this run takes: the chosen APIs, up to the chosen profile, this shard's slice. */
+export function selectChecks(options: VerifyOptions, context: VerifyContext): Check[] {
+  const all: Check[] = [];
+  if (options.apis.includes("payments"))
+    all.push(...operationChecks("payments", context.api("payments").spec), ...paymentsScenarios());
+  if (options.apis.includes("gateway"))
+    all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
+  const inProfile = all.filter((c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile]);
+  return inProfile.filter((_, i) => i % options.shard.count === options.shard.index - 1);
+}
+
+/** Thrown when the run cannot start: the provider is unreachable. The CLI exits 2. */
+export class CannotRun extends Error {}
+
+async function assertReachable(context: VerifyContext): Promise<void> {
+  for (const api of Object.values(context.apis)) {
+    try {
+      await fetch(api.baseUrl, { signal: AbortSignal.timeout(context.options.timeoutMs) });
+    } catch (error) {
+      throw new CannotRun(
+        `The ${api.name} API at ${api.baseUrl} does not answer: ${(error as Error).cause ?? (error as Error).message}`,
+      );
+    }
+  }
+}
+
+async function runCheck(check: Check, context: VerifyContext): Promise<CheckResult> {
+  const violations: Violation[] = [];
+  const times: number[] = [];
+  const started = process.hrtime.bigint();
+  const run: CheckRun = {
+    ctx: context,
+    async send(request) {
+      const reply = await context.send(check.api, request);
+      times.push(reply.ms);
+      return reply;
+    },
+    expect(ok, v) {
+      if (!ok) {
+        const exchange = v.exchange as RecordedExchange | undefined;
+        violations.push({
+          check: check.id,
+          operation:
+            v.operation ??
+            (exchange ? `${exchange.request.method} ${exchange.request.path.split("?")[0]}` : check.operation),
+          ...(exchange ? { request: exchange.request } : {}),
+          expected: v.expected,
+          actual: v.actual,
+        });
+      }
+      return ok;
+    },
+    skip(reason) {
+      throw new SkipCheck(reason);
+    },
+  };
+  let status: CheckResult["status"] = "passed";
+  let note: string | undefined;
+  try {
+    await check.run(run);
+    if (violations.length > 0) status = "failed";
+  } catch (error) {
+    if (error instanceof SkipCheck) {
+      status = violations.length > 0 ? "failed" : "skipped";
+      note = error.message;
+    } else {
+      status = "error";
+      note = `the check could not complete: ${(error as Error).message}`;
+    }
+  }
+  return {
+    id: check.id,
+    title: check.title,
+    api: check.api,
+    profile: check.profile,
+    status,
+    violations,
+    ...(note ? { note } : {}),
+    requests: times.length,
+    durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+    medianResponseMs: times.length ? median(times) : 0,
+  };
+}
+
+/** Runs the selected checks one after another and reports each as it finishes. */
+export async function runVerification(
+  options: VerifyOptions,
+  onResult: (result: CheckResult, index: number, total: number) => void = () => {},
+): Promise<VerificationReport> {
+  const context = new VerifyContext(options);
+  await assertReachable(context);
+  const checks = selectChecks(options, context);
+  const startedAt = new Date();
+  const results: CheckResult[] = [];
+  for (const [i, check] of checks.entries()) {
+    const result = await runCheck(check, context);
+    results.push(result);
+    onResult(result, i, checks.length);
+  }
+  const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
+  for (const r of results) counts[r.status]++;
+  return {
+    target: {
+      ...(options.paymentsUrl ? { payments: options.paymentsUrl } : {}),
+      ...(options.gatewayUrl ? { gateway: options.gatewayUrl } : {}),
+    },
+    profile: options.profile,
+    seed: options.seed,
+    shard: `${options.shard.index}/${options.shard.count}`,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    results,
+    counts,
+  };
+}

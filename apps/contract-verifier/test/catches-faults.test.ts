@@ -1,0 +1,155 @@
+import { type FaultProxy, type FaultRule, startFaultProxy } from "@payspec/fault-proxy";
+import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+
+let sandbox: RunningSandbox;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  proxy = await startFaultProxy(sandbox.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  await sandbox.reset();
+  proxy.clear();
+});
+
+async function verifyThroughProxy(profile: string, rule?: FaultRule): Promise<VerificationReport> {
+  if (rule) proxy.inject(rule);
+  return runVerification(parseOptions(["--target", proxy.url, "--profile", profile, "--seed", "7"]));
+}
+
+function failedChecks(report: VerificationReport): Record<string, string[]> {
+  return Object.fromEntries(
+    report.results
+      .filter((r) => r.status === "failed" || r.status === "error")
+      .map((r) => [r.id, r.violations.map((v) => `${v.expected} | ${v.actual}`)]),
+  );
+}
+
+const path = (url: string) => url.split("?")[0] ?? url;
+
+describe("the verifier reports each fault through the check that should catch it", () => {
+  it("passes a faithful provider (the control case)", async () => {
+    expect(failedChecks(await verifyThroughProxy("sandbox"))).toEqual({});
+  });
+
+  it("a dropped required field", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: { kind: "rewrite", rewrite: ({ status: _dropped, ...rest }) => rest },
+    });
+    expect(failedChecks(report)["positive.getPayment"]?.join()).toContain("must have required property 'status'");
+  });
+
+  it("a field of the wrong type", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/accounts",
+      fault: {
+        kind: "rewrite",
+        rewrite: (accounts) => accounts.map((a: { balance: number }) => ({ ...a, balance: String(a.balance) })),
+      },
+    });
+    expect(failedChecks(report)["positive.listAccounts"]?.join()).toContain("/0/balance must be number");
+  });
+
+  it("a 500 on bad input", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/v1/payments" && r.body.includes('"amount":0'),
+      fault: { kind: "respond", status: 500, body: { code: "internal_error", message: "boom" } },
+    });
+    const violations = failedChecks(report)["negative.createPayment"]?.join() ?? "";
+    expect(violations).toContain("a declared 4xx in the API's error shape");
+    expect(violations).toContain("500");
+  });
+
+  it("an invalid card accepted", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card" && /"cvc":"[^"]*x!"/.test(r.body),
+      fault: {
+        kind: "replace",
+        replace: ({ body }) => ({ status: 200, body: body.code ? { message: "ok", response: {} } : body }),
+      },
+    });
+    expect(failedChecks(report)["negative.createCardPayment"]?.join()).toContain("card.cvc");
+  });
+
+  it("a cancel that succeeds from settled", async () => {
+    const report = await verifyThroughProxy("sandbox", {
+      when: (r) => r.method === "DELETE",
+      fault: {
+        kind: "replace",
+        replace: (answer) =>
+          answer.status === 409
+            ? {
+                status: 200,
+                body: {
+                  id: "pay_faked0",
+                  amount: 1,
+                  currency: "TRY",
+                  method: "eft",
+                  status: "cancelled",
+                  created_at: "2026-11-21T10:00:00.000Z",
+                },
+              }
+            : answer,
+      },
+    });
+    const failed = failedChecks(report);
+    expect(failed["state.cancel-forbidden"]?.join()).toContain(
+      "409 in the API's error shape, for cancelling a processing payment",
+    );
+    expect(failed["state.cancel-twice"]).toBeDefined();
+  });
+
+  it("a cursor that repeats a record", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "rewrite",
+        rewrite: (page) => {
+          const cursor = page.pagination?.next_cursor as string | undefined;
+          if (!cursor) return page;
+          const state = JSON.parse(Buffer.from(cursor.slice(4), "base64url").toString());
+          const stepBack = `cur_${Buffer.from(JSON.stringify({ ...state, afterSeq: state.afterSeq - 1 })).toString("base64url")}`;
+          return { ...page, pagination: { ...page.pagination, next_cursor: stepBack } };
+        },
+      },
+    });
+    expect(failedChecks(report)["pagination.disjoint-complete"]?.join()).toContain("pages that never repeat a record");
+  });
+
+  it("a missing 401", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => path(r.url) === "/v1/accounts" && r.headers.authorization === undefined,
+      fault: { kind: "respond", status: 200, body: [] },
+    });
+    expect(failedChecks(report)["auth.missing.listAccounts"]?.join()).toContain(
+      "401 in the API's error shape, for missing credentials",
+    );
+  });
+
+  it("a wrong xlsx header", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
+      fault: {
+        kind: "replaceBytes",
+        replace: async (bytes) => {
+          const workbook = new ExcelJS.Workbook();
+          await workbook.xlsx.load(bytes as never);
+          (workbook.worksheets[0] as ExcelJS.Worksheet).getCell("A1").value = "Created At";
+          return Buffer.from(await workbook.xlsx.writeBuffer());
+        },
+      },
+    });
+    expect(failedChecks(report)["gateway.report-headers"]?.join()).toContain(
+      'Column 1 should be "Oluşturulma Tarihi" but is "Created At"',
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type RunningMock, startMock } from "@payspec/mock";
+import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseOptions, runVerification } from "../src/index.js";
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+
+let sandbox: RunningSandbox;
+let mock: RunningMock;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock.close();
+  await sandbox.close();
+});
+
+const failures = (report: Awaited<ReturnType<typeof runVerification>>) =>
+  report.results.filter((r) => r.status === "failed" || r.status === "error");
+
+describe("clean runs", () => {
+  it.each(["behaviour", "sandbox"])("passes against the sandbox with the %s profile", async (profile) => {
+    const report = await runVerification(parseOptions(["--target", sandbox.url, "--profile", profile]));
+    expect(failures(report)).toEqual([]);
+    expect(report.counts.passed).toBeGreaterThan(40);
+    for (const result of report.results.filter((r) => r.requests > 0))
+      expect(result.medianResponseMs).toBeGreaterThan(0);
+  });
+
+  it("passes against the Prism mock with the schema profile", async () => {
+    const report = await runVerification(parseOptions(["--target", mock.url, "--profile", "schema"]));
+    expect(failures(report)).toEqual([]);
+    expect(report.results.every((r) => r.profile === "schema")).toBe(true);
+  });
+
+  it("splits the checks across shards without overlap or loss", async () => {
+    const whole = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway"]));
+    const first = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "1/2"]));
+    const second = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "2/2"]));
+    const ids = [...first.results, ...second.results].map((r) => r.id).sort();
+    expect(ids).toEqual(whole.results.map((r) => r.id).sort());
+    expect(first.results.length).toBeGreaterThan(0);
+    expect(whole.results.every((r) => r.api === "gateway")).toBe(true);
+  });
+});
+
+describe("the CLI", () => {
+  it("exits 0 and writes JUnit and JSON reports without card data", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
+    const { stdout } = await run(tsx, [
+      cli,
+      "--target",
+      sandbox.url,
+      "--profile",
+      "behaviour",
+      "--junit",
+      join(dir, "junit.xml"),
+      "--json",
+      join(dir, "report.json"),
+    ]);
+    expect(stdout).toMatch(/\d+ passed, 0 failed/);
+    const junit = await readFile(join(dir, "junit.xml"), "utf8");
+    expect(junit).toContain('<testsuite name="payspec contract: payments"');
+    expect(junit).toContain('name="negative.createCardPayment"');
+    const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
+    expect(report.counts.failed).toBe(0);
+    expect(`${junit}${JSON.stringify(report)}`).not.toMatch(/5528790000000008/);
+  });
+
+  it("exits 1 with the operation, request, expectation and answer of each violation", async () => {
+    const error = await run(tsx, [cli, "--target", sandbox.url, "--api", "payments", "--api-key", "sk_wrong"]).catch(
+      (e) => e,
+    );
+    expect(error.code).toBe(1);
+    expect(error.stdout).toContain("positive.listAccounts");
+    expect(error.stdout).toMatch(/request: {2}GET \/v1\/accounts/);
+    expect(error.stdout).toContain("expected: a 2xx answer");
+    expect(error.stdout).toMatch(/actual: {3}401/);
+  });
+
+  it("exits 2 when it cannot run: no provider, or wrong options", async () => {
+    const unreachable = await run(tsx, [cli, "--target", "http://127.0.0.1:9"]).catch((e) => e);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain("does not answer");
+    const usage = await run(tsx, [cli, "--profile", "everything", "--target", sandbox.url]).catch((e) => e);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--profile must be one of schema, behaviour, sandbox");
+  });
+});
