@@ -23,7 +23,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       }
     },
   );
-  app.addContentTypeParser("*", (request, _payload, done) => {
+  // Anything else is refused, unless it turns out to carry no body at all (the gateway's login sends
+  // none, and some clients still announce an empty chunked body). The body is read to find out.
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT_BYTES }, (request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, undefined);
     done(
       new ApiFailure(
         "invalid_request",

@@ -22,6 +22,7 @@ beforeAll(async () => {
   const body = z.object({ body: z.strictObject({ card: z.object({ cvc: z.string().regex(/^\d{3,4}$/) }) }) });
   for (const path of ["/v1/echo", "/api/v1/echo"])
     app.post(path, async (request) => parseRequest(body, { body: request.body }).body);
+  app.post("/api/v1/echo-empty", async (request) => ({ body: request.body ?? null }));
   app.get("/v1/boom", async () => {
     throw new Error("a bug");
   });
@@ -73,5 +74,25 @@ describe("server-kit", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^GET \/api\/v1\/reference\/552879\*{6}0008 404 \d+\.\dms$/);
     expect(maskDigitRuns("/x/1234567890123456789/y")).toBe("/x/123456*********6789/y");
+  });
+});
+
+describe("bodies", () => {
+  it("accepts a POST with no body and no content type, but not a body without one", async () => {
+    const empty = await fetch(`${url}/api/v1/echo-empty`, { method: "POST", headers: { "content-length": "0" } });
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ body: null });
+    const chunked = await fetch(`${url}/api/v1/echo-empty`, {
+      method: "POST",
+      body: new ReadableStream({ start: (c) => c.close() }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(200);
+    const untyped = await fetch(`${url}/api/v1/echo-empty`, {
+      method: "POST",
+      body: "x",
+      headers: { "content-type": "" },
+    });
+    expect(untyped.status).toBe(400);
   });
 });
