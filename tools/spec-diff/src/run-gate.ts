@@ -1,0 +1,34 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileAtRef } from "./base-ref.js";
+import { packagesMissingMajor, packagesOfSpec, pendingBumps } from "./changeset-gate.js";
+import type { SpecChange, SpecDiffer } from "./spec-change.js";
+
+export interface GateResult {
+  readonly base: string;
+  readonly changesBySpec: Map<string, SpecChange[]>;
+  /** Packages that need a major changeset and have none. */
+  readonly missingMajor: string[];
+}
+
+/** Compares every spec with its version at `base` and checks the pending changesets against the result. */
+export async function runGate(cwd: string, base: string, differ: SpecDiffer): Promise<GateResult> {
+  const scratch = await mkdtemp(join(tmpdir(), "payspec-spec-diff-"));
+  const changesBySpec = new Map<string, SpecChange[]>();
+  try {
+    for (const spec of Object.keys(packagesOfSpec)) {
+      const before = fileAtRef(cwd, base, spec);
+      if (before === undefined) {
+        changesBySpec.set(spec, []);
+        continue;
+      }
+      const beforeFile = join(scratch, spec.replaceAll("/", "_"));
+      await writeFile(beforeFile, before);
+      changesBySpec.set(spec, await differ.compare(beforeFile, join(cwd, spec)));
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return { base, changesBySpec, missingMajor: packagesMissingMajor(changesBySpec, await pendingBumps(cwd)) };
+}
