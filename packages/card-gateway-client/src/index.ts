@@ -18,4 +18,5 @@ export {
   createCardGatewayClient,
 } from "./create-card-gateway-client.js";
 export { parseDailyReport, ReportFormatError } from "./daily-report.js";
+export { specProvenance } from "./generated/provenance.gen.js";
 export type * from "./types.js";

@@ -15,4 +15,5 @@ export {
 export { type CreateManyOutcome, MAX_BATCH_SIZE } from "./batch.js";
 export { createPaymentsClient, type PaymentsClient, type PaymentsClientOptions } from "./create-payments-client.js";
 export { type ExportFormat, paymentCsvColumns } from "./export.js";
+export { specProvenance } from "./generated/provenance.gen.js";
 export type * from "./types.js";

@@ -1,2 +1,3 @@
+export { specProvenance } from "./generated/provenance.gen.js";
 export * from "./generated/routes.gen.js";
 export * from "./generated/zod.gen.js";

@@ -2,6 +2,7 @@ import type { Artefact } from "./artefact.js";
 import { assumptionsMarkdown } from "./generators/assumptions.js";
 import { bundledJson } from "./generators/bundled-json.js";
 import { openapiTypes } from "./generators/openapi-types.js";
+import { provenance } from "./generators/provenance.js";
 import { reportColumns } from "./generators/report-columns.js";
 import { routes } from "./generators/routes.js";
 import { zodSchemas } from "./generators/zod-schemas.js";
@@ -17,7 +18,13 @@ const targets = {
 async function packageArtefacts(spec: LoadedSpec): Promise<Artefact[]> {
   const { client, zod } = targets[spec.source.name];
   const zodArtefact = await zodSchemas(spec, zod);
-  const artefacts = [await openapiTypes(spec, client), zodArtefact, routes(spec, zod, zodArtefact.content)];
+  const artefacts = [
+    await openapiTypes(spec, client),
+    zodArtefact,
+    routes(spec, zod, zodArtefact.content),
+    provenance(spec, client),
+    provenance(spec, zod),
+  ];
   if (spec.source.name === "card-gateway") artefacts.push(reportColumns(spec, zod));
   return artefacts;
 }

@@ -69,7 +69,7 @@ describe("the breaking-change gate", () => {
     expect((await runGate(repo, "main", new OpticDiffer())).missingMajor).toEqual([]);
   });
 
-  it("exits 1 from the CLI naming what to do, and 0 for a safe change", async () => {
+  it("exits 1 from the CLI naming what to do, and 0 for a safe change", { timeout: 120_000 }, async () => {
     const failure = await run(tsx, [cli], { env: { ...process.env, PAYSPEC_REPO: repo } }).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stdout).toContain("BREAKING POST /v1/payments");

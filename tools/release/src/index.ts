@@ -1,0 +1,7 @@
+export {
+  infoVersion,
+  specVersionSources,
+  syncSpecVersions,
+  type VersionSync,
+  withInfoVersion,
+} from "./spec-versions.js";

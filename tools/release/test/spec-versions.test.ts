@@ -1,0 +1,43 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { infoVersion, specVersionSources, syncSpecVersions, withInfoVersion } from "../src/index.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+describe("spec versions follow their packages", () => {
+  it("holds today: each spec's info.version equals its generated packages' version", () => {
+    for (const { spec, packageDir } of specVersionSources) {
+      const { version } = JSON.parse(readFileSync(join(root, packageDir, "package.json"), "utf8"));
+      expect(infoVersion(readFileSync(join(root, spec), "utf8")), spec).toBe(version);
+    }
+  });
+
+  it("both packages of a spec are one fixed changesets group", () => {
+    const config = JSON.parse(readFileSync(join(root, ".changeset/config.json"), "utf8"));
+    expect(config.fixed).toEqual([
+      ["@payspec/payments-zod", "@payspec/payments-client"],
+      ["@payspec/card-gateway-zod", "@payspec/card-gateway-client"],
+    ]);
+  });
+
+  it("rewrites only the info.version line after a version bump", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "payspec-release-"));
+    for (const { spec, packageDir } of specVersionSources) {
+      mkdirSync(join(scratch, packageDir), { recursive: true });
+      mkdirSync(join(scratch, "specs"), { recursive: true });
+      cpSync(join(root, spec), join(scratch, spec));
+      writeFileSync(join(scratch, packageDir, "package.json"), JSON.stringify({ version: "2.0.0" }));
+    }
+    const before = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
+    const synced = await syncSpecVersions(scratch);
+    expect(synced.map((s) => s.to)).toEqual(["2.0.0", "2.0.0"]);
+    const after = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
+    expect(infoVersion(after)).toBe("2.0.0");
+    expect(after).toBe(withInfoVersion(before, "2.0.0"));
+    expect(after.split("\n").filter((line, i) => line !== before.split("\n")[i])).toEqual(["  version: 2.0.0"]);
+    expect(await syncSpecVersions(scratch)).toEqual([]);
+  });
+});
