@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { boundaryCases, cardGatewaySpec, createSpecValidator, specExamples } from "../src/index.js";
+import {
+  boundaryCases,
+  cardGatewaySpec,
+  createSpecValidator,
+  schemaDisagreements,
+  specExamples,
+} from "../src/index.js";
 
 describe("boundaryCases", () => {
   const validator = createSpecValidator(cardGatewaySpec);
@@ -34,5 +40,25 @@ describe("boundaryCases", () => {
 
   it("never changes the valid value it starts from", () => {
     expect(validator.validate(request.schemaPointer, request.value).valid).toBe(true);
+  });
+});
+
+describe("schemaDisagreements", () => {
+  const example = specExamples(cardGatewaySpec).find(
+    (e) => e.operationId === "createCardPayment" && e.part === "request",
+  );
+  if (!example) throw new Error("the card payment request example is missing");
+
+  it("finds none for a validator that is the spec", () => {
+    const validator = createSpecValidator(cardGatewaySpec);
+    expect(
+      schemaDisagreements(cardGatewaySpec, example, (v) => validator.validate(example.schemaPointer, v).valid),
+    ).toEqual([]);
+  });
+
+  it("finds every case a lossy validator gets wrong", () => {
+    const acceptsAnything = schemaDisagreements(cardGatewaySpec, example, () => true);
+    expect(acceptsAnything.map((d) => d.label)).toContain('card.cvc: pattern broken (appended "x!")');
+    expect(acceptsAnything.every((d) => d.spec === false && d.other === true)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { boundaryCases, createSpecValidator, cardGatewaySpec as spec, specExamples } from "@payspec/specs";
+import { schemaDisagreements, cardGatewaySpec as spec, specExamples } from "@payspec/specs";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { routes } from "../src/index.js";
@@ -8,20 +8,13 @@ import { routes } from "../src/index.js";
  * case derived from it, the generated zod schema must give the same verdict: a format, bound, pattern
  * or enum lost in generation shows up here as a disagreement.
  */
-const validator = createSpecValidator(spec);
 const byOperation = new Map(Object.values(routes).map((r) => [r.operationId as string, r]));
 
 function zodFor(operationId: string, part: string): ((value: unknown) => boolean) | undefined {
   const route = byOperation.get(operationId);
-  if (!route) return undefined;
-  if (part === "request" && route.data) {
-    const data = route.data as ZodType;
-    return (value) => data.safeParse({ body: value }).success;
-  }
-  if (part === String(route.successStatus) && route.response) {
-    const response = route.response as ZodType;
-    return (value) => response.safeParse(value).success;
-  }
+  if (part === "request" && route?.data) return (value) => (route.data as ZodType).safeParse({ body: value }).success;
+  if (part === String(route?.successStatus) && route?.response)
+    return (value) => (route.response as ZodType).safeParse(value).success;
   return undefined;
 }
 
@@ -39,21 +32,12 @@ describe("generated zod schemas agree with the spec", () => {
     }
   });
 
-  it.each(examples.map((e) => [e.name, e] as const))("%s: every boundary case gets ajv's verdict", (_name, example) => {
-    const zodAccepts = zodFor(example.operationId, example.part);
-    if (!zodAccepts) throw new Error(`no zod schema for ${example.name}`);
-    const cases = [
-      { label: "the example itself", value: example.value },
-      ...boundaryCases(spec, example.schemaPointer, example.value),
-    ];
-    const disagreements = cases
-      .map((c) => ({
-        label: c.label,
-        ajv: validator.validate(example.schemaPointer, c.value).valid,
-        zod: zodAccepts(c.value),
-      }))
-      .filter((v) => v.ajv !== v.zod);
-    expect(disagreements).toEqual([]);
-    expect(cases.length).toBeGreaterThan(3);
-  });
+  it.each(examples.map((e) => [e.name, e] as const))(
+    "%s: every boundary case gets the spec's verdict",
+    (_name, example) => {
+      expect(
+        schemaDisagreements(spec, example, zodFor(example.operationId, example.part) as (value: unknown) => boolean),
+      ).toEqual([]);
+    },
+  );
 });

@@ -1,11 +1,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { routes } from "@payspec/card-gateway-zod";
-import { ApiFailure, parseRequest } from "@payspec/server-kit";
+import { ApiFailure, dailyReportFile, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import type { SandboxClock } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
 import type { GatewayStore } from "../store/index.js";
-import { dailyReportFile } from "./daily-report-file.js";
 import { processCardPayment } from "./process-card-payment.js";
 
 export interface GatewayApiDeps {

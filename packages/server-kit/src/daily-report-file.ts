@@ -1,11 +1,20 @@
-import { dailyTransactionsReportColumns } from "@payspec/card-gateway-zod";
+import { type CardPayment, dailyTransactionsReportColumns } from "@payspec/card-gateway-zod";
 import ExcelJS from "exceljs";
-import type { StoredCardPayment } from "../store/index.js";
 
-/** Builds the daily report: the spec's twelve Turkish headers in order, one row per transaction. */
-export async function dailyReportFile(payments: readonly StoredCardPayment[]): Promise<Buffer> {
+/** A successful card payment and the commission charged on it: one row of the daily report. */
+export interface ReportedPayment {
+  readonly payment: CardPayment;
+  /** Major units (the report's Komisyon). */
+  readonly commission: number;
+}
+
+/**
+ * The daily transactions report as the gateway serves it: an .xlsx whose first row is the spec's
+ * twelve Turkish headers in order, then one row per payment. Card numbers are already masked.
+ */
+export async function dailyReportFile(payments: readonly ReportedPayment[]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
-  workbook.creator = "payspec sandbox";
+  workbook.creator = "payspec";
   const sheet = workbook.addWorksheet("Günlük İşlemler");
   sheet.addRow(dailyTransactionsReportColumns.map((c) => c.header));
   sheet.getRow(1).font = { bold: true };
