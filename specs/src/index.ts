@@ -17,6 +17,11 @@ export function specPath(name: SpecName, form: "yaml" | "json" = "yaml"): string
 
 export { type BoundaryCase, boundaryCases } from "./boundary-cases.js";
 export { createResponseChecker, type Exchange, type Operation, type ResponseChecker } from "./response-checker.js";
-export { type Disagreement, schemaDisagreements } from "./schema-agreement.js";
+export {
+  type Disagreement,
+  type RouteValidators,
+  routeAgreementCases,
+  schemaDisagreements,
+} from "./schema-agreement.js";
 export { resolveRef, type SpecExample, specExamples } from "./spec-examples.js";
 export { createSpecValidator, pointerOf, type SpecValidation, type SpecValidator } from "./spec-validator.js";
