@@ -52,13 +52,16 @@ export function createResponseChecker(spec: object) {
     )
     .sort((a, b) => (a.template.includes("{") ? 1 : 0) - (b.template.includes("{") ? 1 : 0));
 
+  const find = (method: string, path: string) =>
+    operations.find((o) => o.method === method.toLowerCase() && o.regex.test(path));
+
   function operationFor(method: string, path: string): Operation | undefined {
-    const found = operations.find((o) => o.method === method.toLowerCase() && o.regex.test(path));
+    const found = find(method, path);
     return found && { operationId: found.op.operationId, method: method.toUpperCase(), template: found.template };
   }
 
   function check(exchange: Exchange): string[] {
-    const found = operations.find((o) => o.method === exchange.method.toLowerCase() && o.regex.test(exchange.path));
+    const found = find(exchange.method, exchange.path);
     if (!found) return [`${exchange.method} ${exchange.path} is not an operation of the spec`];
     const where = `${found.op.operationId} (${exchange.method.toUpperCase()} ${found.template})`;
     const raw = found.op.responses[String(exchange.status)];

@@ -6,6 +6,7 @@ import {
   isIdempotent,
   type RetryOptions,
   resilientFetch,
+  resolveValidation,
   retryPolicy,
   specMiddleware,
   type ValidationOptions,
@@ -58,12 +59,6 @@ export interface CardGatewayClient {
   dailyReport(date: string): Promise<DailyTransactionsReportRow[]>;
 }
 
-function validationOptions(validate: CardGatewayClientOptions["validate"]): ValidationOptions {
-  if (validate === true) return { requests: true, responses: true };
-  if (validate === false) return { requests: false, responses: false };
-  return validate ?? { requests: true, responses: false };
-}
-
 function withBearer(request: Request, token: string): Request {
   const authorised = new Request(request);
   authorised.headers.set("Authorization", `Bearer ${token}`);
@@ -77,7 +72,7 @@ function withBearer(request: Request, token: string): Request {
  */
 export function createCardGatewayClient(options: CardGatewayClientOptions): CardGatewayClient {
   const host = options.host.replace(/\/+$/, "");
-  const validate = validationOptions(options.validate);
+  const validate = resolveValidation(options.validate);
   const pathOf = (request: Request) => new URL(request.url).pathname;
   const transport = resilientFetch({
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),

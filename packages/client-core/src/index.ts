@@ -17,7 +17,12 @@ export {
   fromMinorUnits,
   toMinorUnits,
 } from "./money.js";
-export { type RouteSchemas, specMiddleware, type ValidationOptions } from "./openapi-fetch-middleware.js";
+export {
+  type RouteSchemas,
+  resolveValidation,
+  specMiddleware,
+  type ValidationOptions,
+} from "./openapi-fetch-middleware.js";
 export { type FetchLike, type ResilientFetchOptions, resilientFetch } from "./resilient-fetch.js";
 export { backoffDelay, isIdempotent, type RetryOptions, type RetryPolicy, retryPolicy } from "./retry-policy.js";
 export { assertValidRequest, checkResponse } from "./validation.js";

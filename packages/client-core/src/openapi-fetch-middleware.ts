@@ -15,6 +15,13 @@ export interface ValidationOptions {
   readonly responses?: boolean;
 }
 
+/** A client's `validate` option: `true`/`false` switch both checks; the default checks requests only. */
+export function resolveValidation(validate: boolean | ValidationOptions | undefined): ValidationOptions {
+  if (validate === true) return { requests: true, responses: true };
+  if (validate === false) return { requests: false, responses: false };
+  return validate ?? { requests: true, responses: false };
+}
+
 interface MiddlewareRequestContext {
   readonly request: Request;
   readonly schemaPath: string;

@@ -3,6 +3,7 @@ import {
   type FetchLike,
   type RetryOptions,
   resilientFetch,
+  resolveValidation,
   retryPolicy,
   specMiddleware,
   type ValidationOptions,
@@ -62,12 +63,6 @@ export interface PaymentsClient {
   ): Promise<number>;
 }
 
-function validationOptions(validate: PaymentsClientOptions["validate"]): ValidationOptions {
-  if (validate === true) return { requests: true, responses: true };
-  if (validate === false) return { requests: false, responses: false };
-  return validate ?? { requests: true, responses: false };
-}
-
 /** openapi-fetch returns `data` as optional; with the error middleware a resolved call always has it. */
 function body<T>(result: { data?: T }): T {
   return result.data as T;
@@ -84,7 +79,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       timeoutMs: options.timeoutMs ?? 30_000,
     }),
   });
-  raw.use(specMiddleware(routes, validationOptions(options.validate)));
+  raw.use(specMiddleware(routes, resolveValidation(options.validate)));
 
   const listPayments = async (query: ListPaymentsQuery = {}) =>
     body(await raw.GET("/v1/payments", { params: { query } }));
