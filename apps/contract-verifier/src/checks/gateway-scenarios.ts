@@ -26,6 +26,16 @@ async function pay(run: CheckRun, body: Record<string, unknown>): Promise<CardPa
 
 const REPORT = "/api/v1/general/reports/sales/daily-transactions";
 
+/** A fresh login of the check's own, checked against the spec; undefined when it failed. */
+async function login(run: CheckRun): Promise<{ accessToken: string; expiresIn?: number } | undefined> {
+  const reply = await run.send({
+    method: "POST",
+    path: "/auth/login",
+    headers: { "content-type": "application/json" },
+  });
+  return expectSuccess(run, "gateway", reply) ? (reply.body as { accessToken: string; expiresIn?: number }) : undefined;
+}
+
 /** Reads a report the way a client would; a wrong header or row is a violation, not a crash. */
 async function report(run: CheckRun, date: string) {
   const reply = await run.send({ method: "GET", path: `${REPORT}?date=${date}` });
@@ -63,13 +73,9 @@ export function gatewayScenarios(): Check[] {
       profile: "behaviour",
       operation: "POST /auth/login",
       async run(run) {
-        const login = await run.send({
-          method: "POST",
-          path: "/auth/login",
-          headers: { "content-type": "application/json" },
-        });
-        if (!expectSuccess(run, "gateway", login)) return;
-        const token = (login.body as { accessToken: string }).accessToken;
+        const issued = await login(run);
+        if (!issued) return;
+        const token = issued.accessToken;
         for (let i = 0; i < 3; i++) {
           const reply = await run.send({
             method: "POST",
@@ -153,13 +159,9 @@ export function gatewayScenarios(): Check[] {
       profile: "sandbox",
       operation: "POST /api/v1/payments/card",
       async run(run) {
-        const login = await run.send({
-          method: "POST",
-          path: "/auth/login",
-          headers: { "content-type": "application/json" },
-        });
-        if (!expectSuccess(run, "gateway", login)) return;
-        const { accessToken, expiresIn } = login.body as { accessToken: string; expiresIn?: number };
+        const issued = await login(run);
+        if (!issued) return;
+        const { accessToken, expiresIn } = issued;
         await run.ctx.control("/clock/advance", { seconds: (expiresIn ?? 86_400) + 1 });
         run.ctx.dropToken();
         const reply = await run.send({
