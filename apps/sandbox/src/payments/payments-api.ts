@@ -138,13 +138,14 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
         afterSeq: state.afterSeq,
         snapshotSeq: state.snapshotSeq,
         limit: limit + 1,
+        countTotal: state.total < 0,
         ...(state.status ? { status: state.status } : {}),
         ...(state.from ? { createdFrom: dateToMs(state.from) } : {}),
         ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
       });
       const hasMore = items.length > limit;
       const page = items.slice(0, limit);
-      const listingTotal = state.total >= 0 ? state.total : total;
+      const listingTotal = state.total >= 0 ? state.total : (total ?? 0);
       const last = page[page.length - 1];
       return {
         data: page.map(paymentToApi),

@@ -43,6 +43,8 @@ export interface PaymentQuery {
   readonly createdFrom?: number;
   readonly createdTo?: number;
   readonly limit: number;
+  /** Count the records the listing holds (only its first page needs to; cursors carry the count). */
+  readonly countTotal: boolean;
 }
 
 export type TransitionResult =
@@ -77,7 +79,7 @@ export interface PaymentsStore {
    */
   completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
   lastSeq(workspace: string): Promise<number>;
-  list(workspace: string, query: PaymentQuery): Promise<{ items: StoredPayment[]; total: number }>;
+  list(workspace: string, query: PaymentQuery): Promise<{ items: StoredPayment[]; total?: number }>;
 }
 
 /** A card payment as the gateway keeps it: the response it gave (card masked), and how to recognise a retry. */
