@@ -1,4 +1,4 @@
-import { maskDigitRuns } from "@payspec/server-kit";
+import { maskCardNumbers } from "@payspec/server-kit";
 
 /** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
 export interface SentRequest {
@@ -33,7 +33,7 @@ export interface RequestSpec {
 
 /** Card data must never reach a report: digit runs that could be a card number are masked, CVCs dropped. */
 export function redact(text: string): string {
-  return maskDigitRuns(text).replace(/"cvc"\s*:\s*"[^"]*"/g, '"cvc":"***"');
+  return maskCardNumbers(text).replace(/"cvc"\s*:\s*"[^"]*"/g, '"cvc":"***"');
 }
 
 function redactHeaders(headers: Record<string, string>): Record<string, string> {

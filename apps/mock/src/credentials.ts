@@ -1,4 +1,4 @@
-import { ApiFailure } from "@payspec/server-kit";
+import { ApiFailure, basicCredentials, credentialsFor } from "@payspec/server-kit";
 
 /**
  * A mock cannot know real keys, so it checks the shape of the credentials each operation declares:
@@ -7,14 +7,12 @@ import { ApiFailure } from "@payspec/server-kit";
  */
 export function assertCredentials(path: string, authorization: string | undefined): void {
   if (path === "/auth/login") {
-    const encoded = authorization?.startsWith("Basic ") ? authorization.slice(6).trim() : "";
-    const decoded = Buffer.from(encoded, "base64").toString("utf8");
-    if (!encoded || !decoded.includes(":")) {
+    if (!basicCredentials(authorization)) {
       throw new ApiFailure("unauthorized", "Send 'Authorization: Basic base64(<API_KEY>:<API_SECRET>)'.");
     }
     return;
   }
-  const token = authorization?.startsWith("Bearer ") ? authorization.slice(7).trim() : "";
+  const token = credentialsFor("Bearer", authorization);
   if (!token) {
     const gateway = path.startsWith("/api/");
     throw new ApiFailure(

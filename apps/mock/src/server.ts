@@ -3,21 +3,21 @@ import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import {
   ApiFailure,
   apiOf,
-  BODY_LIMIT_BYTES,
   coerceNumbers,
+  createApiServer,
   parseRequest,
-  registerErrorHandling,
-  registerJsonBodyParser,
   registerRequestLog,
+  routeMatcher,
   send,
 } from "@payspec/server-kit";
 import type { IHttpRequest } from "@stoplight/prism-http";
-import Fastify, { type FastifyInstance } from "fastify";
-import type { ZodType } from "zod";
+import type { FastifyInstance } from "fastify";
+import type { ZodObject, ZodType } from "zod";
+import { batchAnswer } from "./batch-answer.js";
 import { assertCredentials } from "./credentials.js";
-import { createPrismEngine } from "./prism-engine.js";
+import { isAcceptableAnswer } from "./dynamic-answer-check.js";
+import { createPrismEngine, type PrismAnswer, type PrismRefusal } from "./prism-engine.js";
 import { exampleDailyReport } from "./report-example.js";
-import { routeMatcher } from "./route-matcher.js";
 
 export const DEFAULT_MOCK_PORT = 4011;
 
@@ -46,6 +46,25 @@ const REPORT_PATH = "/api/v1/general/reports/sales/daily-transactions";
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 /** Query parameters the specs declare as integers, which arrive as text. */
 const NUMERIC_QUERY = ["limit"];
+const BATCH_PATH = "/v1/payments/batch";
+/** Tries at schema-generated data before the spec's example is served instead. */
+const DYNAMIC_TRIES = 8;
+
+/**
+ * Whether an operation declares query parameters. The generated schema says `query: never` when it
+ * declares none; an operation that does is validated with `{}` for a missing query, so a missing
+ * required parameter is named ("date: …") rather than "query: expected object".
+ */
+function declaresQuery(schema: ZodType | undefined): boolean {
+  const query = (schema as ZodObject | undefined)?.shape?.query as ZodType | undefined;
+  return query !== undefined && (query.safeParse({}).success || !query.safeParse(undefined).success);
+}
+
+/** A cursor asks for a later page; without an explicit example, the spec's last page ends the walk. */
+function preferFor(prefer: string, query: Record<string, unknown>): string {
+  if (query.cursor === undefined || /example=/.test(prefer)) return prefer;
+  return prefer ? `${prefer}, example=lastPage` : "example=lastPage";
+}
 
 /** Both APIs mocked by Prism behind one Fastify router, not yet listening. */
 export async function buildMock(options: MockOptions = {}): Promise<FastifyInstance> {
@@ -56,9 +75,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   };
   const report = await exampleDailyReport();
 
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES });
-  registerJsonBodyParser(app);
-  registerErrorHandling(app);
+  const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (options.logRequests) registerRequestLog(app, options.log ?? ((line) => process.stdout.write(`${line}\n`)));
 
   app.all("/*", async (request, reply) => {
@@ -66,20 +83,34 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     const api = apiOf(url.pathname);
     if (api === "control")
       throw new ApiFailure("not_found", "The mock has no /_sandbox control API; use the sandbox for state.");
-    const matched = match[api](request.method, url.pathname);
-    if (!matched) throw new ApiFailure("not_found", `No route ${request.method} ${url.pathname}.`);
+    // HEAD is GET without a body, as the sandbox (and Fastify) answer it.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const matched = match[api](method, url.pathname);
+    if (!matched) {
+      const allowed = match[api].allowedMethods(url.pathname);
+      if (allowed.length === 0) throw new ApiFailure("not_found", `No route ${request.method} ${url.pathname}.`);
+      reply.header("Allow", allowed.join(", "));
+      return send(
+        reply,
+        request,
+        new ApiFailure("invalid_request", `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`, {
+          status: 405,
+        }),
+      );
+    }
 
     assertCredentials(url.pathname, request.headers.authorization);
-    const query = coerceNumbers(Object.fromEntries(url.searchParams), NUMERIC_QUERY);
+    // Fastify's query parser, as in the sandbox: a repeated parameter is an array, which the schema refuses.
+    const query = coerceNumbers(request.query as Record<string, unknown>, NUMERIC_QUERY);
     if (matched.route.data) {
       parseRequest(matched.route.data, {
         ...(request.body === undefined ? {} : { body: request.body }),
         ...(Object.keys(matched.params).length ? { path: matched.params } : {}),
-        ...(Object.keys(query).length ? { query } : {}),
+        ...(Object.keys(query).length || declaresQuery(matched.route.data) ? { query } : {}),
       });
     }
 
-    const prefer = String(request.headers.prefer ?? "");
+    const prefer = preferFor(String(request.headers.prefer ?? ""), query);
     if (url.pathname === REPORT_PATH && !/code=(?!200)/.test(prefer)) {
       const date = url.searchParams.get("date") ?? "";
       return reply
@@ -88,12 +119,24 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
         .send(report);
     }
 
-    const result = await answer(api, {
-      method: request.method.toLowerCase() as IHttpRequest["method"],
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+    const prismRequest = (preferHeader: string): IHttpRequest => ({
+      method: method.toLowerCase() as IHttpRequest["method"],
       url: { path: url.pathname, query: Object.fromEntries(url.searchParams) },
-      headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+      headers: { ...headers, prefer: preferHeader },
       body: request.body,
     });
+    const dynamic = /dynamic=true/.test(prefer) || (options.dynamic === true && !/dynamic=false/.test(prefer));
+    let result = await answer(api, prismRequest(prefer));
+    // Generated data must be data the spec allows; after a few tries, the spec's example is served.
+    if (dynamic) {
+      for (let tries = 1; tries < DYNAMIC_TRIES && !acceptable(api, method, url.pathname, result); tries++) {
+        result = await answer(api, prismRequest(prefer));
+      }
+      if (!acceptable(api, method, url.pathname, result)) {
+        result = await answer(api, prismRequest(`${prefer.replace(/dynamic=true/g, "")}, dynamic=false`));
+      }
+    }
     if (!("headers" in result)) {
       // The route matched already, so a refusal means the Prefer header asked for something the spec lacks.
       return send(
@@ -105,11 +148,22 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     if (result.status >= 200 && result.status < 300 && result.inputProblems.length > 0) {
       throw new ApiFailure("invalid_request", result.inputProblems.join("; "));
     }
-    return reply.code(result.status).headers(result.headers).send(result.body);
+    const body = url.pathname === BATCH_PATH && result.status === 200 ? batchAnswer(request.body) : result.body;
+    return reply.code(result.status).headers(result.headers).send(body);
   });
 
   await app.ready();
   return app;
+}
+
+function acceptable(
+  api: "payments" | "gateway",
+  method: string,
+  path: string,
+  answer: PrismAnswer | PrismRefusal,
+): boolean {
+  if (!("headers" in answer)) return true;
+  return isAcceptableAnswer(api, { method, path, status: answer.status, headers: answer.headers, body: answer.body });
 }
 
 /** Starts the mock on 127.0.0.1; `port: 0` picks a free port (tests). */

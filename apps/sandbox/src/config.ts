@@ -13,6 +13,11 @@ export interface SandboxConfig {
   readonly control: boolean;
   /** One log line per request (method, path, status, ms). */
   readonly logRequests: boolean;
+  /**
+   * Signs cursors and keys card-number hashes. Unset: random per process (cursors die with it).
+   * Instances that share state must share it.
+   */
+  readonly secret?: string;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -43,5 +48,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     tokenTtlSeconds: positiveNumber("PAYSPEC_TOKEN_TTL_SECONDS", env.PAYSPEC_TOKEN_TTL_SECONDS, 3600),
     control: env.PAYSPEC_SANDBOX_CONTROL !== "off",
     logRequests: env.PAYSPEC_LOG === "requests",
+    ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
   };
 }

@@ -1,16 +1,14 @@
-import {
-  BODY_LIMIT_BYTES,
-  registerErrorHandling,
-  registerJsonBodyParser,
-  registerRequestLog,
-} from "@payspec/server-kit";
-import Fastify, { type FastifyInstance } from "fastify";
-import { SandboxClock } from "./clock.js";
+import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
+import { routes as paymentsRoutes } from "@payspec/payments-zod";
+import { createApiServer, registerRequestLog } from "@payspec/server-kit";
+import type { FastifyInstance } from "fastify";
+import { SandboxClocks } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { seedWorkspace } from "./payments/seed.js";
+import { SandboxSecret } from "./sandbox-secret.js";
 import { type GatewayStore, MemoryGatewayStore, MemoryPaymentsStore, type PaymentsStore } from "./store/index.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
@@ -23,7 +21,8 @@ export interface SandboxOptions extends Partial<SandboxConfig> {
 export interface Sandbox {
   readonly app: FastifyInstance;
   readonly config: SandboxConfig;
-  readonly clock: SandboxClock;
+  /** Each workspace's clock and the gateway's (`clocks.now(workspaceScope(key))`, `clocks.now(GATEWAY_SCOPE)`). */
+  readonly clocks: SandboxClocks;
   /** Back to the seeded state: accounts, no payments, no tokens, real time. */
   reset(): Promise<void>;
 }
@@ -34,23 +33,22 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const config: SandboxConfig = { ...configFromEnv(), ...overrides };
   const payments = paymentsStore ?? new MemoryPaymentsStore();
   const gateway = gatewayStore ?? new MemoryGatewayStore();
-  const clock = new SandboxClock();
+  const clocks = new SandboxClocks();
+  const secret = new SandboxSecret(config.secret);
   const reset = async () => {
-    clock.reset();
+    clocks.reset();
     await payments.reset(config.apiKeys.map(seedWorkspace));
     await gateway.reset();
   };
   await reset();
 
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: false });
-  registerJsonBodyParser(app);
-  registerErrorHandling(app);
+  const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
-  registerPaymentsApi(app, { config, store: payments, clock });
-  registerGatewayApi(app, { config, store: gateway, clock });
-  if (config.control) registerControlApi(app, { store: payments, clock, reset });
+  registerPaymentsApi(app, { config, store: payments, clocks, secret });
+  registerGatewayApi(app, { config, store: gateway, clocks, secret });
+  if (config.control) registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks });
   await app.ready();
-  return { app, config, clock, reset };
+  return { app, config, clocks, reset };
 }
 
 export interface RunningSandbox extends Sandbox {

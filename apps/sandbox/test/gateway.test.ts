@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(async () => {
-  await h.call("POST", "/_sandbox/reset");
+  await h.sandbox.reset();
   token = await h.login();
 });
 afterEach(() => {
@@ -44,7 +44,7 @@ describe("login", () => {
 
   it("expires tokens after PAYSPEC_TOKEN_TTL_SECONDS", async () => {
     expect((await pay(cardPayment())).status).toBe(200);
-    await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: 601 } });
+    await h.control("/clock/advance", { seconds: 601 }, token);
     const expired = await pay(cardPayment());
     expect(expired.status).toBe(401);
     expect(expired.body).toMatchObject({ code: 1001 });

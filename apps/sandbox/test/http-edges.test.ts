@@ -119,9 +119,9 @@ describe("the control API", () => {
   });
 
   it("validates its own input", async () => {
-    const reply = await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: -5 } });
+    const reply = await h.control("/clock/advance", { seconds: -5 });
     expect(reply.status).toBe(400);
-    const status = await h.call("POST", "/_sandbox/payments/pay_x/status", { json: { status: "teleported" } });
+    const status = await h.control("/payments/pay_x/status", { status: "teleported" });
     expect(status.status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { workspaceScope } from "../src/index.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 let h: Harness;
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(async () => {
-  await h.call("POST", "/_sandbox/reset");
+  await h.control("/reset");
   const accounts = await h.accounts();
   [tryA, tryB] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
   usd = accounts.find((a) => a.currency === "USD")?.id as string;
@@ -109,7 +110,7 @@ describe("get, cancel and the lifecycle", () => {
 
   it("cancels from approved", async () => {
     const { body: created } = await h.call("POST", "/v1/payments", { key: KEY, json: newPayment() });
-    await h.call("POST", `/_sandbox/payments/${created.id}/status`, { json: { status: "approved" } });
+    await h.control(`/payments/${created.id}/status`, { status: "approved" });
     expect((await h.call("DELETE", `/v1/payments/${created.id}`, { key: KEY })).body.status).toBe("cancelled");
   });
 
@@ -117,7 +118,7 @@ describe("get, cancel and the lifecycle", () => {
     "refuses to cancel a %s payment",
     async (status) => {
       const { body: created } = await h.call("POST", "/v1/payments", { key: KEY, json: newPayment() });
-      await h.call("POST", `/_sandbox/payments/${created.id}/status`, { json: { status } });
+      await h.control(`/payments/${created.id}/status`, { status });
       const reply = await h.call("DELETE", `/v1/payments/${created.id}`, { key: KEY });
       expect(reply.status).toBe(409);
       expect(reply.body.message).toContain(status);
@@ -136,9 +137,9 @@ describe("get, cancel and the lifecycle", () => {
   it("completes a pending payment after the configured delay, moving balances within the currency", async () => {
     const before = await h.accounts();
     const { body: created } = await h.call("POST", "/v1/payments", { key: KEY, json: newPayment({ amount: 12_345 }) });
-    await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: 29 } });
+    await h.control("/clock/advance", { seconds: 29 });
     expect((await h.call("GET", `/v1/payments/${created.id}`, { key: KEY })).body.status).toBe("pending");
-    await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: 2 } });
+    await h.control("/clock/advance", { seconds: 2 });
     const done = (await h.call("GET", `/v1/payments/${created.id}`, { key: KEY })).body;
     expect(done.status).toBe("completed");
     expect(Date.parse(done.completed_at) - Date.parse(done.created_at)).toBe(30_000);
@@ -154,7 +155,7 @@ describe("get, cancel and the lifecycle", () => {
       key: KEY,
       json: newPayment({ amount: 9_000_000_000 }),
     });
-    await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: 31 } });
+    await h.control("/clock/advance", { seconds: 31 });
     expect((await h.call("GET", `/v1/payments/${created.id}`, { key: KEY })).body.status).toBe("failed");
     expect(await h.accounts()).toEqual(before);
   });
@@ -162,7 +163,7 @@ describe("get, cancel and the lifecycle", () => {
   it("does not complete a cancelled payment", async () => {
     const { body: created } = await h.call("POST", "/v1/payments", { key: KEY, json: newPayment() });
     await h.call("DELETE", `/v1/payments/${created.id}`, { key: KEY });
-    await h.call("POST", "/_sandbox/clock/advance", { json: { seconds: 60 } });
+    await h.control("/clock/advance", { seconds: 60 });
     expect((await h.call("GET", `/v1/payments/${created.id}`, { key: KEY })).body.status).toBe("cancelled");
   });
 });
@@ -251,7 +252,7 @@ describe("listing", () => {
     await h.call("DELETE", `/v1/payments/${second}`, { key: KEY });
     const cancelled = await listAll("status=cancelled&limit=1");
     expect(cancelled.ids).toEqual([first, second]);
-    const today = new Date(h.sandbox.clock.now()).toISOString().slice(0, 10);
+    const today = new Date(h.sandbox.clocks.now(workspaceScope(KEY))).toISOString().slice(0, 10);
     expect((await listAll(`from=${today}&to=${today}`)).ids).toHaveLength(3);
     expect((await listAll("from=2000-01-01&to=2000-01-02")).ids).toHaveLength(0);
   });

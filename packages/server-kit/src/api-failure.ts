@@ -1,3 +1,5 @@
+import { maskCardNumbers } from "./card-number-masking.js";
+
 /** Reasons a request fails, shared by both APIs; each API renders them in its own error shape. */
 export type FailureKind =
   | "invalid_request"
@@ -29,17 +31,32 @@ const GATEWAY_CODE: Partial<Record<FailureKind, number>> = {
   internal_error: 5000,
 };
 
-/** A failure a handler throws; the error handler renders it in the shape of the API that was called. */
+export interface FailureOptions {
+  /** The field, parameter or header at fault. */
+  readonly param?: string;
+  /** The gateway's integer code, when the kind's default is not the right one. */
+  readonly gatewayCode?: number;
+  /** The HTTP status, when the kind's default is not the right one (405, 431). */
+  readonly status?: number;
+}
+
+/**
+ * A failure a handler throws; the error handler renders it in the shape of the API that was called.
+ * Anything that could be a card number is masked in the message and param here, once, because
+ * messages name what a caller sent (a path, a key) and a caller may have sent a card number there.
+ */
 export class ApiFailure extends Error {
   readonly status: number;
+  readonly options: FailureOptions;
 
   constructor(
     readonly kind: FailureKind,
     message: string,
-    readonly options: { readonly param?: string; readonly gatewayCode?: number } = {},
+    options: FailureOptions = {},
   ) {
-    super(message);
-    this.status = STATUS[kind];
+    super(maskCardNumbers(message));
+    this.options = options.param === undefined ? options : { ...options, param: maskCardNumbers(options.param) };
+    this.status = options.status ?? STATUS[kind];
   }
 
   /** The payments API's `{code, message, param?}`. */

@@ -1,11 +1,16 @@
 import { type CardPayment, dailyTransactionsReportColumns } from "@payspec/card-gateway-zod";
 import ExcelJS from "exceljs";
+import { xmlSafeText } from "./xml-safe-text.js";
 
 /** A successful card payment and the commission charged on it: one row of the daily report. */
 export interface ReportedPayment {
   readonly payment: CardPayment;
   /** Major units (the report's Komisyon). */
   readonly commission: number;
+}
+
+function cell(value: string | number): string | number {
+  return typeof value === "string" ? xmlSafeText(value) : value;
 }
 
 /**
@@ -33,7 +38,8 @@ export async function dailyReportFile(payments: readonly ReportedPayment[]): Pro
       authCode: payment.authCode ?? "",
       referenceId: payment.referenceId,
     };
-    sheet.addRow(dailyTransactionsReportColumns.map((c) => row[c.field]));
+    // The gateway refuses text XML cannot hold; cleaning it here too means no input can ever corrupt a report.
+    sheet.addRow(dailyTransactionsReportColumns.map((c) => cell(row[c.field])));
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -2,15 +2,22 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiFailure, apiOf } from "./api-failure.js";
 import { BODY_LIMIT_BYTES } from "./json-body-parser.js";
 
-/** Fastify's own client errors, in words a caller can act on. */
-function fromFastify(error: FastifyError): ApiFailure {
+/** Fastify's own client errors, in words a caller can act on, never quoting what was sent. */
+export function fromFastify(error: FastifyError): ApiFailure {
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new ApiFailure("invalid_request", `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiFailure("invalid_request", "Content-Type must be application/json.", { param: "Content-Type" });
+    case "FST_ERR_BAD_URL":
+      return new ApiFailure("invalid_request", "The path has a malformed percent-encoding (%XX); encode it again.");
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return new ApiFailure("not_found", "No such resource: a path parameter is longer than any id this API issues.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiFailure("invalid_request", "The body is empty; send a JSON body.");
     default:
-      if ((error.statusCode ?? 500) < 500) return new ApiFailure("invalid_request", error.message);
+      if ((error.statusCode ?? 500) < 500)
+        return new ApiFailure("invalid_request", "The request is malformed; check its headers and body.");
       return new ApiFailure("internal_error", "Something went wrong on our side. Retry later.");
   }
 }
@@ -20,14 +27,29 @@ export function send(reply: FastifyReply, request: FastifyRequest, failure: ApiF
   return reply.code(failure.status).type("application/json").send(body);
 }
 
+/** The methods the APIs answer on a path, so a wrong method gets 405 with `Allow` rather than 404. */
+export type AllowedMethods = (path: string) => readonly string[];
+
 /** Every failure, expected or not, answers in the called API's error shape. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, allowedMethods: AllowedMethods = () => []): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = error instanceof ApiFailure ? error : fromFastify(error);
-    if (failure.status >= 500) request.log.error({ err: error }, "unhandled sandbox error");
+    if (failure.status >= 500) request.log.error({ err: error }, "unhandled server error");
     return send(reply, request, failure);
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, request, new ApiFailure("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header("Allow", allowed.join(", "));
+      return send(
+        reply,
+        request,
+        new ApiFailure("invalid_request", `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`, {
+          status: 405,
+        }),
+      );
+    }
+    return send(reply, request, new ApiFailure("not_found", `No route ${request.method} ${path}.`));
+  });
 }

@@ -1,6 +1,12 @@
-export { ApiFailure, type ApiName, apiOf, type FailureKind } from "./api-failure.js";
+export { ApiFailure, type ApiName, apiOf, type FailureKind, type FailureOptions } from "./api-failure.js";
+export { type ApiServerOptions, createApiServer } from "./api-server.js";
+export { basicCredentials, credentialsFor } from "./authorization.js";
+export { maskCardNumbers } from "./card-number-masking.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
-export { registerErrorHandling, send } from "./error-handler.js";
+export { type AllowedMethods, registerErrorHandling, send } from "./error-handler.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
-export { maskDigitRuns, registerRequestLog } from "./request-log.js";
+export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./json-syntax-error.js";
+export { registerRequestLog } from "./request-log.js";
 export { coerceNumbers, parseRequest } from "./request-validation.js";
+export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
+export { firstXmlUnsafeField, isXmlSafe, xmlSafeText } from "./xml-safe-text.js";

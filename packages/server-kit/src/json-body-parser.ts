@@ -1,8 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { ApiFailure } from "./api-failure.js";
+import { jsonErrorPosition } from "./json-syntax-error.js";
 
 /** The largest body either API accepts (a full 500-entry batch is about 150 KiB). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Says where the JSON broke, never what it held: the parser's own message quotes the text around the fault. */
+function notJsonMessage(body: string): string {
+  const at = jsonErrorPosition(body);
+  const where = at ? ` at line ${at.line}, column ${at.column} (byte ${at.byteOffset})` : "";
+  return `The body is not valid JSON${where}; check the quotes, commas and brackets there.`;
+}
 
 /**
  * JSON bodies only. An empty body is allowed (the gateway's login sends none); malformed JSON is a
@@ -19,7 +27,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       try {
         done(null, JSON.parse(body));
       } catch (error) {
-        done(new ApiFailure("invalid_request", `The body is not valid JSON: ${(error as Error).message}`), undefined);
+        done(new ApiFailure("invalid_request", notJsonMessage(body)), undefined);
       }
     },
   );

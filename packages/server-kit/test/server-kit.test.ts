@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   ApiFailure,
-  maskDigitRuns,
+  maskCardNumbers,
   parseRequest,
   registerErrorHandling,
   registerJsonBodyParser,
@@ -73,7 +73,7 @@ describe("server-kit", () => {
     await fetch(`${url}/api/v1/reference/5528790000000008?cvc=123`);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^GET \/api\/v1\/reference\/552879\*{6}0008 404 \d+\.\dms$/);
-    expect(maskDigitRuns("/x/1234567890123456789/y")).toBe("/x/123456*********6789/y");
+    expect(maskCardNumbers("/x/1234567890123456789/y")).toBe("/x/123456*********6789/y");
   });
 });
 

@@ -1,50 +1,94 @@
 import { zPaymentStatus } from "@payspec/payments-zod";
-import { ApiFailure, parseRequest } from "@payspec/server-kit";
-import type { FastifyInstance } from "fastify";
+import { ApiFailure, credentialsFor, parseRequest } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SandboxClock } from "../clock.js";
+import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
+import { isLiveToken } from "../gateway/gateway-api.js";
+import { seedWorkspace } from "../payments/seed.js";
 import { paymentToApi } from "../payments/serialize.js";
-import type { PaymentsStore } from "../store/index.js";
+import type { GatewayStore, PaymentsStore } from "../store/index.js";
 
 export interface ControlApiDeps {
-  readonly store: PaymentsStore;
-  readonly clock: SandboxClock;
-  /** Puts both services back to their seeded state. */
-  readonly reset: () => Promise<void>;
+  readonly apiKeys: readonly string[];
+  readonly payments: PaymentsStore;
+  readonly gateway: GatewayStore;
+  readonly clocks: SandboxClocks;
+}
+
+/** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
+type ControlScope = { readonly kind: "workspace"; readonly apiKey: string } | { readonly kind: "gateway" };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    controlScope?: ControlScope;
+  }
 }
 
 const forceStatus = z.object({ body: z.strictObject({ status: zPaymentStatus }) });
-const advanceClock = z.object({
-  body: z.strictObject({
-    seconds: z
-      .number()
-      .positive()
-      .max(10 * 365 * 86_400),
-  }),
-});
+const advanceClock = z.object({ body: z.strictObject({ seconds: z.number().positive() }) });
+
+function clockScope(scope: ControlScope): string {
+  return scope.kind === "gateway" ? GATEWAY_SCOPE : workspaceScope(scope.apiKey);
+}
 
 /**
- * /_sandbox: test controls that are not part of either public API. Off when PAYSPEC_SANDBOX_CONTROL=off.
- * Errors use the payments API's shape.
+ * /_sandbox: test controls that are not part of either public API (off with PAYSPEC_SANDBOX_CONTROL=off).
+ * Every call authenticates like the API it controls and acts on that caller's scope only:
+ * `Bearer <API key>` is one workspace (its payments, its clock, its reset), `Bearer <access token>`
+ * is the gateway. Errors use the payments API's shape.
  */
-export function registerControlApi(app: FastifyInstance, { store, clock, reset }: ControlApiDeps): void {
-  app.post("/_sandbox/reset", async () => {
-    await reset();
-    return { reset: true, now: new Date(clock.now()).toISOString() };
-  });
+export function registerControlApi(app: FastifyInstance, { apiKeys, payments, gateway, clocks }: ControlApiDeps): void {
+  const keys = new Set(apiKeys);
+  const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
 
-  app.post<{ Params: { id: string } }>("/_sandbox/payments/:id/status", async (request) => {
-    const { body } = parseRequest(forceStatus, { body: request.body });
-    const found = await store.locate(request.params.id);
-    if (!found) throw new ApiFailure("not_found", `No payment ${request.params.id} in any workspace.`, { param: "id" });
-    const result = await store.transition(found.workspace, request.params.id, "any", body.status, clock.now());
-    if (!result.ok) throw new ApiFailure("not_found", `No payment ${request.params.id}.`, { param: "id" });
-    return paymentToApi(result.payment);
-  });
+  app.register(async (control) => {
+    control.addHook("onRequest", async (request) => {
+      const credential = credentialsFor("Bearer", request.headers.authorization) ?? "";
+      if (keys.has(credential)) request.controlScope = { kind: "workspace", apiKey: credential };
+      else if (await isLiveToken(gateway, clocks, credential)) request.controlScope = { kind: "gateway" };
+      else {
+        throw new ApiFailure(
+          "unauthorized",
+          "Send a workspace's API key or a gateway access token as 'Authorization: Bearer <credential>'; the control API acts on that workspace or on the gateway only.",
+        );
+      }
+    });
 
-  app.post("/_sandbox/clock/advance", async (request) => {
-    const { body } = parseRequest(advanceClock, { body: request.body });
-    clock.advance(body.seconds);
-    return { now: new Date(clock.now()).toISOString() };
+    control.post("/_sandbox/reset", async (request) => {
+      const scope = scopeOf(request);
+      if (scope.kind === "workspace") await payments.resetWorkspace(seedWorkspace(scope.apiKey));
+      else await gateway.clearPayments();
+      clocks.reset(clockScope(scope));
+      return { reset: scope.kind, now: new Date(clocks.now(clockScope(scope))).toISOString() };
+    });
+
+    control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/status", async (request) => {
+      const { body } = parseRequest(forceStatus, { body: request.body });
+      const scope = scopeOf(request);
+      const id = request.params.id;
+      if (scope.kind !== "workspace") {
+        throw new ApiFailure("not_found", `No payment ${id}: forcing a status needs the workspace's API key.`, {
+          param: "id",
+        });
+      }
+      const at = clocks.now(clockScope(scope));
+      const result = await payments.transition(scope.apiKey, id, "any", body.status, at, "control");
+      if (result.ok) return paymentToApi(result.payment);
+      if (result.reason === "not_found") {
+        throw new ApiFailure("not_found", `No payment ${id} in this workspace.`, { param: "id" });
+      }
+      const account = body.status === "completed" ? "debit account" : "account to take the money back from";
+      throw new ApiFailure(
+        "invalid_request",
+        `Payment ${id} cannot go from ${result.payment.status} to ${body.status}: the ${account} cannot cover it, and balances must always match completed payments.`,
+        { status: 409, param: "status" },
+      );
+    });
+
+    control.post("/_sandbox/clock/advance", async (request) => {
+      const { body } = parseRequest(advanceClock, { body: request.body });
+      const now = clocks.advance(clockScope(scopeOf(request)), body.seconds);
+      return { now: new Date(now).toISOString() };
+    });
   });
 }

@@ -1,16 +1,25 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { routes } from "@payspec/card-gateway-zod";
-import { ApiFailure, dailyReportFile, parseRequest } from "@payspec/server-kit";
+import {
+  ApiFailure,
+  basicCredentials,
+  credentialsFor,
+  dailyReportFile,
+  firstXmlUnsafeField,
+  parseRequest,
+} from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
-import type { SandboxClock } from "../clock.js";
+import { GATEWAY_SCOPE, type SandboxClocks } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
+import type { SandboxSecret } from "../sandbox-secret.js";
 import type { GatewayStore } from "../store/index.js";
-import { processCardPayment } from "./process-card-payment.js";
+import { canonicalReference, processCardPayment } from "./process-card-payment.js";
 
 export interface GatewayApiDeps {
   readonly config: SandboxConfig;
   readonly store: GatewayStore;
-  readonly clock: SandboxClock;
+  readonly clocks: SandboxClocks;
+  readonly secret: SandboxSecret;
 }
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -21,16 +30,16 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function basicCredentials(header: string | undefined): { key: string; secret: string } | undefined {
-  if (!header?.startsWith("Basic ")) return undefined;
-  const decoded = Buffer.from(header.slice("Basic ".length).trim(), "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  return colon < 0 ? undefined : { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+/** Whether `token` is a gateway access token that has not expired (the control API asks too). */
+export async function isLiveToken(store: GatewayStore, clocks: SandboxClocks, token: string): Promise<boolean> {
+  const expiresAt = token ? await store.tokenExpiry(token) : undefined;
+  return expiresAt !== undefined && expiresAt > clocks.now(GATEWAY_SCOPE);
 }
 
 /** /auth/login and everything under /api/v1: the card payment gateway. */
-export function registerGatewayApi(app: FastifyInstance, { config, store, clock }: GatewayApiDeps): void {
+export function registerGatewayApi(app: FastifyInstance, { config, store, clocks, secret }: GatewayApiDeps): void {
   let orderSeq = 0;
+  const now = () => clocks.now(GATEWAY_SCOPE);
 
   app.post("/auth/login", async (request) => {
     const credentials = basicCredentials(request.headers.authorization);
@@ -41,16 +50,14 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clock 
       throw new ApiFailure("unauthorized", "The API key or secret is wrong.");
     }
     const accessToken = randomBytes(32).toString("base64url");
-    await store.saveToken(accessToken, clock.now() + config.tokenTtlSeconds * 1000);
+    await store.saveToken(accessToken, now() + config.tokenTtlSeconds * 1000);
     return { accessToken, expiresIn: config.tokenTtlSeconds };
   });
 
   app.register(async (api) => {
     api.addHook("onRequest", async (request) => {
-      const header = request.headers.authorization ?? "";
-      const token = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";
-      const expiresAt = token ? await store.tokenExpiry(token) : undefined;
-      if (expiresAt === undefined || expiresAt <= clock.now()) {
+      const token = credentialsFor("Bearer", request.headers.authorization) ?? "";
+      if (!(await isLiveToken(store, clocks, token))) {
         throw new ApiFailure(
           "unauthorized",
           "Access token is missing, invalid or expired; log in again at /auth/login.",
@@ -60,14 +67,22 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clock 
 
     api.post("/api/v1/payments/card", async (request) => {
       const { body } = parseRequest(routes["POST /api/v1/payments/card"].data, { body: request.body });
-      return processCardPayment(store, body, clock.now(), () => ++orderSeq);
+      const unsafe = firstXmlUnsafeField(request.body);
+      if (unsafe) {
+        throw new ApiFailure(
+          "invalid_request",
+          `${unsafe}: contains a character XML 1.0 cannot hold (a control character, U+FFFE, U+FFFF or a lone surrogate); remove it.`,
+          { param: unsafe },
+        );
+      }
+      return processCardPayment(store, secret, body, now(), () => ++orderSeq);
     });
 
     api.get<{ Params: { referenceId: string } }>("/api/v1/payments/reference/:referenceId", async (request) => {
       const { path } = parseRequest(routes["GET /api/v1/payments/reference/{referenceId}"].data, {
         path: request.params,
       });
-      const stored = await store.byReference(path.referenceId);
+      const stored = await store.byReference(canonicalReference(path.referenceId));
       if (!stored) throw new ApiFailure("not_found", `No payment with referenceId ${path.referenceId}.`);
       const p = stored.payment;
       return {

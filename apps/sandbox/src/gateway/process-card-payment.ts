@@ -1,26 +1,41 @@
-import { createHash, randomInt, randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
 import { ApiFailure } from "@payspec/server-kit";
+import type { SandboxSecret } from "../sandbox-secret.js";
 import type { GatewayStore, StoredCardPayment } from "../store/index.js";
 import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
 import { istanbulDateTime } from "./istanbul-time.js";
 
+/** JSON with object keys sorted at every level, so `{a, b}` and `{b, a}` are one request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A referenceId is a UUID; its canonical form is lower case, so case variants are one reference. */
+export function canonicalReference(referenceId: string): string {
+  return referenceId.toLowerCase();
+}
+
 /**
- * What identifies a request for the duplicate-referenceId rule: everything the caller sent, with the
- * card reduced to its masked number and expiry. The full number and the CVC never enter it.
+ * What identifies a request for the duplicate-referenceId rule: everything the caller sent, key order
+ * aside, with the card number as a keyed hash (two cards that share a mask are still two cards) and
+ * without the CVC. Neither the number nor the CVC can be recovered from it.
  */
-function fingerprint(request: CardPaymentRequest): string {
-  const { card, ...rest } = request;
+function fingerprint(request: CardPaymentRequest, secret: SandboxSecret): string {
+  const { cvc: _cvc, cardNumber, ...card } = request.card;
   const comparable = {
-    ...rest,
-    card: {
-      number: maskCardNumber(card.cardNumber),
-      month: card.expireMonth,
-      year: card.expireYear,
-      holder: card.cardHolderName,
-    },
+    ...request,
+    referenceId: canonicalReference(request.referenceId),
+    card: { ...card, cardNumber: secret.digest("card-number", cardNumber).toString("hex") },
   };
-  return createHash("sha256").update(JSON.stringify(comparable)).digest("hex");
+  return secret.digest("card-request", canonicalJson(comparable)).toString("hex");
 }
 
 function digits(count: number): string {
@@ -66,11 +81,13 @@ function reply(stored: StoredCardPayment): CardPaymentReply {
  */
 export async function processCardPayment(
   store: GatewayStore,
-  request: CardPaymentRequest,
+  secret: SandboxSecret,
+  received: CardPaymentRequest,
   now: number,
   orderSeq: () => number,
 ): Promise<CardPaymentReply> {
-  const print = fingerprint(request);
+  const request = { ...received, referenceId: canonicalReference(received.referenceId) };
+  const print = fingerprint(request, secret);
   const existing = await store.byReference(request.referenceId);
   if (existing) {
     if (existing.fingerprint === print) return reply(existing);

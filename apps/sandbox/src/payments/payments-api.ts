@@ -1,8 +1,9 @@
 import { routes, zPaymentCreate } from "@payspec/payments-zod";
-import { ApiFailure, coerceNumbers, parseRequest } from "@payspec/server-kit";
+import { ApiFailure, coerceNumbers, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { SandboxClock } from "../clock.js";
+import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
+import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment } from "./create-payment.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
@@ -12,7 +13,8 @@ import { accountToApi, paymentToApi } from "./serialize.js";
 export interface PaymentsApiDeps {
   readonly config: SandboxConfig;
   readonly store: PaymentsStore;
-  readonly clock: SandboxClock;
+  readonly clocks: SandboxClocks;
+  readonly secret: SandboxSecret;
 }
 
 declare module "fastify" {
@@ -22,13 +24,20 @@ declare module "fastify" {
 }
 
 const DAY_MS = 86_400_000;
+/** The spec's default page size. */
+const DEFAULT_PAGE_SIZE = 100;
+
+/** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
+function rawLimitGiven(query: unknown): boolean {
+  return typeof query === "object" && query !== null && "limit" in query;
+}
 
 function dateToMs(date: string | undefined): number | undefined {
   return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
 }
 
 /** GET/POST/DELETE under /v1: the payments and accounts service. */
-export function registerPaymentsApi(app: FastifyInstance, { config, store, clock }: PaymentsApiDeps): void {
+export function registerPaymentsApi(app: FastifyInstance, { config, store, clocks, secret }: PaymentsApiDeps): void {
   const keys = new Set(config.apiKeys);
   const completeAfterMs = config.completeAfterSeconds * 1000;
 
@@ -36,8 +45,8 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
 
   app.register(async (v1) => {
     v1.addHook("onRequest", async (request: FastifyRequest) => {
-      const header = request.headers.authorization ?? "";
-      const key = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";
+      const header = request.headers.authorization;
+      const key = credentialsFor("Bearer", header) ?? "";
       if (!keys.has(key)) {
         throw new ApiFailure(
           "unauthorized",
@@ -48,14 +57,15 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
       }
       request.workspace = key;
     });
+    const now = (request: FastifyRequest) => clocks.now(workspaceScope(request.workspace));
     // Payments that have waited long enough complete before anything reads them.
-    v1.addHook("preHandler", async (request) => store.completeDue(request.workspace, clock.now(), completeAfterMs));
+    v1.addHook("preHandler", async (request) => store.completeDue(request.workspace, now(request), completeAfterMs));
 
     v1.get("/v1/accounts", async (request) => (await store.accounts(request.workspace)).map(accountToApi));
 
     v1.post("/v1/payments", async (request, reply) => {
       const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
-      const payment = await createPayment(store, request.workspace, body, clock.now());
+      const payment = await createPayment(store, request.workspace, body, now(request));
       return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
     });
 
@@ -73,7 +83,8 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
         path.id,
         ["pending", "approved"],
         "cancelled",
-        clock.now(),
+        now(request),
+        "api",
       );
       if (result.ok) return paymentToApi(result.payment);
       if (!result.payment)
@@ -93,11 +104,16 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
           results.push({
             index,
             outcome: "created" as const,
-            payment: paymentToApi(await createPayment(store, request.workspace, input, clock.now())),
+            payment: paymentToApi(await createPayment(store, request.workspace, input, now(request))),
           });
         } catch (error) {
-          if (!(error instanceof ApiFailure)) throw error;
-          results.push({ index, outcome: "failed" as const, error: error.paymentsBody() });
+          // A fault in one entry must not turn the whole answer into a 500: the entries before it
+          // were created, and the caller has to learn which.
+          const failure =
+            error instanceof ApiFailure
+              ? error
+              : new ApiFailure("internal_error", "This entry failed on our side; it was not created. Send it again.");
+          results.push({ index, outcome: "failed" as const, error: failure.paymentsBody() });
         }
       }
       const created = results.filter((r) => r.outcome === "created").length;
@@ -106,11 +122,11 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
 
     v1.get<{ Querystring: Record<string, unknown> }>("/v1/payments", async (request) => {
       const parsed = parseRequest(routes["GET /v1/payments"].data, { query: coerceNumbers(request.query, ["limit"]) });
-      const query: NonNullable<typeof parsed.query> = parsed.query ?? { limit: 100 };
+      const query: NonNullable<typeof parsed.query> = parsed.query ?? { limit: DEFAULT_PAGE_SIZE };
       const tag = workspaceTag(request.workspace);
       let state: CursorState;
       if (query.cursor) {
-        state = decodeCursor(query.cursor, tag);
+        state = decodeCursor(query.cursor, tag, secret);
         for (const filter of ["status", "from", "to"] as const) {
           if (query[filter] !== undefined && query[filter] !== state[filter]) {
             throw new ApiFailure(
@@ -124,19 +140,24 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
         if (query.from && query.to && query.from > query.to) {
           throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
         }
+        const snapshot = await store.snapshot(request.workspace);
         state = {
           workspace: tag,
-          snapshotSeq: await store.lastSeq(request.workspace),
+          snapshotSeq: snapshot.seq,
+          snapshotVersion: snapshot.version,
           afterSeq: 0,
           total: -1,
+          limit: query.limit ?? DEFAULT_PAGE_SIZE,
           ...pick(query),
         };
       }
-      const limit = query.limit ?? 100;
+      // The cursor keeps the listing's page size; an explicit limit beside it changes it from here on.
+      const limit = query.cursor && rawLimitGiven(request.query) ? (query.limit ?? state.limit) : state.limit;
       const toMs = dateToMs(state.to);
       const { items, total } = await store.list(request.workspace, {
         afterSeq: state.afterSeq,
         snapshotSeq: state.snapshotSeq,
+        asOfVersion: state.snapshotVersion,
         limit: limit + 1,
         countTotal: state.total < 0,
         ...(state.status ? { status: state.status } : {}),
@@ -154,7 +175,7 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
           limit,
           has_more: hasMore,
           ...(hasMore && last
-            ? { next_cursor: encodeCursor({ ...state, afterSeq: last.seq, total: listingTotal }) }
+            ? { next_cursor: encodeCursor({ ...state, afterSeq: last.seq, total: listingTotal, limit }, secret) }
             : {}),
         },
       };

@@ -10,6 +10,10 @@ export class MemoryGatewayStore implements GatewayStore {
     this.#byReference.clear();
   }
 
+  async clearPayments() {
+    this.#byReference.clear();
+  }
+
   async saveToken(token: string, expiresAt: number) {
     this.#tokens.set(token, expiresAt);
   }

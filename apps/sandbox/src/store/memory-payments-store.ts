@@ -1,11 +1,15 @@
-import type {
-  NewPayment,
-  PaymentQuery,
-  PaymentsStore,
-  StoredAccount,
-  StoredPayment,
-  TransitionResult,
-  WorkspaceSeed,
+import {
+  MONEY_MOVED,
+  type NewPayment,
+  type PaymentQuery,
+  type PaymentsStore,
+  type Snapshot,
+  type StatusChange,
+  type StoredAccount,
+  type StoredPayment,
+  type TransitionCause,
+  type TransitionResult,
+  type WorkspaceSeed,
 } from "./types.js";
 
 interface Workspace {
@@ -15,7 +19,11 @@ interface Workspace {
   readonly byId: Map<string, StoredPayment>;
   /** Index into `payments` of the oldest payment that may still be pending. */
   completionCursor: number;
+  /** Bumped by every insert and status change; listings read statuses as of a version. */
+  version: number;
 }
+
+type MutablePayment = StoredPayment & { history: StatusChange[] };
 
 /** The first index whose createdAt is at or after `ms` (payments are in creation order). */
 function firstAtOrAfter(payments: readonly StoredPayment[], ms: number): number {
@@ -27,6 +35,33 @@ function firstAtOrAfter(payments: readonly StoredPayment[], ms: number): number 
     else hi = mid;
   }
   return lo;
+}
+
+/** The payment as it was at `version`: the payment itself when nothing changed since. */
+function asOf(payment: StoredPayment, version: number): StoredPayment {
+  const { history } = payment;
+  if ((history[history.length - 1] as StatusChange).version <= version) return payment;
+  let i = history.length - 1;
+  while (i > 0 && (history[i] as StatusChange).version > version) i--;
+  const then = history[i] as StatusChange;
+  const { completedAt: _c, settledAt: _s, ...rest } = payment;
+  return {
+    ...rest,
+    status: then.status,
+    history: history.slice(0, i + 1),
+    ...(then.completedAt === undefined ? {} : { completedAt: then.completedAt }),
+    ...(then.settledAt === undefined ? {} : { settledAt: then.settledAt }),
+  };
+}
+
+function emptyWorkspace(seed: WorkspaceSeed): Workspace {
+  return {
+    accounts: new Map(seed.accounts.map((a) => [a.id, { ...a }])),
+    payments: [],
+    byId: new Map(),
+    completionCursor: 0,
+    version: 0,
+  };
 }
 
 /** The in-memory store: fast, per-process, gone on restart. */
@@ -41,18 +76,14 @@ export class MemoryPaymentsStore implements PaymentsStore {
   }
 
   async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
-    this.#workspaces = new Map(
-      seeds.map((seed) => [
-        seed.workspace,
-        {
-          accounts: new Map(seed.accounts.map((a) => [a.id, { ...a }])),
-          payments: [],
-          byId: new Map(),
-          completionCursor: 0,
-        },
-      ]),
-    );
+    this.#workspaces = new Map(seeds.map((seed) => [seed.workspace, emptyWorkspace(seed)]));
     this.#workspaceOf = new Map();
+  }
+
+  async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
+    const old = this.#workspaces.get(seed.workspace);
+    for (const payment of old?.payments ?? []) this.#workspaceOf.delete(payment.id);
+    this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
   }
 
   async accounts(workspace: string) {
@@ -65,7 +96,13 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
     const ws = this.#ws(workspace);
-    const payment: StoredPayment = { ...draft, seq: ws.payments.length + 1, status: "pending" };
+    ws.version++;
+    const payment: MutablePayment = {
+      ...draft,
+      seq: ws.payments.length + 1,
+      status: "pending",
+      history: [{ status: "pending", at: draft.createdAt, cause: "api", version: ws.version }],
+    };
     ws.payments.push(payment);
     ws.byId.set(payment.id, payment);
     this.#workspaceOf.set(payment.id, workspace);
@@ -82,21 +119,50 @@ export class MemoryPaymentsStore implements PaymentsStore {
     return workspace && payment ? { workspace, payment } : undefined;
   }
 
+  /** Applies a status change and the balance movement it implies, or nothing when an account is short. */
+  #apply(ws: Workspace, payment: StoredPayment, to: StoredPayment["status"], at: number, cause: TransitionCause) {
+    const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
+    const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
+    if (moves || undoes) {
+      const debit = ws.accounts.get(moves ? payment.from_account : payment.to_account);
+      const credit = ws.accounts.get(moves ? payment.to_account : payment.from_account);
+      if (!debit || !credit || debit.balanceMinor < payment.amount) return false;
+      debit.balanceMinor -= payment.amount;
+      credit.balanceMinor += payment.amount;
+    }
+    const p = payment as MutablePayment;
+    p.status = to;
+    if (undoes) {
+      delete p.completedAt;
+      delete p.settledAt;
+    }
+    if (MONEY_MOVED.has(to)) p.completedAt ??= at;
+    if (to === "settled" || to === "reconciled") p.settledAt ??= at;
+    ws.version++;
+    p.history.push({
+      status: to,
+      at,
+      cause,
+      version: ws.version,
+      ...(p.completedAt === undefined ? {} : { completedAt: p.completedAt }),
+      ...(p.settledAt === undefined ? {} : { settledAt: p.settledAt }),
+    });
+    return true;
+  }
+
   async transition(
     workspace: string,
     id: string,
     from: readonly StoredPayment["status"][] | "any",
     to: StoredPayment["status"],
     at: number,
+    cause: TransitionCause,
   ): Promise<TransitionResult> {
-    const payment = this.#ws(workspace).byId.get(id);
-    if (!payment || (from !== "any" && !from.includes(payment.status))) return { ok: false, payment };
-    payment.status = to;
-    if (to === "completed" && payment.completedAt === undefined) payment.completedAt = at;
-    if (to === "settled") {
-      payment.completedAt ??= at;
-      payment.settledAt ??= at;
-    }
+    const ws = this.#ws(workspace);
+    const payment = ws.byId.get(id);
+    if (!payment) return { ok: false, reason: "not_found", payment: undefined };
+    if (from !== "any" && !from.includes(payment.status)) return { ok: false, reason: "status", payment };
+    if (!this.#apply(ws, payment, to, at, cause)) return { ok: false, reason: "funds", payment };
     return { ok: true, payment };
   }
 
@@ -104,24 +170,19 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const ws = this.#ws(workspace);
     while (ws.completionCursor < ws.payments.length) {
       const payment = ws.payments[ws.completionCursor] as StoredPayment;
-      if (payment.createdAt + delayMs > now) break;
+      const dueAt = payment.createdAt + delayMs;
+      if (dueAt > now) break;
       ws.completionCursor++;
       if (payment.status !== "pending") continue;
-      const debit = ws.accounts.get(payment.from_account);
-      const credit = ws.accounts.get(payment.to_account);
-      if (!debit || !credit || debit.balanceMinor < payment.amount) {
-        payment.status = "failed";
-        continue;
+      if (!this.#apply(ws, payment, "completed", dueAt, "completion")) {
+        this.#apply(ws, payment, "failed", dueAt, "completion");
       }
-      debit.balanceMinor -= payment.amount;
-      credit.balanceMinor += payment.amount;
-      payment.status = "completed";
-      payment.completedAt = payment.createdAt + delayMs;
     }
   }
 
-  async lastSeq(workspace: string) {
-    return this.#ws(workspace).payments.length;
+  async snapshot(workspace: string): Promise<Snapshot> {
+    const ws = this.#ws(workspace);
+    return { seq: ws.payments.length, version: ws.version };
   }
 
   async list(workspace: string, query: PaymentQuery) {
@@ -135,7 +196,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const hi = Math.min(query.snapshotSeq, hiByDate);
     const items: StoredPayment[] = [];
     for (let i = lo; i < hi && items.length < query.limit; i++) {
-      const p = payments[i] as StoredPayment;
+      const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
       if (!query.status || p.status === query.status) items.push(p);
     }
     if (!query.countTotal) return { items };
@@ -143,7 +204,9 @@ export class MemoryPaymentsStore implements PaymentsStore {
     let total = Math.max(0, hi - startOfListing);
     if (query.status) {
       total = 0;
-      for (let i = startOfListing; i < hi; i++) if ((payments[i] as StoredPayment).status === query.status) total++;
+      for (let i = startOfListing; i < hi; i++) {
+        if (asOf(payments[i] as StoredPayment, query.asOfVersion).status === query.status) total++;
+      }
     }
     return { items, total };
   }

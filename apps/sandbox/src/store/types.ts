@@ -9,6 +9,20 @@ export interface StoredAccount {
   balanceMinor: number;
 }
 
+/** Who moved a payment: its history says, for people (the dashboard) and for audits. */
+export type TransitionCause = "api" | "completion" | "control" | "dashboard";
+
+/** One entry of a payment's status history. */
+export interface StatusChange {
+  readonly status: PaymentStatus;
+  readonly at: number;
+  readonly cause: TransitionCause;
+  /** The workspace's version after this change; listings read statuses as of their snapshot's version. */
+  readonly version: number;
+  readonly completedAt?: number;
+  readonly settledAt?: number;
+}
+
 export interface StoredPayment {
   /** Creation order within the workspace, from 1. Cursors are built on it. */
   readonly seq: number;
@@ -24,9 +38,24 @@ export interface StoredPayment {
   readonly createdAt: number;
   completedAt?: number;
   settledAt?: number;
+  /** Every status it has had, oldest first; the last entry is the current status. */
+  readonly history: readonly StatusChange[];
 }
 
-export type NewPayment = Omit<StoredPayment, "seq" | "status" | "completedAt" | "settledAt">;
+export type NewPayment = Omit<StoredPayment, "seq" | "status" | "completedAt" | "settledAt" | "history">;
+
+/**
+ * Statuses in which the payment's money has moved from the debit to the credit account. Entering one
+ * moves it exactly once; leaving one for a status without movement moves it back, so every balance
+ * always equals its seed plus the payments in these statuses.
+ */
+export const MONEY_MOVED: ReadonlySet<PaymentStatus> = new Set(["completed", "settled", "reconciled"]);
+
+/** A point in a workspace's history: the payments created so far, and the changes made so far. */
+export interface Snapshot {
+  readonly seq: number;
+  readonly version: number;
+}
 
 export interface WorkspaceSeed {
   readonly workspace: string;
@@ -38,6 +67,8 @@ export interface PaymentQuery {
   readonly afterSeq: number;
   /** Only records with seq at or below this (the listing's snapshot). */
   readonly snapshotSeq: number;
+  /** Statuses (and the status filter) as they were at this workspace version: the listing's snapshot. */
+  readonly asOfVersion: number;
   readonly status?: PaymentStatus;
   /** Inclusive bounds on createdAt, in ms. */
   readonly createdFrom?: number;
@@ -49,7 +80,9 @@ export interface PaymentQuery {
 
 export type TransitionResult =
   | { readonly ok: true; readonly payment: StoredPayment }
-  | { readonly ok: false; readonly payment: StoredPayment | undefined };
+  | { readonly ok: false; readonly reason: "not_found"; readonly payment: undefined }
+  /** `status`: not in an allowed `from` status; `funds`: the account to debit (or, undoing, to credit back) is short. */
+  | { readonly ok: false; readonly reason: "status" | "funds"; readonly payment: StoredPayment };
 
 /**
  * Where the payments service keeps its state. Every method is atomic on its own: transitions are
@@ -58,19 +91,25 @@ export type TransitionResult =
  */
 export interface PaymentsStore {
   reset(seeds: readonly WorkspaceSeed[]): Promise<void>;
+  /** One workspace back to its seed (accounts, no payments); the others are untouched. */
+  resetWorkspace(seed: WorkspaceSeed): Promise<void>;
   accounts(workspace: string): Promise<readonly StoredAccount[]>;
   account(workspace: string, id: string): Promise<StoredAccount | undefined>;
   insert(workspace: string, payment: NewPayment): Promise<StoredPayment>;
   payment(workspace: string, id: string): Promise<StoredPayment | undefined>;
   /** Finds a payment in any workspace (for the control API). */
   locate(id: string): Promise<{ workspace: string; payment: StoredPayment } | undefined>;
-  /** Moves `id` to `to` only if its status is one of `from`. */
+  /**
+   * Moves `id` to `to` only if its status is one of `from` (compare-and-set), moving the balances as
+   * MONEY_MOVED says, all or nothing.
+   */
   transition(
     workspace: string,
     id: string,
     from: readonly PaymentStatus[] | "any",
     to: PaymentStatus,
     at: number,
+    cause: TransitionCause,
   ): Promise<TransitionResult>;
   /**
    * Completes every pending payment that is `delayMs` old at `now`, oldest first, as of the moment it
@@ -78,14 +117,14 @@ export interface PaymentsStore {
    * cover it.
    */
   completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
-  lastSeq(workspace: string): Promise<number>;
+  snapshot(workspace: string): Promise<Snapshot>;
   list(workspace: string, query: PaymentQuery): Promise<{ items: StoredPayment[]; total?: number }>;
 }
 
 /** A card payment as the gateway keeps it: the response it gave (card masked), and how to recognise a retry. */
 export interface StoredCardPayment {
   readonly payment: CardPayment;
-  /** Fingerprint of the request, without the card number or CVC. */
+  /** Keyed fingerprint of the request: the card number enters only as a keyed hash, the CVC not at all. */
   readonly fingerprint: string;
   /** Commission charged, in major units (the report's Komisyon). */
   readonly commission: number;
@@ -94,10 +133,16 @@ export interface StoredCardPayment {
 }
 
 export interface GatewayStore {
+  /** Everything gone: tokens and payments. */
   reset(): Promise<void>;
+  /** The card payments gone, tokens kept (the control API's gateway reset). */
+  clearPayments(): Promise<void>;
   saveToken(token: string, expiresAt: number): Promise<void>;
   tokenExpiry(token: string): Promise<number | undefined>;
-  /** Stores the payment unless its referenceId is taken; returns what is stored under that reference. */
+  /**
+   * Stores the payment unless its referenceId is taken; returns what is stored under that reference.
+   * referenceIds arrive canonical (lower case), so case variants of one UUID are one payment.
+   */
   insertIfAbsent(payment: StoredCardPayment): Promise<{ inserted: boolean; stored: StoredCardPayment }>;
   byReference(referenceId: string): Promise<StoredCardPayment | undefined>;
   onLocalDate(date: string): Promise<readonly StoredCardPayment[]>;

@@ -83,11 +83,16 @@ export async function harness(options: SandboxOptions = {}) {
     return reply.body.accessToken;
   }
 
+  /** A /_sandbox control call, authenticated as the workspace of `credential` (an API key) or the gateway (a token). */
+  async function control(path: string, json: unknown = {}, credential: string = KEY): Promise<Reply> {
+    return call("POST", `/_sandbox${path}`, { json, headers: { authorization: `Bearer ${credential}` } });
+  }
+
   async function accounts(key: string = KEY) {
     return (await call("GET", "/v1/accounts", { key })).body as { id: string; currency: string; balance: number }[];
   }
 
-  return { sandbox, url: sandbox.url, call, problems, login, accounts, close: () => sandbox.close() };
+  return { sandbox, url: sandbox.url, call, control, problems, login, accounts, close: () => sandbox.close() };
 }
 
 export type Harness = Awaited<ReturnType<typeof harness>>;

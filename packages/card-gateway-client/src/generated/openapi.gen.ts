@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 5945a4870e0319ac46549df14d94fd298e127233d73cf1c67e0c8372c4f711f8)
+// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 4c6e9f17da37041c99e4f8b933f8bdfbdad74f8bfcc4e367b1724925b7840c7b)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -136,7 +136,7 @@ export type components = {
          * @enum {string}
          */
         PaymentStatus: "SUCCESS" | "FAILURE" | "WAITING" | "INIT_THREEDS" | "CALLBACK_THREEDS" | "CANCELLED" | "COMPLETED" | "PARTIALLY_REFUNDED";
-        /** @description A decimal amount in major units (1250.5 is 1,250.50). */
+        /** @description A decimal amount in major units (1250.5 is 1,250.50), at most 999,999,999.99. */
         DecimalAmount: number;
         /**
          * @description Local date and time, yyyy-MM-dd HH:mm:ss (Europe/Istanbul).
@@ -148,13 +148,18 @@ export type components = {
          * @example 552879******0008
          */
         MaskedCardNumber: string;
-        /** @description A card payment. */
+        /**
+         * @description A card payment. Text fields must hold only characters XML 1.0 allows (no control characters
+         *     but tab and line breaks, no U+FFFE or U+FFFF, no lone surrogates): they end up in the daily
+         *     .xlsx report, so such text answers 400/6001 naming the field.
+         */
         CardPaymentRequest: {
             /** @description Unique id for tracking the operation. Echoed in the response. */
             correlationId?: string;
             /**
              * Format: uuid
-             * @description Unique reference from your system. Also the idempotency key.
+             * @description Unique reference from your system. Also the idempotency key. Compared case-insensitively
+             *     (a UUID's canonical form is lower case), and answered in lower case.
              * @example 3f1c9a52-7b4e-4d2a-9c61-2e8f5b7a1d04
              */
             referenceId: string;
@@ -163,7 +168,7 @@ export type components = {
             /** @description Amount taken from the customer's wallet. */
             walletAmount: number;
             /**
-             * @description Installment count; 1 means a single payment.
+             * @description Installment count; 1 means a single payment. At most 36.
              * @default 1
              */
             installment?: number;
@@ -190,7 +195,7 @@ export type components = {
             };
             reward?: components["schemas"]["Reward"];
         };
-        /** @description A decimal amount of at least 0.01, in major units. */
+        /** @description A decimal amount of at least 0.01 and at most 999,999,999.99, in major units. */
         PositiveDecimalAmount: number;
         /** @description The card to charge. Never logged, stored or echoed in full. */
         Card: {
@@ -373,7 +378,7 @@ export type components = {
             amount: components["schemas"]["DecimalAmount"];
             /** @description Currency code. */
             currency: components["schemas"]["Currency"];
-            /** @description Commission charged, in major units. */
+            /** @description Commission charged, in major units; never more than Tutar. */
             commission: number;
             /** @description Card number, masked to its first six and last four digits. */
             cardNumber: components["schemas"]["MaskedCardNumber"];

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 5945a4870e0319ac46549df14d94fd298e127233d73cf1c67e0c8372c4f711f8)
+// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 4c6e9f17da37041c99e4f8b933f8bdfbdad74f8bfcc4e367b1724925b7840c7b)
 // regenerate with `pnpm generate`.
 
 /** The daily transactions report's columns, in the file's order: Turkish header and row field. */

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 c85765154dded09b1b3d74c7f66bcf5c86640b1a6e0e11db2faa31a802782596)
+// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -37,12 +37,14 @@ export type paths = {
          *     A listing is a snapshot taken when its first page is requested: payments created while you
          *     page through it are not added to it, so pages never overlap, never skip a record, and
          *     together hold exactly `pagination.total` records. Start a new listing to see newer payments.
-         *     The `status` filter is applied as each page is read, so a payment whose status changes
-         *     mid-listing may leave or enter it.
+         *     Statuses are part of the snapshot too: the `status` filter and every record's status are as
+         *     they were when the first page was read, so a payment that completes mid-listing neither
+         *     leaves nor enters it, and the pages hold exactly `pagination.total` records.
          *
          *     A cursor carries the filters and page size of the listing that produced it. Pass
          *     `next_cursor` as `cursor`, with the same filters or none; different filters with a cursor
-         *     answer 400.
+         *     answer 400. A `limit` sent beside a cursor changes the page size from that page on.
+         *     Cursors are signed: an edited or foreign cursor answers 400.
          */
         get: operations["listPayments"];
         put?: never;
@@ -168,9 +170,9 @@ export type components = {
             method: components["schemas"]["PaymentMethod"];
             from_account: components["schemas"]["AccountId"];
             to_account: components["schemas"]["AccountId"];
-            /** @description Free text shown in statements and the dashboard. */
+            /** @description Free text shown in statements and the dashboard, up to 500 characters. */
             description?: string;
-            /** @description Your own reference (for example an invoice number), used for reconciliation matching. */
+            /** @description Your own reference (for example an invoice number), used for reconciliation matching. Up to 140 characters. */
             reference?: string;
         };
         /**

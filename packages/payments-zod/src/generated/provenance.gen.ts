@@ -1,10 +1,10 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 c85765154dded09b1b3d74c7f66bcf5c86640b1a6e0e11db2faa31a802782596)
+// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7)
 // regenerate with `pnpm generate`.
 
 /** The spec this package was generated from: its path in the payspec repository, info.version and sha256. */
 export const specProvenance = {
   "spec": "specs/payments-accounts.openapi.yaml",
   "version": "1.0.0",
-  "sha256": "c85765154dded09b1b3d74c7f66bcf5c86640b1a6e0e11db2faa31a802782596"
+  "sha256": "267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7"
 } as const;

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 c85765154dded09b1b3d74c7f66bcf5c86640b1a6e0e11db2faa31a802782596)
+// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";

@@ -1,0 +1,21 @@
+import { createHmac, randomBytes } from "node:crypto";
+
+/** What a keyed digest is for: one secret serves several purposes without one standing in for another. */
+export type DigestPurpose = "cursor" | "card-number" | "card-request";
+
+/**
+ * The sandbox's secret: cursors are signed with it and card numbers are kept only as keyed hashes
+ * of it. Random per process unless configured (PAYSPEC_SANDBOX_SECRET), which instances sharing
+ * state must do so that they accept each other's cursors and recognise each other's retries.
+ */
+export class SandboxSecret {
+  readonly #key: Buffer;
+
+  constructor(secret?: string) {
+    this.#key = secret ? Buffer.from(secret, "utf8") : randomBytes(32);
+  }
+
+  digest(purpose: DigestPurpose, data: string | Buffer): Buffer {
+    return createHmac("sha256", this.#key).update(`${purpose}\0`).update(data).digest();
+  }
+}

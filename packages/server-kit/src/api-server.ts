@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import Fastify, { type FastifyInstance } from "fastify";
+import { ApiFailure, apiOf } from "./api-failure.js";
+import { fromFastify, registerErrorHandling, send } from "./error-handler.js";
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
+import { routeMatcher } from "./route-matcher.js";
+
+export interface ApiServerOptions {
+  /**
+   * Every operation served, as `METHOD /path/{template}` (the keys of the generated route tables),
+   * so that a wrong method on a known path answers 405 with `Allow`.
+   */
+  readonly operations: readonly string[];
+}
+
+/** Longer than any id either API issues, so an over-long id still reaches its handler and gets a 404. */
+const MAX_PARAM_LENGTH = 4096;
+
+/**
+ * Refusals that happen before Fastify sees a request (headers too large, broken chunked framing),
+ * written straight to the socket in the called API's error shape. The request line says which API.
+ */
+function writeClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed || !socket.writable) return;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const message =
+    status === 431
+      ? "The request headers are too large; send fewer or smaller headers (16 KiB in all at most)."
+      : status === 408
+        ? "The request did not arrive in time; send it again."
+        : "The request is not valid HTTP/1.1 (for example, broken chunked framing); check how it is sent.";
+  const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
+  const requestLine = raw.toString("latin1", 0, 4096).split("\r\n", 1)[0] ?? "";
+  const path = requestLine.split(" ")[1] ?? "/";
+  const failure = new ApiFailure("invalid_request", message, { status });
+  const body = JSON.stringify(apiOf(path) === "gateway" ? failure.gatewayBody() : failure.paymentsBody());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * A Fastify instance that answers everything, down to Node-level refusals, in the called API's
+ * error shape: strict JSON bodies, 405 with `Allow` for a wrong method on a known path, an
+ * `x-request-id` on every answer (clients put it in their errors), and no Fastify default bodies.
+ */
+export function createApiServer({ operations }: ApiServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    genReqId: () => `req_${randomBytes(9).toString("base64url")}`,
+    frameworkErrors: (error, request, reply) => {
+      reply.header("x-request-id", request.id);
+      return send(reply, request, fromFastify(error));
+    },
+    clientErrorHandler: (error, socket) => writeClientError(error as { code?: string; rawPacket?: unknown }, socket),
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerJsonBodyParser(app);
+  const matcher = routeMatcher(Object.fromEntries(operations.map((operation) => [operation, operation])));
+  registerErrorHandling(app, matcher.allowedMethods);
+  return app;
+}
