@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MAX_CLOCK_ADVANCE_SECONDS, seedWorkspace } from "../src/index.js";
+import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
+
+let h: Harness;
+let tryA: string;
+let tryB: string;
+
+beforeAll(async () => {
+  h = await harness({ completeAfterSeconds: 30 });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.control("/reset");
+  await h.control("/reset", {}, OTHER_KEY);
+  [tryA, tryB] = (await h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+});
+afterEach(() => {
+  expect(h.problems.splice(0)).toEqual([]);
+});
+
+const create = async (amount: number, key = KEY) => {
+  const accounts = (await h.accounts(key)).filter((a) => a.currency === "TRY");
+  const reply = await h.call("POST", "/v1/payments", {
+    key,
+    json: { amount, currency: "TRY", method: "eft", from_account: accounts[0]?.id, to_account: accounts[1]?.id },
+  });
+  return reply.body as { id: string };
+};
+
+/** Every balance must equal its seed plus the payments whose money has moved. */
+async function expectBooksBalanced(key = KEY) {
+  const seed = new Map(seedWorkspace(key).accounts.map((a) => [a.id, a.balanceMinor]));
+  const all = (await h.call("GET", "/v1/payments?limit=10000", { key })).body.data as {
+    amount: number;
+    status: string;
+    from_account: string;
+    to_account: string;
+  }[];
+  for (const p of all) {
+    if (!["completed", "settled", "reconciled"].includes(p.status)) continue;
+    seed.set(p.from_account, (seed.get(p.from_account) ?? 0) - p.amount);
+    seed.set(p.to_account, (seed.get(p.to_account) ?? 0) + p.amount);
+  }
+  for (const account of await h.accounts(key)) {
+    expect(Math.round(account.balance * 100), account.id).toBe(seed.get(account.id));
+  }
+}
+
+describe("authentication", () => {
+  it("refuses control calls without a credential or with an unknown one, in the payments shape", async () => {
+    for (const authorization of [undefined, "Bearer sk_nobody", "Basic Z3dfZGVtb19rZXk6Z3dfZGVtb19zZWNyZXQ="]) {
+      const reply = await h.call("POST", "/_sandbox/reset", {
+        json: {},
+        ...(authorization ? { headers: { authorization } } : {}),
+      });
+      expect(reply.status).toBe(401);
+      expect(reply.body.code).toBe("unauthorized");
+    }
+  });
+
+  it("acts on the caller's workspace only: another workspace's payment is not found, its data survives a reset", async () => {
+    const mine = await create(100);
+    const forced = await h.control(`/payments/${mine.id}/status`, { status: "approved" }, OTHER_KEY);
+    expect(forced.status).toBe(404);
+    const theirs = await create(100, OTHER_KEY);
+    await h.control("/reset", {}, OTHER_KEY);
+    expect((await h.call("GET", `/v1/payments/${mine.id}`, { key: KEY })).status).toBe(200);
+    expect((await h.call("GET", `/v1/payments/${theirs.id}`, { key: OTHER_KEY })).status).toBe(404);
+  });
+
+  it("gives each workspace its own clock, and the gateway its own", async () => {
+    const mine = await create(100);
+    const theirs = await create(100, OTHER_KEY);
+    await h.control("/clock/advance", { seconds: 31 }, OTHER_KEY);
+    expect((await h.call("GET", `/v1/payments/${mine.id}`, { key: KEY })).body.status).toBe("pending");
+    expect((await h.call("GET", `/v1/payments/${theirs.id}`, { key: OTHER_KEY })).body.status).toBe("completed");
+    const token = await h.login();
+    const gatewayAdvance = await h.control("/clock/advance", { seconds: 7200 }, token);
+    expect(gatewayAdvance.status).toBe(200);
+    expect((await h.call("GET", `/v1/payments/${mine.id}`, { key: KEY })).body.status).toBe("pending");
+    // The token the call was made with has now expired on the gateway's clock.
+    expect((await h.control("/clock/advance", { seconds: 1 }, token)).status).toBe(401);
+  });
+});
+
+describe("forced transitions keep the books", () => {
+  it("moves the balances exactly once when forcing completed, and back when undoing it", async () => {
+    const payment = await create(2_500);
+    const before = await h.accounts();
+    await h.control(`/payments/${payment.id}/status`, { status: "completed" });
+    await h.control(`/payments/${payment.id}/status`, { status: "settled" });
+    await h.control(`/payments/${payment.id}/status`, { status: "completed" });
+    const after = await h.accounts();
+    const delta = (id: string) =>
+      Math.round(((after.find((a) => a.id === id)?.balance ?? 0) - (before.find((a) => a.id === id)?.balance ?? 0)) * 100);
+    expect(delta(tryA)).toBe(-2_500);
+    expect(delta(tryB)).toBe(2_500);
+    await h.control(`/payments/${payment.id}/status`, { status: "failed" });
+    expect(await h.accounts()).toEqual(before);
+    await expectBooksBalanced();
+  });
+
+  it("refuses with 409 a forced completion the debit account cannot cover", async () => {
+    const payment = await create(9_000_000_000);
+    const reply = await h.control(`/payments/${payment.id}/status`, { status: "completed" });
+    expect(reply.status).toBe(409);
+    expect((await h.call("GET", `/v1/payments/${payment.id}`, { key: KEY })).body.status).toBe("pending");
+    await expectBooksBalanced();
+  });
+
+  it("balances after any sequence of control calls and completions (model-based)", async () => {
+    const statuses = ["pending", "approved", "processing", "completed", "settled", "reconciled", "cancelled", "failed"];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant("create" as const), amount: fc.integer({ min: 1, max: 300_000_000 }) }),
+      fc.record({ kind: fc.constant("force" as const), which: fc.nat(), status: fc.constantFrom(...statuses) }),
+      fc.record({ kind: fc.constant("advance" as const), seconds: fc.integer({ min: 1, max: 40 }) }),
+      fc.record({ kind: fc.constant("cancel" as const), which: fc.nat() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        await h.control("/reset");
+        const ids: string[] = [];
+        for (const s of steps) {
+          if (s.kind === "create") ids.push((await create(s.amount)).id);
+          else if (s.kind === "advance") await h.control("/clock/advance", { seconds: s.seconds });
+          else if (ids.length > 0) {
+            const id = ids[s.which % ids.length] as string;
+            if (s.kind === "force") {
+              const reply = await h.control(`/payments/${id}/status`, { status: s.status });
+              expect([200, 409]).toContain(reply.status);
+            } else {
+              await h.call("DELETE", `/v1/payments/${id}`, { key: KEY });
+            }
+          }
+        }
+        await expectBooksBalanced();
+      }),
+      { numRuns: 25, seed: 20261122 },
+    );
+  });
+});
+
+describe("the clock is bounded", () => {
+  it("refuses to move a clock more than 10 years ahead in all, and creates keep working", async () => {
+    const most = await h.control("/clock/advance", { seconds: MAX_CLOCK_ADVANCE_SECONDS - 10 });
+    expect(most.status).toBe(200);
+    const beyond = await h.control("/clock/advance", { seconds: 11 });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body).toMatchObject({ code: "invalid_request", param: "seconds" });
+    const huge = await h.control("/clock/advance", { seconds: 1e300 });
+    expect(huge.status).toBe(400);
+    const payment = await create(100);
+    expect(payment.id).toMatch(/^pay_/);
+    expect((await h.call("GET", "/v1/payments", { key: KEY })).status).toBe(200);
+  });
+});
