@@ -1,5 +1,6 @@
 import { routes, zAccessToken } from "@payspec/card-gateway-zod";
 import {
+  type ApiErrorFactory,
   apiErrorFromResponse,
   checkResponse,
   type FetchLike,
@@ -10,9 +11,12 @@ import {
   retryPolicy,
   specMiddleware,
   type ValidationOptions,
+  withTypedError,
+  withTypedErrors,
 } from "@payspec/client-core";
 import createClient, { type Client } from "openapi-fetch";
 import { parseDailyReport } from "./daily-report.js";
+import { CardGatewayApiError, type CardGatewayErrorCode } from "./errors.js";
 import { TokenSession } from "./token-session.js";
 import type {
   AccessToken,
@@ -59,6 +63,9 @@ export interface CardGatewayClient {
   dailyReport(date: string): Promise<DailyTransactionsReportRow[]>;
 }
 
+const gatewayError: ApiErrorFactory = (operation, status, code, ...rest) =>
+  new CardGatewayApiError(operation, status, code as CardGatewayErrorCode | undefined, ...rest);
+
 function withBearer(request: Request, token: string): Request {
   const authorised = new Request(request);
   authorised.headers.set("Authorization", `Bearer ${token}`);
@@ -92,8 +99,8 @@ export function createCardGatewayClient(options: CardGatewayClientOptions): Card
         headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/json" },
       }),
     );
-    if (!response.ok) throw await apiErrorFromResponse(`POST ${LOGIN_PATH}`, response);
-    const body = await response.json();
+    if (!response.ok) throw await apiErrorFromResponse(`POST ${LOGIN_PATH}`, response, gatewayError);
+    const body = await withTypedError(`POST ${LOGIN_PATH}`, () => response.json());
     return validate.responses
       ? checkResponse<AccessToken>(`POST ${LOGIN_PATH}`, zAccessToken, body)
       : (body as AccessToken);
@@ -110,8 +117,9 @@ export function createCardGatewayClient(options: CardGatewayClientOptions): Card
     return transport(withBearer(retryCopy, await session.token()));
   };
 
-  const raw = createClient<paths>({ baseUrl: host, fetch: authenticatedFetch });
-  raw.use(specMiddleware(routes, validate));
+  const client = createClient<paths>({ baseUrl: host, fetch: authenticatedFetch });
+  client.use(specMiddleware(routes, validate, gatewayError));
+  const raw = withTypedErrors(client);
 
   const downloadDailyReport = async (date: string) => {
     const { data } = await raw.GET("/api/v1/general/reports/sales/daily-transactions", {
@@ -123,12 +131,12 @@ export function createCardGatewayClient(options: CardGatewayClientOptions): Card
 
   return {
     raw,
-    login: () => session.token(),
     pay: async (request) => (await raw.POST(CARD_PAYMENT_PATH, { body: request })).data as CardPaymentResponse,
     getPaymentByReference: async (referenceId) =>
       (await raw.GET("/api/v1/payments/reference/{referenceId}", { params: { path: { referenceId } } }))
         .data as PaymentLookupResponse,
     downloadDailyReport,
     dailyReport: async (date) => parseDailyReport(await downloadDailyReport(date)),
+    login: () => withTypedError(`POST ${LOGIN_PATH}`, () => session.token()),
   };
 }

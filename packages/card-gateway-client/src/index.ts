@@ -6,6 +6,7 @@ export {
   fromMinorUnits,
   NetworkError,
   PayspecError,
+  ProtocolError,
   RequestValidationError,
   ResponseValidationError,
   type RetryOptions,
@@ -18,5 +19,6 @@ export {
   createCardGatewayClient,
 } from "./create-card-gateway-client.js";
 export { parseDailyReport, ReportFormatError } from "./daily-report.js";
+export { CardGatewayApiError, type CardGatewayErrorCode } from "./errors.js";
 export { specProvenance } from "./generated/provenance.gen.js";
 export type * from "./types.js";

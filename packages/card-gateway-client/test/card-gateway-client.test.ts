@@ -1,5 +1,11 @@
 import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
-import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import {
+  DEMO_GATEWAY_KEY,
+  DEMO_GATEWAY_SECRET,
+  GATEWAY_SCOPE,
+  type RunningSandbox,
+  startSandbox,
+} from "@payspec/sandbox";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -61,7 +67,7 @@ const request = (overrides: Partial<CardPaymentRequest> = {}): CardPaymentReques
 
 const logins = () => proxy.seen.filter((r) => r.url === "/auth/login").length;
 const today = () =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(new Date(sandbox.clock.now()));
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(new Date(sandbox.clocks.now(GATEWAY_SCOPE)));
 
 describe("login and tokens", () => {
   it("logs in once with Basic and reuses the token, even for concurrent calls", async () => {
@@ -97,7 +103,7 @@ describe("login and tokens", () => {
     await gateway.pay(request());
     await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${await gateway.login()}` },
       body: '{"seconds": 61}',
     });
     expect((await gateway.pay(request())).response.paymentStatus).toBe("SUCCESS");

@@ -3,20 +3,55 @@ export class PayspecError extends Error {
   override readonly name: string = "PayspecError";
 }
 
-/** The API answered with a non-2xx status. Carries the API's own error code and message. */
-export class ApiError extends PayspecError {
-  override readonly name = "ApiError";
+/** What an ApiError knows beyond status and body. */
+export interface ApiErrorDetails {
+  /** The server's `x-request-id`, for support tickets and log searches. */
+  readonly requestId?: string | undefined;
+  /** True when the client sent the request more than once (a retry) before this answer. */
+  readonly retried?: boolean;
+}
+
+/**
+ * The API answered with a non-2xx status. Carries the API's own error code and message. Each client
+ * throws its own subclass whose `code` is typed as that API's codes (`PaymentsApiError`,
+ * `CardGatewayApiError`), so `if (e instanceof PaymentsApiError && e.code === "not_found")` checks.
+ */
+export class ApiError<Code extends string | number = string | number> extends PayspecError {
+  override readonly name: string = "ApiError";
+  readonly requestId: string | undefined;
+  readonly retried: boolean;
   constructor(
     /** `METHOD /path/template` of the failed call. */
     readonly operation: string,
     readonly status: number,
     /** The API's error code: a string for the payments API, an integer for the gateway. */
-    readonly code: string | number | undefined,
+    readonly code: Code | undefined,
     readonly apiMessage: string | undefined,
     /** The raw response body, parsed as JSON where it was JSON. */
     readonly body: unknown,
+    details: ApiErrorDetails = {},
   ) {
-    super(`${operation} failed with ${status}${code === undefined ? "" : ` (${code})`}: ${apiMessage ?? "no message"}`);
+    super(
+      `${operation} failed with ${status}${code === undefined ? "" : ` (${code})`}: ${apiMessage ?? "no message"}` +
+        (details.requestId ? ` [request ${details.requestId}]` : ""),
+    );
+    this.requestId = details.requestId;
+    this.retried = details.retried ?? false;
+  }
+}
+
+/**
+ * The server answered, but not in the protocol: a body that is not the JSON it announced, a page that
+ * says `has_more` without a cursor, a cursor that repeats. Retrying the same call rarely helps.
+ */
+export class ProtocolError extends PayspecError {
+  override readonly name = "ProtocolError";
+  constructor(
+    readonly operation: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${operation}: ${message}`, options);
   }
 }
 
@@ -36,15 +71,19 @@ export class NetworkError extends PayspecError {
   }
 }
 
-/** No response within the client's timeout. The server may still have acted on the request. */
+/**
+ * No complete response within the client's timeout (headers or body stalled). The server may still
+ * have acted on the request.
+ */
 export class TimeoutError extends PayspecError {
   override readonly name = "TimeoutError";
   constructor(
     readonly operation: string,
-    readonly timeoutMs: number,
+    /** The timeout that ran out, when the client set it (undefined: the caller's own signal). */
+    readonly timeoutMs: number | undefined,
   ) {
     super(
-      `${operation}: no response within ${timeoutMs} ms. The server may have processed it; check before retrying a create.`,
+      `${operation}: no complete response${timeoutMs === undefined ? "" : ` within ${timeoutMs} ms`}. The server may have processed it; check before retrying a create.`,
     );
   }
 }
@@ -88,4 +127,22 @@ function describeCause(cause: unknown): string {
     return code ? `${cause.message} (${code})` : cause.message;
   }
   return String(cause);
+}
+
+/**
+ * Any failure as a PayspecError, so callers need one `instanceof`: errors that escape fetch or
+ * openapi-fetch while a body is read (a reset mid-body, a stalled body timing out, JSON that does not
+ * parse) become NetworkError, TimeoutError or ProtocolError.
+ */
+export function toPayspecError(operation: string, error: unknown): PayspecError {
+  if (error instanceof PayspecError) return error;
+  const name = (error as { name?: string } | null)?.name;
+  if (name === "TimeoutError" || name === "AbortError") return new TimeoutError(operation, undefined);
+  if (error instanceof SyntaxError) {
+    return new ProtocolError(operation, "the response body is not the JSON it announced (cut short or corrupt).", {
+      cause: error,
+    });
+  }
+  if (error instanceof TypeError) return new NetworkError(operation, true, { cause: error });
+  return new ProtocolError(operation, `unexpected failure: ${describeCause(error)}`, { cause: error });
 }

@@ -1,12 +1,15 @@
-export { apiErrorFromResponse } from "./api-error-from-response.js";
+export { type ApiErrorFactory, apiErrorFromResponse, markRetried } from "./api-error-from-response.js";
 export {
   ApiError,
+  type ApiErrorDetails,
   formatIssues,
   NetworkError,
   PayspecError,
+  ProtocolError,
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
+  toPayspecError,
   type ValidationIssue,
 } from "./errors.js";
 export {
@@ -26,3 +29,4 @@ export {
 export { type FetchLike, type ResilientFetchOptions, resilientFetch } from "./resilient-fetch.js";
 export { backoffDelay, isIdempotent, type RetryOptions, type RetryPolicy, retryPolicy } from "./retry-policy.js";
 export { assertValidRequest, checkResponse } from "./validation.js";
+export { withTypedError, withTypedErrors } from "./typed-errors-client.js";

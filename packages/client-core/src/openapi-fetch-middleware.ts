@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { apiErrorFromResponse } from "./api-error-from-response.js";
+import { type ApiErrorFactory, apiErrorFromResponse } from "./api-error-from-response.js";
 import { assertValidRequest, checkResponse } from "./validation.js";
 
 /** The part of a generated route table a client needs to validate one operation. */
@@ -39,7 +39,11 @@ interface MiddlewareResponseContext {
  * thrown ApiError for every non-2xx (so every call fails the same way), and optional tolerant
  * response validation. Routes are looked up by `METHOD /path/template`.
  */
-export function specMiddleware(routes: Readonly<Record<string, RouteSchemas>>, validate: ValidationOptions = {}) {
+export function specMiddleware(
+  routes: Readonly<Record<string, RouteSchemas>>,
+  validate: ValidationOptions = {},
+  createApiError?: ApiErrorFactory,
+) {
   const routeOf = (method: string, schemaPath: string) => routes[`${method.toUpperCase()} ${schemaPath}`];
   const operationOf = (method: string, schemaPath: string) => `${method.toUpperCase()} ${schemaPath}`;
   return {
@@ -57,7 +61,7 @@ export function specMiddleware(routes: Readonly<Record<string, RouteSchemas>>, v
     },
     async onResponse({ request, response, schemaPath }: MiddlewareResponseContext) {
       const operation = operationOf(request.method, schemaPath);
-      if (!response.ok) throw await apiErrorFromResponse(operation, response);
+      if (!response.ok) throw await apiErrorFromResponse(operation, response, createApiError);
       const route = routeOf(request.method, schemaPath);
       const isJson = response.headers.get("content-type")?.includes("json") ?? false;
       if (validate.responses && route?.response && isJson) {

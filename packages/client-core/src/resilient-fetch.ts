@@ -1,3 +1,4 @@
+import { markRetried } from "./api-error-from-response.js";
 import { NetworkError, TimeoutError } from "./errors.js";
 import { backoffDelay, isIdempotent, type RetryPolicy } from "./retry-policy.js";
 
@@ -74,6 +75,7 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
         await sleep(backoffDelay(retry, attempt, response.headers.get("retry-after")));
         continue;
       }
+      if (attempt > 0) markRetried(response);
       return response;
     }
   };

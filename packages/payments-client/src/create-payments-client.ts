@@ -7,12 +7,16 @@ import {
   retryPolicy,
   specMiddleware,
   type ValidationOptions,
+  withTypedError,
+  withTypedErrors,
 } from "@payspec/client-core";
 import { routes } from "@payspec/payments-zod";
 import createClient, { type Client } from "openapi-fetch";
 import { type CreateManyOutcome, createMany } from "./batch.js";
+import { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
 import { type ExportFormat, writePayments } from "./export.js";
 import { paymentPages, paymentsOf } from "./pagination.js";
+import { type ReconciledOutcome, reconcile } from "./reconcile.js";
 import type {
   Account,
   ListPaymentsQuery,
@@ -44,12 +48,25 @@ export interface PaymentsClient {
   listAccounts(): Promise<Account[]>;
   createPayment(payment: PaymentCreate): Promise<Payment>;
   getPayment(id: string): Promise<Payment>;
-  /** Cancels a pending or approved payment; any other state throws ApiError 409 payment_not_cancellable. */
+  /**
+   * Cancels a pending or approved payment; any other state throws PaymentsApiError 409
+   * payment_not_cancellable. A cancel whose first attempt reached the server and was retried
+   * resolves with the cancelled payment instead of that 409.
+   */
   cancelPayment(id: string): Promise<Payment>;
   /** One call to POST /v1/payments/batch (1 to 500 entries). */
   createPaymentBatch(payments: readonly PaymentCreate[]): Promise<PaymentBatchResult>;
-  /** Any number of payments, split into batches of 500; one outcome per input, in input order. */
+  /**
+   * Any number of payments, split into batches of 500; one outcome per input, in input order:
+   * `created`, `failed` (the server said so) or `unknown` (it may have been created). Set
+   * `reference` on each payment so that `reconcile` can settle the unknown ones.
+   */
   createMany(payments: readonly PaymentCreate[]): Promise<CreateManyOutcome[]>;
+  /**
+   * Settles createMany's `unknown` outcomes by looking their payments up by `reference`: `created`
+   * when found, `missing` (safe to send again) when not. Re-send only the `missing` ones.
+   */
+  reconcile(payments: readonly PaymentCreate[], outcomes: readonly CreateManyOutcome[]): Promise<ReconciledOutcome[]>;
   /** One page of GET /v1/payments. */
   listPayments(query?: ListPaymentsQuery): Promise<PaymentPage>;
   /** Every page of a listing, following next_cursor. */
@@ -70,7 +87,7 @@ function body<T>(result: { data?: T }): T {
 
 /** A typed client for the payments-and-accounts API. Every failure throws a typed error (see README). */
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
-  const raw = createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: resilientFetch({
@@ -79,21 +96,45 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       timeoutMs: options.timeoutMs ?? 30_000,
     }),
   });
-  raw.use(specMiddleware(routes, resolveValidation(options.validate)));
+  client.use(
+    specMiddleware(
+      routes,
+      resolveValidation(options.validate),
+      (operation, status, code, ...rest) =>
+        new PaymentsApiError(operation, status, code as PaymentsErrorCode | undefined, ...rest),
+    ),
+  );
+  const raw = withTypedErrors(client);
 
   const listPayments = async (query: ListPaymentsQuery = {}) =>
     body(await raw.GET("/v1/payments", { params: { query } }));
   const createPaymentBatch = async (payments: readonly PaymentCreate[]) =>
     body(await raw.POST("/v1/payments/batch", { body: { payments: [...payments] } }));
+  const getPayment = async (id: string) => body(await raw.GET("/v1/payments/{id}", { params: { path: { id } } }));
+
+  const cancelPayment = async (id: string): Promise<Payment> => {
+    try {
+      return body(await raw.DELETE("/v1/payments/{id}", { params: { path: { id } } }));
+    } catch (error) {
+      // The first attempt may have cancelled it and lost the answer; the retry then meets a 409.
+      if (error instanceof PaymentsApiError && error.status === 409 && error.retried) {
+        const payment = await getPayment(id);
+        if (payment.status === "cancelled") return payment;
+      }
+      throw error;
+    }
+  };
 
   return {
     raw,
     listAccounts: async () => body(await raw.GET("/v1/accounts")),
     createPayment: async (payment) => body(await raw.POST("/v1/payments", { body: payment })),
-    getPayment: async (id) => body(await raw.GET("/v1/payments/{id}", { params: { path: { id } } })),
-    cancelPayment: async (id) => body(await raw.DELETE("/v1/payments/{id}", { params: { path: { id } } })),
+    getPayment,
+    cancelPayment,
     createPaymentBatch,
     createMany: (payments) => createMany(createPaymentBatch, payments),
+    reconcile: (payments, outcomes) =>
+      withTypedError("reconcile", () => reconcile((query) => paymentsOf(listPayments, query), payments, outcomes)),
     listPayments,
     pages: (query) => paymentPages(listPayments, query),
     payments: (query) => paymentsOf(listPayments, query),

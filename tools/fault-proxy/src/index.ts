@@ -41,7 +41,12 @@ export type Fault =
   /** Forward, then replace the answer's headers (for wrong content types and similar). */
   | { readonly kind: "headers"; readonly headers: Record<string, string> }
   /** Forward, then replace a binary answer's bytes. */
-  | { readonly kind: "replaceBytes"; readonly replace: (bytes: Buffer) => Buffer | Promise<Buffer> };
+  | { readonly kind: "replaceBytes"; readonly replace: (bytes: Buffer) => Buffer | Promise<Buffer> }
+  /**
+   * Forward, then send the status, the headers (with the full Content-Length) and only the first
+   * `afterBytes` of the body; then reset the connection, or with `stall` keep it open and silent.
+   */
+  | { readonly kind: "cut"; readonly afterBytes: number; readonly stall?: boolean };
 
 export interface FaultRule {
   readonly when: (request: ProxiedRequest) => boolean;
@@ -143,6 +148,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       if (fault?.kind === "headers")
         for (const [name, value] of Object.entries(fault.headers)) headers.set(name, value);
       if (fault?.kind === "replaceBytes") bytes = await fault.replace(bytes);
+      if (fault?.kind === "cut") {
+        for (const [name, value] of headers) if (!HOP_BY_HOP.has(name)) res.setHeader(name, value);
+        res.setHeader("content-length", bytes.length);
+        res.writeHead(status).write(bytes.subarray(0, fault.afterBytes));
+        if (!fault.stall) setTimeout(() => res.destroy(), 10);
+        return;
+      }
       if (!res.destroyed) send(res, status, headers, bytes);
     } catch (error) {
       if (!res.headersSent)

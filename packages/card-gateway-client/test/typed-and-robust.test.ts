@@ -1,0 +1,122 @@
+import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  CardGatewayApiError,
+  type CardGatewayClient,
+  type CardPaymentRequest,
+  createCardGatewayClient,
+  PayspecError,
+  ProtocolError,
+} from "../src/index.js";
+
+let sandbox: RunningSandbox;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ tokenTtlSeconds: 20 });
+  proxy = await startFaultProxy(sandbox.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  await sandbox.reset();
+  proxy.clear();
+});
+
+const client = (): CardGatewayClient =>
+  createCardGatewayClient({
+    host: proxy.url,
+    apiKey: DEMO_GATEWAY_KEY,
+    apiSecret: DEMO_GATEWAY_SECRET,
+    retry: { baseDelayMs: 1 },
+    validate: true,
+  });
+
+function request(overrides: Partial<CardPaymentRequest> = {}, card: Partial<CardPaymentRequest["card"]> = {}) {
+  return {
+    referenceId: crypto.randomUUID(),
+    amount: 10,
+    finalAmount: 10,
+    walletAmount: 0,
+    clientIpAddress: "85.105.34.12",
+    currency: "TRY",
+    card: {
+      cardHolderName: "Ayşe Yılmaz",
+      cardNumber: "5528790000000008",
+      expireYear: "29",
+      expireMonth: "07",
+      cvc: "123",
+      ...card,
+    },
+    products: [{ name: "Kitap", price: 10 }],
+    ...overrides,
+  } satisfies CardPaymentRequest;
+}
+
+describe("tokens", () => {
+  it("reuses a 20 s token across calls instead of logging in for each", async () => {
+    const gateway = client();
+    for (let i = 0; i < 5; i++) await gateway.pay(request());
+    expect(proxy.seen.filter((r) => r.url === "/auth/login")).toHaveLength(1);
+  });
+});
+
+describe("errors", () => {
+  it("types ApiError.code as the gateway's codes and carries the request id", async () => {
+    const gateway = client();
+    const referenceId = crypto.randomUUID();
+    await gateway.pay(request({ referenceId }));
+    const error = await gateway.pay(request({ referenceId, amount: 11, finalAmount: 11 })).catch((e) => e);
+    expect(error).toBeInstanceOf(CardGatewayApiError);
+    if (!(error instanceof CardGatewayApiError)) return;
+    const code: 6002 | undefined = error.code === 6002 ? error.code : undefined;
+    expect(code).toBe(6002);
+    expect(error.requestId).toMatch(/^req_/);
+  });
+
+  it("turns a corrupt login answer into a ProtocolError", async () => {
+    proxy.inject({
+      when: (r) => r.url === "/auth/login",
+      fault: { kind: "replaceBytes", replace: () => Buffer.from("{not json") },
+      times: 1,
+    });
+    const error = await client()
+      .pay(request())
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PayspecError);
+    expect(error).toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe("parseDailyReport reads every report the sandbox can produce", () => {
+  it("parses a day of varied payments, one row per successful payment, cards masked", async () => {
+    const gateway = client();
+    const variants: CardPaymentRequest[] = [
+      request(),
+      request({ amount: 999_999_999.99, finalAmount: 999_999_999.99, installment: 36 }),
+      request({ amount: 0.01, finalAmount: 0.01, currency: "EUR" }),
+      request({ currency: "USD", reward: { cardRewardAmount: 1.5, firmRewardAmount: null } }),
+      request({}, { cardHolderName: "Çağrı Öztürk 😀 \"quoted\" <tag> & co", cardNumber: "4543590000000006" }),
+      request({}, { cardHolderName: "=SUM(A1:A2)", cardNumber: "9792030000000000" }),
+      request({}, { cardNumber: "1234567890123" }),
+      request({}, { cardNumber: "1234567890123456789" }),
+      request({ transactionType: "PREAUTH", correlationId: "c-1", additionalParams: { a: "b" } }),
+    ];
+    const references = [];
+    for (const v of variants) references.push((await gateway.pay(v)).response.referenceId);
+    await gateway.pay(request({}, { cardNumber: "4157920000000002" })); // declined: not in the report
+    const date = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(new Date());
+    const rows = await gateway.dailyReport(date);
+    expect(rows.map((r) => r.referenceId).sort()).toEqual(references.sort());
+    for (const row of rows) {
+      expect(row.cardNumber).toMatch(/^\d{6}\*+\d{4}$/);
+      expect(row.commission).toBeLessThanOrEqual(row.amount);
+    }
+    expect(rows.find((r) => r.cardHolderName.startsWith("Çağrı"))?.cardHolderName).toBe(
+      "Çağrı Öztürk 😀 \"quoted\" <tag> & co",
+    );
+  });
+});

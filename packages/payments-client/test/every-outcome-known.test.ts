@@ -1,0 +1,201 @@
+import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
+import { DEMO_API_KEYS, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createPaymentsClient,
+  NetworkError,
+  type PaymentCreate,
+  type PaymentsClient,
+  PaymentsApiError,
+  PayspecError,
+  ProtocolError,
+  TimeoutError,
+} from "../src/index.js";
+
+let sandbox: RunningSandbox;
+let proxy: FaultProxy;
+let client: PaymentsClient;
+let from: string;
+let to: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ completeAfterSeconds: 30 });
+  proxy = await startFaultProxy(sandbox.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  await sandbox.reset();
+  proxy.clear();
+  client = createPaymentsClient({ baseUrl: proxy.url, apiKey: DEMO_API_KEYS[0], retry: { baseDelayMs: 1 } });
+  [from, to] = (await client.listAccounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [
+    string,
+    string,
+  ];
+  proxy.clear();
+});
+
+const payment = (reference: string, amount = 1000): PaymentCreate => ({
+  amount,
+  currency: "TRY",
+  method: "eft",
+  from_account: from,
+  to_account: to,
+  reference,
+});
+const batchCall = (r: { method: string; url: string }) => r.method === "POST" && r.url === "/v1/payments/batch";
+const inputs = (count: number) => Array.from({ length: count }, (_, i) => payment(`INV-${i}`, i + 1));
+
+describe("createMany: every input gets an outcome, whatever happens to the answer", () => {
+  it.each([
+    ["a connection reset mid-body", { kind: "cut", afterBytes: 40 } as const],
+    ["truncated JSON", { kind: "replaceBytes", replace: (b: Buffer) => b.subarray(0, b.length / 2) } as const],
+    ["a non-JSON 200", { kind: "replaceBytes", replace: () => Buffer.from("<html>OK</html>") } as const],
+  ])("marks entries unknown after %s, and never throws a raw error", async (_, fault) => {
+    proxy.inject({ when: batchCall, fault, times: 1 });
+    const outcomes = await client.createMany(inputs(3));
+    expect(outcomes.map((o) => o.outcome)).toEqual(["unknown", "unknown", "unknown"]);
+    for (const o of outcomes) if (o.outcome === "unknown") expect(o.error).toBeInstanceOf(PayspecError);
+  });
+
+  it("marks entries the answer left out unknown, not failed", async () => {
+    proxy.inject({
+      when: batchCall,
+      fault: { kind: "rewrite", rewrite: (body) => ({ ...body, results: body.results.slice(0, 1) }) },
+      times: 1,
+    });
+    const outcomes = await client.createMany(inputs(3));
+    expect(outcomes.map((o) => o.outcome)).toEqual(["created", "unknown", "unknown"]);
+  });
+
+  it("reconciles unknown entries by reference: created when the server has them, missing when not", async () => {
+    // The first batch reaches the server and its answer is lost; the second never reaches it.
+    proxy.inject({ when: batchCall, fault: { kind: "cut", afterBytes: 10 }, times: 1 });
+    const sent = inputs(3);
+    const first = await client.createMany(sent);
+    proxy.inject({ when: batchCall, fault: { kind: "respond", status: 502, body: "bad gateway" }, times: 1 });
+    const neverArrived = [payment("INV-X", 77), { ...payment("ignored", 5), reference: undefined }];
+    const second = await client.createMany(neverArrived);
+    expect([...first, ...second].every((o) => o.outcome === "unknown")).toBe(true);
+
+    const settled = await client.reconcile(sent, first);
+    expect(settled.map((o) => o.outcome)).toEqual(["created", "created", "created"]);
+    const amounts = settled.map((o) => (o.outcome === "created" ? o.payment.amount : 0));
+    expect(amounts).toEqual([1, 2, 3]);
+    const lost = await client.reconcile(neverArrived, second);
+    expect(lost[0]).toMatchObject({ outcome: "missing", input: { reference: "INV-X" } });
+    expect(lost[1]).toMatchObject({ outcome: "unknown", reason: "no_reference" });
+  });
+});
+
+describe("pagination never loops", () => {
+  it("stops with a ProtocolError when a cursor repeats", async () => {
+    await client.createMany(inputs(5));
+    let firstCursor: string | undefined;
+    proxy.inject({
+      when: (r) => r.method === "GET" && r.url.startsWith("/v1/payments?"),
+      fault: {
+        kind: "rewrite",
+        rewrite: (page) => {
+          firstCursor ??= page.pagination.next_cursor;
+          return { ...page, pagination: { ...page.pagination, next_cursor: firstCursor } };
+        },
+      },
+    });
+    const walk = async () => {
+      for await (const _ of client.payments({ limit: 2 })) {
+        // reading is enough
+      }
+    };
+    const error = await walk().catch((e) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toContain("next_cursor");
+  });
+
+  it("stops with a ProtocolError on has_more without next_cursor", async () => {
+    await client.createMany(inputs(3));
+    proxy.inject({
+      when: (r) => r.method === "GET" && r.url.startsWith("/v1/payments?"),
+      fault: {
+        kind: "rewrite",
+        rewrite: (page) => ({ ...page, pagination: { total: 3, limit: 1, has_more: true } }),
+      },
+    });
+    const error = await collectPages();
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toContain("has_more");
+  });
+});
+
+async function collectPages() {
+  try {
+    for await (const _ of client.pages({ limit: 1 })) {
+      // reading is enough
+    }
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("a retried cancel", () => {
+  it("resolves with the cancelled payment when its first attempt reached the server", async () => {
+    const created = await client.createPayment(payment("CANCEL-1"));
+    proxy.inject({
+      when: (r) => r.method === "DELETE",
+      fault: { kind: "replace", replace: () => ({ status: 503, body: { code: "internal_error", message: "lost" } }) },
+      times: 1,
+    });
+    const cancelled = await client.cancelPayment(created.id);
+    expect(cancelled.status).toBe("cancelled");
+    expect(proxy.seen.filter((r) => r.method === "DELETE")).toHaveLength(2);
+  });
+
+  it("still refuses a payment that was already cancelled before this call", async () => {
+    const created = await client.createPayment(payment("CANCEL-2"));
+    await client.cancelPayment(created.id);
+    const error = await client.cancelPayment(created.id).catch((e) => e);
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error.code).toBe("payment_not_cancellable");
+  });
+});
+
+describe("every failure is a typed PayspecError", () => {
+  it("times out a stalled body with TimeoutError", async () => {
+    const created = await client.createPayment(payment("STALL"));
+    const impatient = createPaymentsClient({
+      baseUrl: proxy.url,
+      apiKey: DEMO_API_KEYS[0],
+      timeoutMs: 300,
+      retry: false,
+    });
+    proxy.inject({ when: (r) => r.method === "GET", fault: { kind: "cut", afterBytes: 5, stall: true }, times: 1 });
+    await expect(impatient.getPayment(created.id)).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it("turns corrupt JSON into a ProtocolError and a reset into a NetworkError, also on the raw client", async () => {
+    proxy.inject({
+      when: (r) => r.method === "GET",
+      fault: { kind: "replaceBytes", replace: () => Buffer.from('{"broken":') },
+      times: 1,
+    });
+    await expect(client.listAccounts()).rejects.toBeInstanceOf(ProtocolError);
+    proxy.inject({ when: (r) => r.method === "GET", fault: { kind: "cut", afterBytes: 3 }, times: 3 });
+    const error = await client.raw.GET("/v1/accounts").catch((e) => e);
+    expect(error).toBeInstanceOf(PayspecError);
+    expect(error).toBeInstanceOf(NetworkError);
+  });
+
+  it("types ApiError.code as the spec's codes and carries the request id", async () => {
+    const error = await client.getPayment("pay_doesnotexist").catch((e) => e);
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    if (!(error instanceof PaymentsApiError)) return;
+    const code: "not_found" | "invalid_request" | undefined =
+      error.code === "not_found" || error.code === "invalid_request" ? error.code : undefined;
+    expect(code).toBe("not_found");
+    expect(error.requestId).toMatch(/^req_/);
+    expect(error.message).toContain(error.requestId as string);
+  });
+});
