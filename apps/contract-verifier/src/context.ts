@@ -132,16 +132,21 @@ export class VerifyContext {
     return undefined;
   }
 
-  /** POSTs to the sandbox control API (sandbox profile only). */
-  async control(path: string, body: unknown = {}): Promise<RecordedExchange> {
+  /**
+   * POSTs to the sandbox control API (sandbox profile only). It authenticates like the API it
+   * controls: the run's API key acts on its workspace; a gateway access token acts on the gateway.
+   */
+  async control(path: string, body: unknown = {}, gatewayToken?: string): Promise<RecordedExchange> {
+    const api = gatewayToken ? "gateway" : "payments";
+    const authorization = `Bearer ${gatewayToken ?? this.options.apiKey}`;
     const reply = await exchange(
-      this.api("payments").baseUrl,
-      { method: "POST", path: `/_sandbox${path}`, json: body },
+      this.api(api).baseUrl,
+      { method: "POST", path: `/_sandbox${path}`, json: body, headers: { authorization } },
       this.options.timeoutMs,
     );
     if (reply.status !== 200)
       throw new Error(
-        `Sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on?`,
+        `Sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on, and are the credentials right?`,
       );
     return reply;
   }

@@ -109,16 +109,20 @@ describe("the verifier reports each fault through the check that should catch it
   });
 
   it("a cursor that repeats a record", async () => {
+    // The provider's next page starts again with the last record of the page before.
+    let previousLast: unknown;
     const report = await verifyThroughProxy("behaviour", {
       when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
       fault: {
         kind: "rewrite",
-        rewrite: (page) => {
-          const cursor = page.pagination?.next_cursor as string | undefined;
-          if (!cursor) return page;
-          const state = JSON.parse(Buffer.from(cursor.slice(4), "base64url").toString());
-          const stepBack = `cur_${Buffer.from(JSON.stringify({ ...state, afterSeq: state.afterSeq - 1 })).toString("base64url")}`;
-          return { ...page, pagination: { ...page.pagination, next_cursor: stepBack } };
+        rewrite: (page, request) => {
+          const data = (page.data ?? []) as unknown[];
+          const repeated =
+            request.url.includes("cursor=") && previousLast
+              ? { ...page, data: [previousLast, ...data.slice(1)] }
+              : page;
+          previousLast = data[data.length - 1];
+          return repeated;
         },
       },
     });

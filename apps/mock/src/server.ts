@@ -93,9 +93,13 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       return send(
         reply,
         request,
-        new ApiFailure("invalid_request", `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`, {
-          status: 405,
-        }),
+        new ApiFailure(
+          "invalid_request",
+          `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`,
+          {
+            status: 405,
+          },
+        ),
       );
     }
 

@@ -32,7 +32,12 @@ describe("the mock answers as the API would", () => {
     });
     const body = (await reply.json()) as any;
     expect(body.results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3]);
-    expect(body.results.map((r: { outcome: string }) => r.outcome)).toEqual(["created", "failed", "created", "created"]);
+    expect(body.results.map((r: { outcome: string }) => r.outcome)).toEqual([
+      "created",
+      "failed",
+      "created",
+      "created",
+    ]);
     expect(body.results[2].payment.amount).toBe(3);
     expect(body).toMatchObject({ created: 3, failed: 1 });
     expect(body.results[1].error).toMatchObject({ code: "invalid_request", param: "currency" });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startupBanner } from "../src/startup-banner.js";
 import { configFromEnv } from "../src/config.js";
+import { startupBanner } from "../src/startup-banner.js";
 import { cardPayment, type Harness, harness } from "./support/harness.js";
 
 let h: Harness;
@@ -74,7 +74,11 @@ describe("no answer quotes the request body", () => {
     for (const path of ["/api/v1/payments/card", "/v1/payments"]) {
       const reply =
         path === "/v1/payments"
-          ? await h.call("POST", path, { key: "sk_sandbox_demo_1", raw: body, headers: { "content-type": "application/json" } })
+          ? await h.call("POST", path, {
+              key: "sk_sandbox_demo_1",
+              raw: body,
+              headers: { "content-type": "application/json" },
+            })
           : await raw(path, body);
       expect(reply.status).toBe(400);
       expect(reply.body.message).toContain(`line ${line}, column ${column}`);

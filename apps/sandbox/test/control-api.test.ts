@@ -20,7 +20,7 @@ afterEach(() => {
   expect(h.problems.splice(0)).toEqual([]);
 });
 
-const create = async (amount: number, key = KEY) => {
+const create = async (amount: number, key: string = KEY) => {
   const accounts = (await h.accounts(key)).filter((a) => a.currency === "TRY");
   const reply = await h.call("POST", "/v1/payments", {
     key,
@@ -30,7 +30,7 @@ const create = async (amount: number, key = KEY) => {
 };
 
 /** Every balance must equal its seed plus the payments whose money has moved. */
-async function expectBooksBalanced(key = KEY) {
+async function expectBooksBalanced(key: string = KEY) {
   const seed = new Map(seedWorkspace(key).accounts.map((a) => [a.id, a.balanceMinor]));
   const all = (await h.call("GET", "/v1/payments?limit=10000", { key })).body.data as {
     amount: number;
@@ -94,7 +94,9 @@ describe("forced transitions keep the books", () => {
     await h.control(`/payments/${payment.id}/status`, { status: "completed" });
     const after = await h.accounts();
     const delta = (id: string) =>
-      Math.round(((after.find((a) => a.id === id)?.balance ?? 0) - (before.find((a) => a.id === id)?.balance ?? 0)) * 100);
+      Math.round(
+        ((after.find((a) => a.id === id)?.balance ?? 0) - (before.find((a) => a.id === id)?.balance ?? 0)) * 100,
+      );
     expect(delta(tryA)).toBe(-2_500);
     expect(delta(tryB)).toBe(2_500);
     await h.control(`/payments/${payment.id}/status`, { status: "failed" });

@@ -99,7 +99,7 @@ describe("parseDailyReport reads every report the sandbox can produce", () => {
       request({ amount: 999_999_999.99, finalAmount: 999_999_999.99, installment: 36 }),
       request({ amount: 0.01, finalAmount: 0.01, currency: "EUR" }),
       request({ currency: "USD", reward: { cardRewardAmount: 1.5, firmRewardAmount: null } }),
-      request({}, { cardHolderName: "Çağrı Öztürk 😀 \"quoted\" <tag> & co", cardNumber: "4543590000000006" }),
+      request({}, { cardHolderName: 'Çağrı Öztürk 😀 "quoted" <tag> & co', cardNumber: "4543590000000006" }),
       request({}, { cardHolderName: "=SUM(A1:A2)", cardNumber: "9792030000000000" }),
       request({}, { cardNumber: "1234567890123" }),
       request({}, { cardNumber: "1234567890123456789" }),
@@ -116,7 +116,7 @@ describe("parseDailyReport reads every report the sandbox can produce", () => {
       expect(row.commission).toBeLessThanOrEqual(row.amount);
     }
     expect(rows.find((r) => r.cardHolderName.startsWith("Çağrı"))?.cardHolderName).toBe(
-      "Çağrı Öztürk 😀 \"quoted\" <tag> & co",
+      'Çağrı Öztürk 😀 "quoted" <tag> & co',
     );
   });
 });

@@ -28,5 +28,5 @@ export {
 } from "./openapi-fetch-middleware.js";
 export { type FetchLike, type ResilientFetchOptions, resilientFetch } from "./resilient-fetch.js";
 export { backoffDelay, isIdempotent, type RetryOptions, type RetryPolicy, retryPolicy } from "./retry-policy.js";
-export { assertValidRequest, checkResponse } from "./validation.js";
 export { withTypedError, withTypedErrors } from "./typed-errors-client.js";
+export { assertValidRequest, checkResponse } from "./validation.js";

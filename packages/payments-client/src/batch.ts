@@ -73,8 +73,10 @@ export async function createMany(
       );
       chunk.forEach((_, i) => {
         const entry = byIndex?.get(i);
-        if (entry?.outcome === "created") outcomes.push({ index: offset + i, outcome: "created", payment: entry.payment });
-        else if (entry?.outcome === "failed") outcomes.push({ index: offset + i, outcome: "failed", error: entry.error });
+        if (entry?.outcome === "created")
+          outcomes.push({ index: offset + i, outcome: "created", payment: entry.payment });
+        else if (entry?.outcome === "failed")
+          outcomes.push({ index: offset + i, outcome: "failed", error: entry.error });
         else outcomes.push(unknown(i, missing));
       });
     } catch (caught) {

@@ -14,9 +14,9 @@ export {
   toMinorUnits,
 } from "@payspec/client-core";
 export { type CreateManyOutcome, MAX_BATCH_SIZE } from "./batch.js";
-export { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
 export { createPaymentsClient, type PaymentsClient, type PaymentsClientOptions } from "./create-payments-client.js";
+export { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
 export { type ExportFormat, paymentCsvColumns } from "./export.js";
-export type { ReconciledOutcome } from "./reconcile.js";
 export { specProvenance } from "./generated/provenance.gen.js";
+export type { ReconciledOutcome } from "./reconcile.js";
 export type * from "./types.js";

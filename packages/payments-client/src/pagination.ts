@@ -22,7 +22,10 @@ export async function* paymentPages(fetchPage: FetchPage, query: ListPaymentsQue
       throw new ProtocolError(OPERATION, "the page says has_more but sends no next_cursor; the listing cannot go on.");
     }
     if (seen.has(cursor)) {
-      throw new ProtocolError(OPERATION, "the server sent a next_cursor it had sent before; the listing would never end.");
+      throw new ProtocolError(
+        OPERATION,
+        "the server sent a next_cursor it had sent before; the listing would never end.",
+      );
     }
     if (page.data.length === 0) {
       throw new ProtocolError(OPERATION, "the server sent an empty page with has_more; the listing makes no progress.");

@@ -43,9 +43,7 @@ export async function reconcile(
     const earliest = new Date(Math.min(...open.map((o) => o.sentAt.getTime())));
     const claimed = new Set<string>();
     for await (const payment of list({ from: utcDate(earliest), to: utcDate(now()), limit: 10_000 })) {
-      const match = open.find(
-        (o) => !found.has(o.index) && sameRequest(payment, inputs[o.index] as PaymentCreate),
-      );
+      const match = open.find((o) => !found.has(o.index) && sameRequest(payment, inputs[o.index] as PaymentCreate));
       if (match && !claimed.has(payment.id)) {
         found.set(match.index, payment);
         claimed.add(payment.id);

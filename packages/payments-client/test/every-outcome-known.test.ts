@@ -5,8 +5,8 @@ import {
   createPaymentsClient,
   NetworkError,
   type PaymentCreate,
-  type PaymentsClient,
   PaymentsApiError,
+  type PaymentsClient,
   PayspecError,
   ProtocolError,
   TimeoutError,
@@ -30,10 +30,7 @@ beforeEach(async () => {
   await sandbox.reset();
   proxy.clear();
   client = createPaymentsClient({ baseUrl: proxy.url, apiKey: DEMO_API_KEYS[0], retry: { baseDelayMs: 1 } });
-  [from, to] = (await client.listAccounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [
-    string,
-    string,
-  ];
+  [from, to] = (await client.listAccounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
   proxy.clear();
 });
 

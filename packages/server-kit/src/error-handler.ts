@@ -45,9 +45,13 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: Allo
       return send(
         reply,
         request,
-        new ApiFailure("invalid_request", `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`, {
-          status: 405,
-        }),
+        new ApiFailure(
+          "invalid_request",
+          `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`,
+          {
+            status: 405,
+          },
+        ),
       );
     }
     return send(reply, request, new ApiFailure("not_found", `No route ${request.method} ${path}.`));

@@ -19,9 +19,9 @@ function endOfString(text: string, start: number): { end: number; ok: boolean } 
     const c = text.charCodeAt(i);
     if (c === 34) return { end: i + 1, ok: true };
     if (c === 92) {
-      const escape = text[i + 1];
-      if (escape !== undefined && '"\\/bfnrt'.includes(escape)) i += 2;
-      else if (escape === "u" && HEX4.test(text.slice(i + 2, i + 6))) i += 6;
+      const escaped = text[i + 1];
+      if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i += 2;
+      else if (escaped === "u" && HEX4.test(text.slice(i + 2, i + 6))) i += 6;
       else return { end: i, ok: false };
     } else if (c < 32) {
       return { end: i, ok: false };

@@ -3,8 +3,10 @@
  * surrogates. One of them in a cell makes a whole .xlsx unreadable, so gateway text carrying one
  * is refused at the API and never reaches a report.
  */
-const XML_FORBIDDEN =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_FORBIDDEN = new RegExp(
+  "[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]" +
+    "|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]",
+);
 
 export function isXmlSafe(text: string): boolean {
   return !XML_FORBIDDEN.test(text);

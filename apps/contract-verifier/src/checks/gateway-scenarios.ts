@@ -162,7 +162,7 @@ export function gatewayScenarios(): Check[] {
         const issued = await login(run);
         if (!issued) return;
         const { accessToken, expiresIn } = issued;
-        await run.ctx.control("/clock/advance", { seconds: (expiresIn ?? 86_400) + 1 });
+        await run.ctx.control("/clock/advance", { seconds: (expiresIn ?? 86_400) + 1 }, accessToken);
         run.ctx.dropToken();
         const reply = await run.send({
           method: "POST",
