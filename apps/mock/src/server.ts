@@ -9,6 +9,7 @@ import {
   registerRequestLog,
   routeMatcher,
   send,
+  sendMethodNotAllowed,
 } from "@payspec/server-kit";
 import type { IHttpRequest } from "@stoplight/prism-http";
 import type { FastifyInstance } from "fastify";
@@ -89,18 +90,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     if (!matched) {
       const allowed = match[api].allowedMethods(url.pathname);
       if (allowed.length === 0) throw new ApiFailure("not_found", `No route ${request.method} ${url.pathname}.`);
-      reply.header("Allow", allowed.join(", "));
-      return send(
-        reply,
-        request,
-        new ApiFailure(
-          "invalid_request",
-          `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`,
-          {
-            status: 405,
-          },
-        ),
-      );
+      return sendMethodNotAllowed(reply, request, allowed);
     }
 
     assertCredentials(url.pathname, request.headers.authorization);

@@ -15,6 +15,16 @@ export interface ApiServerOptions {
   readonly operations: readonly string[];
 }
 
+/**
+ * Request ids: unique per process (a random prefix) and cheap per request (a counter), since
+ * every answer carries one.
+ */
+function requestIds(): () => string {
+  const prefix = randomBytes(6).toString("base64url");
+  let next = 0;
+  return () => `req_${prefix}${(++next).toString(36)}`;
+}
+
 /** Longer than any id either API issues, so an over-long id still reaches its handler and gets a 404. */
 const MAX_PARAM_LENGTH = 4096;
 
@@ -53,15 +63,17 @@ export function createApiServer({ operations }: ApiServerOptions): FastifyInstan
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    genReqId: () => `req_${randomBytes(9).toString("base64url")}`,
+    genReqId: requestIds(),
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
       return send(reply, request, fromFastify(error));
     },
     clientErrorHandler: (error, socket) => writeClientError(error as { code?: string; rawPacket?: unknown }, socket),
   });
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise each time shows.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   registerJsonBodyParser(app);
   const matcher = routeMatcher(Object.fromEntries(operations.map((operation) => [operation, operation])));

@@ -30,6 +30,17 @@ export function send(reply: FastifyReply, request: FastifyRequest, failure: ApiF
 /** The methods the APIs answer on a path, so a wrong method gets 405 with `Allow` rather than 404. */
 export type AllowedMethods = (path: string) => readonly string[];
 
+/** 405 with `Allow`: the path exists, the method does not. */
+export function sendMethodNotAllowed(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  allowed: readonly string[],
+): FastifyReply {
+  reply.header("Allow", allowed.join(", "));
+  const message = `${request.method} is not allowed on this path; use ${allowed.join(" or ")}.`;
+  return send(reply, request, new ApiFailure("invalid_request", message, { status: 405 }));
+}
+
 /** Every failure, expected or not, answers in the called API's error shape. */
 export function registerErrorHandling(app: FastifyInstance, allowedMethods: AllowedMethods = () => []): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

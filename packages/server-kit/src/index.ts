@@ -3,7 +3,7 @@ export { type ApiServerOptions, createApiServer } from "./api-server.js";
 export { basicCredentials, credentialsFor } from "./authorization.js";
 export { maskCardNumbers } from "./card-number-masking.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
-export { type AllowedMethods, registerErrorHandling, send } from "./error-handler.js";
+export { type AllowedMethods, registerErrorHandling, send, sendMethodNotAllowed } from "./error-handler.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
 export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./json-syntax-error.js";
 export { registerRequestLog } from "./request-log.js";

@@ -96,7 +96,7 @@ try {
     `\nGET: ${(getVsTrivial * 100).toFixed(0)}% of trivial (goal >= 50%), ${getVsMock.toFixed(1)}x the mock (goal >= 10x)`,
   );
 
-  await fetch(`${sandboxUrl}/_sandbox/reset`, { method: "POST" });
+  await fetch(`${sandboxUrl}/_sandbox/reset`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
   const client = createPaymentsClient({ baseUrl: sandboxUrl, apiKey: key, timeoutMs: 120_000 });
   const exportRun = async (records: number) => {
     const before = await client.listPayments({ limit: 1 });

@@ -23,6 +23,9 @@ export async function createPayment(
   input: PaymentCreate,
   now: number,
 ): Promise<StoredPayment> {
+  // Write last: anything that can still fail (here, a clock no date can show) fails before the insert,
+  // so a 5xx never leaves a payment behind.
+  new Date(now).toISOString();
   if (input.from_account === input.to_account) {
     throw new ApiFailure("invalid_request", "to_account must differ from from_account.", { param: "to_account" });
   }
