@@ -17,3 +17,13 @@ export const packageBuild: UserConfig = {
   publint: true,
   attw: attwOptions,
 };
+
+/**
+ * Published apps: the library (ESM + CJS, as above) plus the command line, `src/cli.ts`, built as
+ * ESM only (it awaits at top level) with its `#!/usr/bin/env node` line, so `bin` runs plain
+ * JavaScript: `dist/cli.mjs`.
+ */
+export const cliBuild: UserConfig[] = [
+  packageBuild,
+  { entry: ["src/cli.ts"], format: ["esm"], dts: false, sourcemap: true, clean: false, publint: false },
+];

@@ -1,4 +1,4 @@
-#!/usr/bin/env tsx
+#!/usr/bin/env node
 import { parseOptions, USAGE, UsageError } from "./options.js";
 import { progressLine, summary } from "./reporters/console-reporter.js";
 import { writeJson, writeJunit } from "./reporters/file-reporters.js";

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 export type ApiName = "payments" | "gateway";
 export type Profile = "schema" | "behaviour" | "sandbox";
 
@@ -46,6 +47,14 @@ export const USAGE = `payspec verify: check a running provider against the paysp
 Exit codes: 0 every check passed, 1 violations found, 2 could not run.`;
 
 /** Parses argv (after the script name) and env into options; throws UsageError with what to fix. */
+/**
+ * A report path as the user meant it: relative to the directory the command was run from. Package
+ * managers run scripts inside the package, and say where they were started in INIT_CWD.
+ */
+function reportPath(file: string, env: NodeJS.ProcessEnv): string {
+  return resolve(env.INIT_CWD ?? process.cwd(), file);
+}
+
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -127,8 +136,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     gatewaySecret: flags.get("gateway-secret") ?? env.PAYSPEC_VERIFY_GATEWAY_SECRET ?? "gw_demo_secret",
     seed,
     shard,
-    ...(flags.get("junit") ? { junitFile: flags.get("junit") } : {}),
-    ...(flags.get("json") ? { jsonFile: flags.get("json") } : {}),
+    ...(flags.get("junit") ? { junitFile: reportPath(flags.get("junit") as string, env) } : {}),
+    ...(flags.get("json") ? { jsonFile: reportPath(flags.get("json") as string, env) } : {}),
     timeoutMs,
   } as VerifyOptions;
 }

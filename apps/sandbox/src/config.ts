@@ -18,6 +18,8 @@ export interface SandboxConfig {
    * Instances that share state must share it.
    */
   readonly secret?: string;
+  /** A few completed and pending payments in every workspace at start and after a reset. */
+  readonly samplePayments: boolean;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -48,6 +50,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     tokenTtlSeconds: positiveNumber("PAYSPEC_TOKEN_TTL_SECONDS", env.PAYSPEC_TOKEN_TTL_SECONDS, 3600),
     control: env.PAYSPEC_SANDBOX_CONTROL !== "off",
     logRequests: env.PAYSPEC_LOG === "requests",
+    samplePayments: env.PAYSPEC_SAMPLE_PAYMENTS === "on",
     ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
   };
 }

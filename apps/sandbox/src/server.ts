@@ -2,14 +2,21 @@ import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import { createApiServer, registerRequestLog } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
-import { SandboxClocks } from "./clock.js";
+import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
+import { addSamplePayments } from "./payments/sample-payments.js";
 import { seedWorkspace } from "./payments/seed.js";
 import { SandboxSecret } from "./sandbox-secret.js";
-import { type GatewayStore, MemoryGatewayStore, MemoryPaymentsStore, type PaymentsStore } from "./store/index.js";
+import {
+  type GatewayStore,
+  MemoryGatewayStore,
+  MemoryPaymentsStore,
+  type PaymentsStore,
+  type WorkspaceSeed,
+} from "./store/index.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
   readonly paymentsStore?: PaymentsStore;
@@ -35,9 +42,21 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const gateway = gatewayStore ?? new MemoryGatewayStore();
   const clocks = new SandboxClocks();
   const secret = new SandboxSecret(config.secret);
+  const addSamples = async (seed: WorkspaceSeed) => {
+    if (!config.samplePayments) return;
+    const now = clocks.now(workspaceScope(seed.workspace));
+    await addSamplePayments(payments, seed, now, config.completeAfterSeconds * 1000);
+  };
+  const resetWorkspace = async (apiKey: string) => {
+    const seed = seedWorkspace(apiKey);
+    await payments.resetWorkspace(seed);
+    await addSamples(seed);
+  };
   const reset = async () => {
     clocks.reset();
-    await payments.reset(config.apiKeys.map(seedWorkspace));
+    const seeds = config.apiKeys.map(seedWorkspace);
+    await payments.reset(seeds);
+    for (const seed of seeds) await addSamples(seed);
     await gateway.reset();
   };
   await reset();
@@ -46,7 +65,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   registerPaymentsApi(app, { config, store: payments, clocks, secret });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
-  if (config.control) registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks });
+  if (config.control) registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
   await app.ready();
   return { app, config, clocks, reset };
 }

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 /** The middle value: robust to one noisy round. */
@@ -109,4 +111,16 @@ export async function startProcess(
   }
   child.kill("SIGKILL");
   throw new Error(`${command} ${args.join(" ")} did not answer at ${ready} within 60 s.`);
+}
+
+/**
+ * The command-line entry of an installed workspace package (its `bin`), for starting it as a user
+ * would: `binPath("@payspec/sandbox", import.meta.resolve)`.
+ */
+export function binPath(pkg: string, resolve: (specifier: string) => string): string {
+  const manifestUrl = resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(new URL(manifestUrl), "utf8")) as { bin?: Record<string, string> };
+  const bin = Object.values(manifest.bin ?? {})[0];
+  if (!bin) throw new Error(`${pkg} has no bin in its package.json.`);
+  return fileURLToPath(new URL(bin, manifestUrl));
 }

@@ -4,15 +4,14 @@
  * Goal: no slower than that Prism CLI while serving both APIs.
  */
 import { fileURLToPath } from "node:url";
-import { compareHttp, startProcess, table } from "@payspec/bench-kit";
+import { binPath, compareHttp, startProcess, table } from "@payspec/bench-kit";
 import { cardGatewaySpec, specExamples, specPath } from "@payspec/specs";
 
 const MOCK_PORT = 4711;
 const PRISM_PAYMENTS_PORT = 4712;
 const PRISM_GATEWAY_PORT = 4713;
 const prismBin = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
-const mockMain = fileURLToPath(import.meta.resolve("@payspec/mock/main"));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+const mockMain = binPath("@payspec/mock", import.meta.resolve);
 
 const card = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
@@ -21,7 +20,7 @@ const auth = { authorization: "Bearer bench" };
 const json = { ...auth, "content-type": "application/json" };
 
 const stops = [
-  await startProcess(tsx, [mockMain], `http://127.0.0.1:${MOCK_PORT}/`, { PORT: String(MOCK_PORT) }),
+  await startProcess(process.execPath, [mockMain], `http://127.0.0.1:${MOCK_PORT}/`, { PORT: String(MOCK_PORT) }),
   await startProcess(
     prismBin,
     ["mock", "-h", "127.0.0.1", "-p", String(PRISM_PAYMENTS_PORT), "-v", "silent", specPath("payments-accounts")],

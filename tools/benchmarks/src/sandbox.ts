@@ -8,7 +8,7 @@
  */
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { compareHttp, startProcess, table } from "@payspec/bench-kit";
+import { binPath, compareHttp, startProcess, table } from "@payspec/bench-kit";
 import { createPaymentsClient, type PaymentCreate } from "@payspec/payments-client";
 import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 
@@ -26,8 +26,8 @@ const sandboxUrl = `http://127.0.0.1:${SANDBOX_PORT}`;
 
 // A completion delay far beyond the run keeps every payment pending, so the export sees them all.
 const stopSandbox = await startProcess(
-  tsx,
-  [fileURLToPath(import.meta.resolve("@payspec/sandbox/main"))],
+  process.execPath,
+  [binPath("@payspec/sandbox", import.meta.resolve)],
   `${sandboxUrl}/`,
   {
     PORT: String(SANDBOX_PORT),
@@ -42,8 +42,8 @@ const stops = [
     BENCH_BODY: accountsJson,
   }),
   await startProcess(
-    tsx,
-    [fileURLToPath(import.meta.resolve("@payspec/mock/main"))],
+    process.execPath,
+    [binPath("@payspec/mock", import.meta.resolve)],
     `http://127.0.0.1:${MOCK_PORT}/`,
     { PORT: String(MOCK_PORT) },
   ),

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
 import { isLiveToken } from "../gateway/gateway-api.js";
-import { seedWorkspace } from "../payments/seed.js";
 import { paymentToApi } from "../payments/serialize.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 
@@ -13,6 +12,8 @@ export interface ControlApiDeps {
   readonly payments: PaymentsStore;
   readonly gateway: GatewayStore;
   readonly clocks: SandboxClocks;
+  /** One workspace back to how the sandbox starts it (seed accounts, sample payments if configured). */
+  readonly resetWorkspace: (apiKey: string) => Promise<void>;
 }
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
@@ -37,7 +38,10 @@ function clockScope(scope: ControlScope): string {
  * `Bearer <API key>` is one workspace (its payments, its clock, its reset), `Bearer <access token>`
  * is the gateway. Errors use the payments API's shape.
  */
-export function registerControlApi(app: FastifyInstance, { apiKeys, payments, gateway, clocks }: ControlApiDeps): void {
+export function registerControlApi(
+  app: FastifyInstance,
+  { apiKeys, payments, gateway, clocks, resetWorkspace }: ControlApiDeps,
+): void {
   const keys = new Set(apiKeys);
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
 
@@ -56,9 +60,9 @@ export function registerControlApi(app: FastifyInstance, { apiKeys, payments, ga
 
     control.post("/_sandbox/reset", async (request) => {
       const scope = scopeOf(request);
-      if (scope.kind === "workspace") await payments.resetWorkspace(seedWorkspace(scope.apiKey));
-      else await gateway.clearPayments();
       clocks.reset(clockScope(scope));
+      if (scope.kind === "workspace") await resetWorkspace(scope.apiKey);
+      else await gateway.clearPayments();
       return { reset: scope.kind, now: new Date(clocks.now(clockScope(scope))).toISOString() };
     });
 

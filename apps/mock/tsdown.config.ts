@@ -1,0 +1,4 @@
+import { defineConfig } from "tsdown";
+import { cliBuild } from "../../tsdown.base.ts";
+
+export default defineConfig(cliBuild);
