@@ -2,8 +2,8 @@ import type { ApiName } from "@payspec/server-kit";
 import { specPath } from "@payspec/specs";
 import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig, type IHttpRequest } from "@stoplight/prism-http";
-import { getHttpConfigFromRequest } from "@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js";
 import * as E from "fp-ts/lib/Either.js";
+import { parsePrefer } from "./prefer-header.js";
 
 export interface PrismAnswer {
   readonly status: number;
@@ -49,9 +49,9 @@ export async function createPrismEngine(options: PrismEngineOptions) {
     api: Exclude<ApiName, "control">,
     input: IHttpRequest,
   ): Promise<PrismAnswer | PrismRefusal> {
-    const preferred = getHttpConfigFromRequest(input);
-    if (E.isLeft(preferred)) return { status: 400, detail: preferred.left.message };
-    const config = { ...baseConfig, mock: { ...baseConfig.mock, ...preferred.right } } as IHttpConfig;
+    const preferred = parsePrefer(String(input.headers?.prefer ?? ""));
+    if (!preferred.ok) return { status: 400, detail: preferred.error };
+    const config = { ...baseConfig, mock: { ...baseConfig.mock, ...preferred.value } } as IHttpConfig;
     const result = await prism.request(input, operations[api], config)();
     if (E.isLeft(result)) {
       const error = result.left as Error & { status?: number; detail?: string };

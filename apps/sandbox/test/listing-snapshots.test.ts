@@ -29,10 +29,10 @@ async function create(count: number) {
 
 const page = (query: string) => h.call("GET", `/v1/payments?${query}`, { key: KEY });
 
-/** The cursor's bytes, one of them changed: what a curious or malicious caller would send. */
+/** The cursor's state, edited, behind its old signature: what a curious or malicious caller would send. */
 function tamper(cursor: string, edit: (state: Record<string, unknown>) => void): string {
   const bytes = Buffer.from(cursor.slice(4), "base64url");
-  const start = bytes.indexOf("{");
+  const start = 16; // the signature's length; the readable JSON state follows it
   const state = JSON.parse(bytes.subarray(start).toString());
   edit(state);
   return `cur_${Buffer.concat([bytes.subarray(0, start), Buffer.from(JSON.stringify(state))]).toString("base64url")}`;

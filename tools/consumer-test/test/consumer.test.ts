@@ -1,0 +1,152 @@
+import { existsSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, run, startServer } from "./processes.js";
+import { createScratchProject, node24Dir, type ScratchProject, userEnv } from "./scratch-project.js";
+
+const NODE_20 = dirname(process.execPath);
+const KEY = "sk_sandbox_demo_1";
+let project: ScratchProject;
+const nodeDirs: Record<string, string> = { "Node 20": NODE_20 };
+let wrongServer: Server;
+let wrongUrl: string;
+
+beforeAll(async () => {
+  project = await createScratchProject(NODE_20);
+  nodeDirs["Node 24"] = await node24Dir(NODE_20);
+  // A provider that gets everything wrong: 200 {} to every request.
+  wrongServer = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  const port = await freePort();
+  await new Promise<void>((resolve) => wrongServer.listen(port, "127.0.0.1", resolve));
+  wrongUrl = `http://127.0.0.1:${port}`;
+}, 900_000);
+afterAll(async () => {
+  await new Promise<void>((resolve) => (wrongServer ? wrongServer.close(() => resolve()) : resolve()));
+  if (project) await rm(project.dir, { recursive: true, force: true });
+});
+
+describe("installing the packed tarballs into a plain npm project", () => {
+  it("installs with no engine warning on Node 20: every dependency supports it", () => {
+    expect(project.installLog).not.toMatch(/EBADENGINE|Unsupported engine/);
+  });
+
+  it("compiles the TypeScript examples with strict tsc", async () => {
+    const compiled = await run("npx", ["tsc", "-p", "tsconfig.json"], { cwd: project.dir, env: userEnv(NODE_20) });
+    expect(compiled.stdout).toBe("");
+    expect(compiled.stderr).not.toContain("error");
+    expect(compiled.code).toBe(0);
+  }, 120_000);
+});
+
+describe.each(["Node 20", "Node 24"])("on %s", (version) => {
+  const env = (extra: NodeJS.ProcessEnv = {}) => userEnv(nodeDirs[version] as string, extra);
+  let sandbox: Awaited<ReturnType<typeof startServer>>;
+  let sandboxUrl: string;
+
+  beforeAll(async () => {
+    const node = await run("node", ["--version"], { cwd: project.dir, env: env() });
+    expect(node.stdout).toMatch(version === "Node 20" ? /^v20\./ : /^v24\./);
+    const port = await freePort();
+    sandboxUrl = `http://127.0.0.1:${port}`;
+    sandbox = await startServer("npx", ["payspec-sandbox", "--port", String(port)], {
+      cwd: project.dir,
+      env: env(),
+      readyUrl: `${sandboxUrl}/v1/accounts`,
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+  }, 120_000);
+  afterAll(() => sandbox?.stop());
+
+  it("starts the sandbox with npx payspec-sandbox and prints no secret", () => {
+    expect(sandbox.output()).toContain(`listening on ${sandboxUrl}`);
+    expect(sandbox.output()).not.toContain("gw_demo_secret");
+  });
+
+  it("runs the quickstart (ESM) against it and prints the sample payments", async () => {
+    const result = await run("node", ["dist/quickstart-payments.js"], {
+      cwd: project.dir,
+      env: env({ PAYSPEC_SANDBOX_URL: sandboxUrl }),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^created pay_\w+: pending$/m);
+    expect(result.stdout).toMatch(/^completed pay_\w+: \d+ TRY$/m);
+  }, 60_000);
+
+  it("pays with a test card, replays a retry and refuses a reused reference", async () => {
+    const result = await run("node", ["dist/card-payment.js"], {
+      cwd: project.dir,
+      env: env({ PAYSPEC_SANDBOX_URL: sandboxUrl }),
+    });
+    expect(result.stdout).toContain("SUCCESS 552879******0008");
+    expect(result.stdout).toContain("retry replayed the same payment: true");
+    expect(result.stdout).toContain("reference reused by another payment: 6002");
+  }, 60_000);
+
+  it("exports the workspace to CSV with the dashboard's columns", async () => {
+    const file = join(project.dir, `export-${version.replace(" ", "")}.csv`);
+    const result = await run("node", ["dist/export-csv.js", file], {
+      cwd: project.dir,
+      env: env({ PAYSPEC_SANDBOX_URL: sandboxUrl }),
+    });
+    expect(result.stdout).toMatch(/^exported \d+ payments/);
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(
+      "id,amount,currency,method,status,from_account,to_account,reference,description,created_at,settled_at",
+    );
+  }, 60_000);
+
+  it("uses every documented export from CommonJS", async () => {
+    const result = await run("node", ["examples/every-export.cjs"], { cwd: project.dir, env: env() });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/every export works from require: \d+ checks passed/);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it("runs a consumer's vitest suite with the sandbox in process", async () => {
+    const result = await run("npx", ["vitest", "run", "examples/sandbox-in-tests.test.ts"], {
+      cwd: project.dir,
+      env: env(),
+    });
+    expect(result.stdout).toMatch(/1 passed/);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it("verifies the sandbox with npx payspec-verify (exit 0 and a JUnit file) and a wrong server (exit 1)", async () => {
+    const junit = `reports/verify-${version.replace(" ", "")}.xml`;
+    const good = await run(
+      "npx",
+      ["payspec-verify", "--target", sandboxUrl, "--profile", "behaviour", "--junit", junit],
+      { cwd: project.dir, env: env() },
+    );
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(existsSync(join(project.dir, junit))).toBe(true);
+    expect(readFileSync(join(project.dir, junit), "utf8")).toContain("<testsuite");
+    const wrong = await run("npx", ["payspec-verify", "--target", wrongUrl, "--profile", "behaviour"], {
+      cwd: project.dir,
+      env: env(),
+    });
+    expect(wrong.code).toBe(1);
+  }, 180_000);
+
+  it("answers both APIs with npx payspec-mock", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const mock = await startServer("npx", ["payspec-mock", "--port", String(port)], {
+      cwd: project.dir,
+      env: env(),
+      readyUrl: `${url}/v1/accounts`,
+      headers: { authorization: "Bearer sk_any" },
+    });
+    try {
+      const login = await fetch(`${url}/auth/login`, {
+        method: "POST",
+        headers: { authorization: `Basic ${Buffer.from("key:secret").toString("base64")}` },
+      });
+      expect(login.status).toBe(200);
+      expect(((await login.json()) as { accessToken: string }).accessToken.length).toBeGreaterThan(0);
+    } finally {
+      await mock.stop();
+    }
+  }, 120_000);
+});
