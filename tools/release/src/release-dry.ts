@@ -17,7 +17,11 @@ function run(command: string, args: readonly string[], cwd = root): void {
   }
 }
 
-const publicPackages = ["specs", ...readdirSync(join(root, "packages")).map((p) => `packages/${p}`)]
+const publicPackages = [
+  "specs",
+  ...readdirSync(join(root, "packages")).map((p) => `packages/${p}`),
+  ...readdirSync(join(root, "apps")).map((p) => `apps/${p}`),
+]
   .map((dir) => ({
     dir,
     manifest: JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as {

@@ -1,37 +1,64 @@
 #!/usr/bin/env tsx
 import { fileURLToPath } from "node:url";
 import { defaultBase } from "./base-ref.js";
-import { OpticDiffer } from "./optic-differ.js";
+import { packagesOfSpec } from "./changeset-gate.js";
+import { PayspecDiffer } from "./payspec-differ.js";
 import { runGate } from "./run-gate.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+const AFFECTS: Record<string, string> = {
+  callers: "callers (their requests are refused or misread)",
+  "generated clients": "generated clients (types or validation)",
+  both: "callers and generated clients",
+  nobody: "nobody",
+};
 
 /** `pnpm spec:diff [--base REF]`: 0 when every breaking change has its major changeset, 1 when not, 2 on bad input. */
 async function main(argv: readonly string[]): Promise<number> {
   const i = argv.indexOf("--base");
   const cwd = process.env.PAYSPEC_REPO ?? repoRoot;
-  const base = i >= 0 ? argv[i + 1] : defaultBase(cwd);
-  if (i >= 0 && !base) {
+  if (i >= 0 && !argv[i + 1]) {
     console.error("--base needs a git ref (a branch, tag or commit).");
     return 2;
   }
-  if (!base) {
-    console.log(
-      "spec:diff: no base to compare with (on main with no @payspec/specs@* release tag yet); nothing to check.",
-    );
+  const base = i >= 0 ? { ref: argv[i + 1], reason: "--base" } : defaultBase(cwd);
+  if (!base.ref) {
+    if ("missingHistory" in base && base.missingHistory) {
+      console.error(`spec:diff: cannot find the base: ${base.reason}.`);
+      return 2;
+    }
+    console.log(`spec:diff: nothing to compare: ${base.reason}.`);
     return 0;
   }
-  const result = await runGate(cwd, base, new OpticDiffer());
+  console.log(`spec:diff: comparing with ${base.ref} (${base.reason}).`);
+  const result = await runGate(cwd, base.ref, new PayspecDiffer());
   for (const [spec, changes] of result.changesBySpec) {
     const breaking = changes.filter((c) => c.severity === "breaking");
-    console.log(`${spec} against ${base}: ${breaking.length} breaking, ${changes.length - breaking.length} safe`);
-    for (const c of breaking) console.log(`  BREAKING ${c.where}: ${c.message} [${c.rule}]`);
-    for (const c of changes.filter((x) => x.severity === "safe").slice(0, 20))
-      console.log(`  safe     ${c.where}: ${c.message}`);
+    console.log(`\n${spec}: ${breaking.length} breaking, ${changes.length - breaking.length} safe`);
+    for (const c of breaking) {
+      console.log(`  BREAKING [${c.rule}] ${c.where}`);
+      console.log(`    ${c.message}`);
+      console.log(`    at ${c.pointer}; breaks ${AFFECTS[c.affects ?? "both"]}`);
+    }
+    for (const c of changes.filter((x) => x.severity === "safe").slice(0, 30))
+      console.log(`  safe     [${c.rule}] ${c.where}`);
   }
   if (result.missingMajor.length > 0) {
+    const specs = [...result.changesBySpec]
+      .filter(
+        ([spec, changes]) =>
+          changes.some((c) => c.severity === "breaking") &&
+          packagesOfSpec[spec]?.some((p) => result.missingMajor.includes(p)),
+      )
+      .map(([spec]) => spec.replace(/^specs\//, "").replace(/\.openapi\.yaml$/, ""));
     console.error(
-      `\nBreaking spec changes need a major changeset for: ${result.missingMajor.join(", ")}.\nRun \`pnpm changeset\`, choose "major" for them, and describe what consumers must change.`,
+      `\nBreaking spec changes need a major changeset for: ${result.missingMajor.join(", ")}.\n` +
+        "Make it pass by recording a major release that says what consumers must change:\n" +
+        specs
+          .map((spec) => `  pnpm changeset --bump major --spec ${spec} --message "What callers must change"`)
+          .join("\n") +
+        "\n(or undo the breaking change).",
     );
     return 1;
   }

@@ -1,5 +1,14 @@
 export { defaultBase, fileAtRef } from "./base-ref.js";
+export { catalogueTable } from "./catalogue-table.js";
+export {
+  type Affected,
+  CHANGE_CATALOGUE,
+  type ChangeClass,
+  changeClass,
+  type SpecDoc,
+  type SpecName,
+} from "./change-catalogue.js";
 export { type Bump, packagesMissingMajor, packagesOfSpec, pendingBumps } from "./changeset-gate.js";
-export { OpticDiffer } from "./optic-differ.js";
+export { PayspecDiffer } from "./payspec-differ.js";
 export { type GateResult, runGate } from "./run-gate.js";
 export type { SpecChange, SpecDiffer } from "./spec-change.js";

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { OpticDiffer } from "../src/index.js";
+import { PayspecDiffer } from "../src/index.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const differ = new OpticDiffer();
+const differ = new PayspecDiffer();
 const breakingOf = async (name: string) =>
   (await differ.compare(fixture("base.yaml"), fixture(`${name}/after.yaml`))).filter((c) => c.severity === "breaking");
 
@@ -13,7 +13,7 @@ describe("every spec change is classified", () => {
     ["required-request-field-added", "quantity"],
     ["enum-narrowed", "blue"],
     ["endpoint-removed", "/items/{id}"],
-    ["bound-tightened", "maximum changed from 100 to 50"],
+    ["bound-tightened", "(was 100, now 50)"],
   ])("%s is breaking", async (name, mentioned) => {
     const breaking = await breakingOf(name);
     expect(breaking.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { defaultBase, OpticDiffer, runGate } from "../src/index.js";
+import { defaultBase, PayspecDiffer, runGate } from "../src/index.js";
 
 const run = promisify(execFile);
 const realSpecs = fileURLToPath(new URL("../../../specs/", import.meta.url));
@@ -47,12 +47,12 @@ beforeEach(() => {
 
 describe("the breaking-change gate", () => {
   it("compares with where the branch left main by default", () => {
-    expect(defaultBase(repo)).toBe(git("rev-parse", "main"));
+    expect(defaultBase(repo).ref).toBe(git("rev-parse", "main"));
   });
 
   it("fails a breaking change without a major changeset for every affected package", async () => {
     changeset("minor-only", { "@payspec/specs": "minor", "@payspec/payments-zod": "major" });
-    const result = await runGate(repo, "main", new OpticDiffer());
+    const result = await runGate(repo, "main", new PayspecDiffer());
     expect(
       result.changesBySpec.get("specs/payments-accounts.openapi.yaml")?.some((c) => c.severity === "breaking"),
     ).toBe(true);
@@ -66,13 +66,14 @@ describe("the breaking-change gate", () => {
       "@payspec/payments-zod": "major",
       "@payspec/payments-client": "major",
     });
-    expect((await runGate(repo, "main", new OpticDiffer())).missingMajor).toEqual([]);
+    expect((await runGate(repo, "main", new PayspecDiffer())).missingMajor).toEqual([]);
   });
 
   it("exits 1 from the CLI naming what to do, and 0 for a safe change", { timeout: 120_000 }, async () => {
     const failure = await run(tsx, [cli], { env: { ...process.env, PAYSPEC_REPO: repo } }).catch((e) => e);
     expect(failure.code).toBe(1);
-    expect(failure.stdout).toContain("BREAKING POST /v1/payments");
+    expect(failure.stdout).toContain("BREAKING [request.enum.narrowed] POST /v1/payments request body: method");
+    expect(failure.stderr).toContain("pnpm changeset --bump major --spec payments-accounts");
     expect(failure.stderr).toContain(
       "need a major changeset for: @payspec/payments-client, @payspec/payments-zod, @payspec/specs",
     );
@@ -80,11 +81,67 @@ describe("the breaking-change gate", () => {
     writeFileSync(
       paymentsSpec(),
       readFileSync(paymentsSpec(), "utf8").replace(
-        "        reference:\n          type: string\n          description: Your own reference (for example an invoice number), used for reconciliation matching.",
-        "        reference:\n          type: string\n          description: Your own reference (for example an invoice number), used for reconciliation matching.\n        note:\n          type: string\n          description: An optional note.",
+        "        reference:\n          type: string\n          maxLength: 140\n",
+        "        note:\n          type: string\n          description: An optional note.\n        reference:\n          type: string\n          maxLength: 140\n",
       ),
     );
     const { stdout } = await run(tsx, [cli, "--base", "main"], { env: { ...process.env, PAYSPEC_REPO: repo } });
     expect(stdout).toContain("0 breaking");
+    expect(stdout).toContain("safe     [request.property.new-optional] POST /v1/payments request body: note");
+  });
+});
+
+const commitAll = (message: string) => {
+  git("add", "-A");
+  git("-c", "user.email=ci@payspec.test", "-c", "user.name=ci", "commit", "-q", "-m", message);
+};
+const cliIn = (dir: string, ...args: string[]) =>
+  run(tsx, [cli, ...args], { env: { ...process.env, PAYSPEC_REPO: dir } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => e as { code: number; stdout: string; stderr: string },
+  );
+
+describe("no silent pass", () => {
+  it("on main without a release tag compares with the parent commit, and fails a breaking commit without a major changeset", {
+    timeout: 120_000,
+  }, async () => {
+    git("checkout", "-q", "main");
+    writeFileSync(
+      paymentsSpec(),
+      readFileSync(paymentsSpec(), "utf8").replace(
+        "        reference:\n          type: string\n          maxLength: 140",
+        "        unused:\n          type: string\n          maxLength: 140",
+      ),
+    );
+    commitAll("remove reference from PaymentCreate");
+    expect(defaultBase(repo)).toMatchObject({ ref: git("rev-parse", "HEAD~1") });
+    const result = await cliIn(repo);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("comparing with");
+    expect(result.stdout).toContain(
+      "BREAKING [request.property.removed-strict] POST /v1/payments request body: reference",
+    );
+    expect(result.stdout).toContain(
+      "at /paths/~1v1~1payments/post/requestBody/content/application~1json/schema/properties/reference",
+    );
+    expect(result.stdout).toContain("breaks callers and generated clients");
+    expect(result.stderr).toContain(
+      'pnpm changeset --bump major --spec payments-accounts --message "What callers must change"',
+    );
+  });
+
+  it("says there is nothing to compare only in a repository with a single commit", { timeout: 120_000 }, async () => {
+    const single = mkdtempSync(join(tmpdir(), "payspec-single-"));
+    mkdirSync(join(single, "specs"));
+    mkdirSync(join(single, ".changeset"));
+    cpSync(join(realSpecs, "payments-accounts.openapi.yaml"), join(single, "specs/payments-accounts.openapi.yaml"));
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: single });
+    execFileSync("git", ["add", "-A"], { cwd: single });
+    execFileSync("git", ["-c", "user.email=ci@payspec.test", "-c", "user.name=ci", "commit", "-q", "-m", "only"], {
+      cwd: single,
+    });
+    const result = await cliIn(single);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nothing to compare: the repository has a single commit");
   });
 });

@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL("../src/changeset.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+
+function repo(): string {
+  const dir = mkdtempSync(join(tmpdir(), "payspec-changeset-"));
+  mkdirSync(join(dir, ".changeset"));
+  return dir;
+}
+const changeset = (dir: string, ...args: string[]) =>
+  run(tsx, [cli, ...args], { env: { ...process.env, PAYSPEC_REPO: dir } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => e as { code: number; stdout: string; stderr: string },
+  );
+
+describe("pnpm changeset without a terminal", { timeout: 60_000 }, () => {
+  it("refuses with exit 2 and says which flags to pass", async () => {
+    const dir = repo();
+    const result = await changeset(dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--bump major|minor|patch --spec payments-accounts|card-gateway --message");
+    expect(readdirSync(join(dir, ".changeset"))).toEqual([]);
+  });
+
+  it("writes a major changeset for every package generated from the spec", async () => {
+    const dir = repo();
+    const result = await changeset(
+      dir,
+      "--",
+      "--bump",
+      "major",
+      "--spec",
+      "payments-accounts",
+      "--message",
+      "reference is gone",
+    );
+    expect(result.code).toBe(0);
+    const [file] = readdirSync(join(dir, ".changeset"));
+    const text = readFileSync(join(dir, ".changeset", file as string), "utf8");
+    expect(text).toBe(
+      '---\n"@payspec/specs": major\n"@payspec/payments-zod": major\n"@payspec/payments-client": major\n---\n\nreference is gone\n',
+    );
+  });
+
+  it("refuses an unknown spec or bump with exit 2", async () => {
+    const dir = repo();
+    expect((await changeset(dir, "--bump", "major", "--spec", "nope", "--message", "x")).code).toBe(2);
+    expect((await changeset(dir, "--bump", "huge", "--spec", "card-gateway", "--message", "x")).code).toBe(2);
+    expect((await changeset(dir, "--bump", "major")).code).toBe(2);
+  });
+});
