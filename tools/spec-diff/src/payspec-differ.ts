@@ -10,7 +10,7 @@ const TEXT_BOUNDS = ["pattern", "format"] as const;
 
 type Direction = "request" | "response";
 
-const escape = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
+const pointerPart = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** Follows `$ref`s (internal ones) and merges `allOf`, so two schemas can be compared by meaning. */
 function resolve(doc: SpecDoc, node: SpecDoc, depth = 0): SpecDoc {
@@ -152,7 +152,7 @@ export class PayspecDiffer implements SpecDiffer {
       const rb = new Set<string>(b.required ?? []);
       const ra = new Set<string>(a.required ?? []);
       for (const name of Object.keys(pb)) {
-        const at = `${pointer}/properties/${escape(name)}`;
+        const at = `${pointer}/properties/${pointerPart(name)}`;
         const whereProp = `${where}${where.endsWith(":") ? " " : "."}${name}`;
         if (!(name in pa)) {
           if (direction === "request")
@@ -172,7 +172,7 @@ export class PayspecDiffer implements SpecDiffer {
       }
       for (const name of Object.keys(pa)) {
         if (name in pb) continue;
-        const at = `${pointer}/properties/${escape(name)}`;
+        const at = `${pointer}/properties/${pointerPart(name)}`;
         const whereProp = `${where}${where.endsWith(":") ? " " : "."}${name}`;
         if (direction === "request")
           report(ra.has(name) ? "request.property.new-required" : "request.property.new-optional", whereProp, at);
@@ -215,7 +215,7 @@ export class PayspecDiffer implements SpecDiffer {
       ops.find((o) => o.path === path && o.method === method);
     for (const b of beforeOps) {
       const label = `${b.method.toUpperCase()} ${b.path}`;
-      const opPointer = `/paths/${escape(b.path)}/${b.method}`;
+      const opPointer = `/paths/${pointerPart(b.path)}/${b.method}`;
       const a = find(afterOps, b.path, b.method);
       if (!a) {
         const moved = b.node.operationId && afterOps.find((o) => o.node.operationId === b.node.operationId);
@@ -269,7 +269,7 @@ export class PayspecDiffer implements SpecDiffer {
           next.schema,
           "request",
           where,
-          `${opPointer}/parameters/${escape(param.name)}/schema`,
+          `${opPointer}/parameters/${pointerPart(param.name)}/schema`,
         );
       }
       // Request body
@@ -280,7 +280,7 @@ export class PayspecDiffer implements SpecDiffer {
           report("request.property.became-required", `${label} request body`, `${opPointer}/requestBody/required`);
         for (const [media, content] of Object.entries<SpecDoc>(bodyB.content ?? {})) {
           const next = bodyA.content?.[media];
-          const at = `${opPointer}/requestBody/content/${escape(media)}`;
+          const at = `${opPointer}/requestBody/content/${pointerPart(media)}`;
           if (!next) {
             report("request.content-type.changed", `${label} request body`, at, {
               before: Object.keys(bodyB.content),
@@ -321,7 +321,7 @@ export class PayspecDiffer implements SpecDiffer {
             next.schema,
             "response",
             `${label} ${status}:`,
-            `${at}/content/${escape(media)}/schema`,
+            `${at}/content/${pointerPart(media)}/schema`,
           );
         }
       }
@@ -336,7 +336,7 @@ export class PayspecDiffer implements SpecDiffer {
         !find(beforeOps, a.path, a.method) &&
         !beforeOps.some((b) => b.node.operationId && b.node.operationId === a.node.operationId)
       ) {
-        report("operation.added", `${a.method.toUpperCase()} ${a.path}`, `/paths/${escape(a.path)}/${a.method}`);
+        report("operation.added", `${a.method.toUpperCase()} ${a.path}`, `/paths/${pointerPart(a.path)}/${a.method}`);
       }
     }
     return out;
