@@ -9,6 +9,7 @@ import {
 import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
 import type { ApiName, VerifyOptions } from "./options.js";
 import { seededRandom, seededUuid } from "./seeded-random.js";
+import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 
 export interface AccountRef {
   readonly id: string;
@@ -39,6 +40,12 @@ export class VerifyContext {
   readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
   #token: Promise<string> | undefined;
   #accounts: Promise<readonly AccountRef[]> | undefined;
+  /** Card numbers and CVCs the run has sent, so that an echo of them is recognised. */
+  readonly sentCardData = { cardNumbers: new Set<string>(), cvcs: new Set<string>() };
+  /** Responses that held card data, by the check that made the request: `sensitive.card-data` reports them. */
+  readonly cardDataLeaks: { check: string; exchange: RecordedExchange; findings: string[] }[] = [];
+  /** How many responses the sensitive-data rule has read. */
+  exchangesScanned = 0;
 
   constructor(readonly options: VerifyOptions) {
     this.random = seededRandom(options.seed);
@@ -76,7 +83,7 @@ export class VerifyContext {
     return `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
   }
 
-  async send(api: ApiName, request: SendOptions): Promise<RecordedExchange> {
+  async send(api: ApiName, request: SendOptions, check = "(setup)"): Promise<RecordedExchange> {
     const headers: Record<string, string> = { ...request.headers };
     const auth = request.auth ?? "default";
     if (typeof auth === "object") headers.authorization = auth.authorization;
@@ -85,7 +92,21 @@ export class VerifyContext {
       else if (request.path.startsWith("/auth/login")) headers.authorization = this.basicCredentials();
       else headers.authorization = `Bearer ${await this.token()}`;
     }
-    return exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
+    cardDataIn(request.json, this.sentCardData);
+    const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
+    this.#scanForCardData(reply, check);
+    return reply;
+  }
+
+  /** The sensitive-data rule, on every exchange whatever check made it. */
+  #scanForCardData(reply: RecordedExchange, check: string): void {
+    const textual = !reply.contentType || /json|text|xml|html/.test(reply.contentType);
+    this.exchangesScanned++;
+    const findings = cardDataFindings(
+      { text: textual ? reply.bytes.toString("utf8") : "", json: reply.body, headers: reply.headers },
+      this.sentCardData,
+    );
+    if (findings.length > 0) this.cardDataLeaks.push({ check, exchange: reply, findings });
   }
 
   /** A gateway access token, from one login per run. */

@@ -31,9 +31,12 @@ export interface RequestSpec {
   readonly raw?: string;
 }
 
-/** Card data must never reach a report: digit runs that could be a card number are masked, CVCs dropped. */
+/**
+ * Card data must never reach a report: digit runs that could be a card number are masked, and CVCs
+ * are dropped whether sent as text or as a number (a negative case sends `"cvc": 1234`).
+ */
 export function redact(text: string): string {
-  return maskCardNumbers(text).replace(/"cvc"\s*:\s*"[^"]*"/g, '"cvc":"***"');
+  return maskCardNumbers(text).replace(/"(cvc2?|cvv2?)"\s*:\s*("[^"]*"|-?[\d.eE+-]+)/gi, '"$1":"***"');
 }
 
 function redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -1,5 +1,6 @@
 import { type Check, type CheckResult, type CheckRun, SkipCheck, type Violation } from "./check.js";
 import { gatewayScenarios } from "./checks/gateway-scenarios.js";
+import { listingChecks } from "./checks/listing-semantics.js";
 import { operationChecks } from "./checks/operation-checks.js";
 import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
@@ -24,7 +25,7 @@ export interface VerificationReport {
 export function selectChecks(options: VerifyOptions, context: VerifyContext): Check[] {
   const all: Check[] = [];
   if (options.apis.includes("payments"))
-    all.push(...operationChecks("payments", context.api("payments").spec), ...paymentsScenarios());
+    all.push(...operationChecks("payments", context.api("payments").spec), ...paymentsScenarios(), ...listingChecks());
   if (options.apis.includes("gateway"))
     all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
   const inProfile = all.filter((c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile]);
@@ -53,7 +54,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
   const run: CheckRun = {
     ctx: context,
     async send(request) {
-      const reply = await context.send(check.api, request);
+      const reply = await context.send(check.api, request, check.id);
       times.push(reply.ms);
       return reply;
     },
@@ -104,6 +105,32 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
   };
 }
 
+/**
+ * `sensitive.card-data`: no response of the whole run (body, headers, error messages) held a CVC, a
+ * `cvc`/`cvv` field, a card number the run sent or any Luhn-valid 13–19 digit number, whichever check
+ * made the request.
+ */
+function cardDataResult(context: VerifyContext): CheckResult {
+  const violations: Violation[] = context.cardDataLeaks.map((leak) => ({
+    check: "sensitive.card-data",
+    operation: `${leak.exchange.request.method} ${leak.exchange.request.path.split("?")[0]}`,
+    request: leak.exchange.request,
+    expected: "no card number or CVC in any response (cards masked to six and four digits)",
+    actual: `${leak.findings.join("; ")} (request made by ${leak.check})`,
+  }));
+  return {
+    id: "sensitive.card-data",
+    title: `no response of the run (${context.exchangesScanned} read) holds a full card number or a CVC`,
+    api: context.apis.gateway ? "gateway" : "payments",
+    profile: "schema",
+    status: violations.length > 0 ? "failed" : "passed",
+    violations,
+    requests: 0,
+    durationMs: 0,
+    medianResponseMs: 0,
+  };
+}
+
 /** Runs the selected checks one after another and reports each as it finishes. */
 export async function runVerification(
   options: VerifyOptions,
@@ -119,6 +146,8 @@ export async function runVerification(
     results.push(result);
     onResult(result, i, checks.length);
   }
+  results.push(cardDataResult(context));
+  onResult(results[results.length - 1] as CheckResult, checks.length, checks.length + 1);
   const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
   for (const r of results) counts[r.status]++;
   return {

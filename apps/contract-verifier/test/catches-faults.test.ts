@@ -2,6 +2,7 @@ import { type FaultProxy, type FaultRule, startFaultProxy } from "@payspec/fault
 import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { redact } from "../src/exchange.js";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 
 let sandbox: RunningSandbox;
@@ -154,6 +155,114 @@ describe("the verifier reports each fault through the check that should catch it
     });
     expect(failedChecks(report)["gateway.report-headers"]?.join()).toContain(
       'Column 1 should be "Oluşturulma Tarihi" but is "Created At"',
+    );
+  });
+
+  it("a CVC echoed in card payment answers", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card",
+      fault: {
+        kind: "rewrite",
+        rewrite: (body, request) => ({ ...body, cvc: JSON.parse(request.body || "{}").card?.cvc }),
+      },
+    });
+    expect(failedChecks(report)["sensitive.card-data"]?.join()).toContain('a "cvc" field at cvc');
+  });
+
+  it("a full card number echoed in an error message", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card",
+      fault: {
+        kind: "replace",
+        replace: (answer, request) =>
+          answer.status === 400
+            ? {
+                status: 400,
+                body: { code: 6001, message: `bad card ${JSON.parse(request.body || "{}").card?.cardNumber}` },
+              }
+            : answer,
+      },
+    });
+    expect(failedChecks(report)["sensitive.card-data"]?.join()).toMatch(/card number the run sent|passes Luhn/);
+  });
+
+  it("a limit ignored on cursor pages", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments" && r.url.includes("cursor="),
+      fault: { kind: "rewrite", rewrite: (page) => ({ ...page, data: [...page.data, ...page.data] }) },
+    });
+    expect(failedChecks(report)["pagination.page-size"]?.join()).toContain("pages of exactly 2 records");
+  });
+
+  it("a filter the provider ignores", async () => {
+    let unfiltered: unknown[] = [];
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "rewrite",
+        rewrite: (page, request) => {
+          if (!request.url.includes("status=")) {
+            unfiltered = page.data;
+            return page;
+          }
+          return { ...page, data: unfiltered, pagination: { ...page.pagination, total: unfiltered.length } };
+        },
+      },
+    });
+    expect(failedChecks(report)["filters.filter"]?.join()).toContain("every record of ?status=");
+  });
+
+  it("a new payment for the same referenceId in upper case", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) =>
+        r.method === "POST" && path(r.url) === "/api/v1/payments/card" && /"referenceId":"[^"]*[A-F]/.test(r.body),
+      fault: {
+        kind: "rewrite",
+        rewrite: (body) => ({ ...body, response: { ...body.response, id: crypto.randomUUID() } }),
+      },
+    });
+    expect(failedChecks(report)["idempotency.reference-case"]?.join()).toContain("200 with the original payment");
+  });
+
+  it("a different card with the same mask replayed as the original", async () => {
+    let original: unknown;
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card",
+      fault: {
+        kind: "replace",
+        replace: (answer) => {
+          if (answer.status === 200) original = answer.body;
+          return answer.status === 400 && answer.body?.code === 6002 ? { status: 200, body: original } : answer;
+        },
+      },
+    });
+    expect(failedChecks(report)["idempotency.same-mask-card"]?.join()).toContain(
+      "another card under a used referenceId",
+    );
+  });
+
+  it("a report that drops a row", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
+      fault: {
+        kind: "replaceBytes",
+        replace: async (bytes) => {
+          const workbook = new ExcelJS.Workbook();
+          await workbook.xlsx.load(bytes as never);
+          const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+          sheet.spliceRows(sheet.rowCount, 1);
+          return Buffer.from(await workbook.xlsx.writeBuffer());
+        },
+      },
+    });
+    expect(failedChecks(report)["report.content"]?.join()).toContain("in the report exactly once");
+  });
+});
+
+describe("its own output holds no card data", () => {
+  it("masks a numeric CVC and card numbers in what it records", () => {
+    expect(redact('{"card":{"cvc":1234,"cardNumber":"4543590000000006"},"cvv": "987"}')).toBe(
+      '{"card":{"cvc":"***","cardNumber":"454359******0006"},"cvv":"***"}',
     );
   });
 });

@@ -47,8 +47,19 @@ describe("clean runs", () => {
     const whole = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway"]));
     const first = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "1/2"]));
     const second = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "2/2"]));
-    const ids = [...first.results, ...second.results].map((r) => r.id).sort();
-    expect(ids).toEqual(whole.results.map((r) => r.id).sort());
+    // Each shard reads its own responses for card data, so each reports sensitive.card-data.
+    const rule = "sensitive.card-data";
+    for (const shard of [first, second]) expect(shard.results.some((r) => r.id === rule)).toBe(true);
+    const ids = [...first.results, ...second.results]
+      .map((r) => r.id)
+      .filter((id) => id !== rule)
+      .sort();
+    expect(ids).toEqual(
+      whole.results
+        .map((r) => r.id)
+        .filter((id) => id !== rule)
+        .sort(),
+    );
     expect(first.results.length).toBeGreaterThan(0);
     expect(whole.results.every((r) => r.api === "gateway")).toBe(true);
   });

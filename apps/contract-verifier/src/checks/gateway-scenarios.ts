@@ -57,6 +57,87 @@ async function report(run: CheckRun, date: string) {
 export function gatewayScenarios(): Check[] {
   return [
     {
+      id: "idempotency.reference-case",
+      title: "the same payment re-sent with its referenceId in upper case is replayed, not charged again",
+      api: "gateway",
+      profile: "behaviour",
+      operation: "POST /api/v1/payments/card",
+      async run(run) {
+        const body = cardRequest(run);
+        const first = await pay(run, body);
+        if (!first) return;
+        const upper = await run.send({
+          method: "POST",
+          path: "/api/v1/payments/card",
+          json: { ...body, referenceId: String(body.referenceId).toUpperCase() },
+        });
+        const replayed = (upper.body as { response?: CardPayment } | undefined)?.response;
+        run.expect(upper.status === 200 && replayed?.id === first.id, {
+          expected: `200 with the original payment ${first.id} (a UUID is case-insensitive)`,
+          actual: describeReply(upper),
+          exchange: upper,
+        });
+      },
+    },
+    {
+      id: "idempotency.same-mask-card",
+      title: "a different card with the same mask under a used referenceId is refused (6002), not replayed",
+      api: "gateway",
+      profile: "behaviour",
+      operation: "POST /api/v1/payments/card",
+      async run(run) {
+        const body = cardRequest(run);
+        const card = body.card as { cardNumber: string };
+        const first = await pay(run, body);
+        if (!first) return;
+        // Same first six and last four digits, different middle: another card.
+        const twin = `${card.cardNumber.slice(0, 6)}${"5".repeat(card.cardNumber.length - 10)}${card.cardNumber.slice(-4)}`;
+        const other = await run.send({
+          method: "POST",
+          path: "/api/v1/payments/card",
+          json: { ...body, card: { ...card, cardNumber: twin } },
+        });
+        expectClientError(run, "gateway", other, 400, "another card under a used referenceId");
+        run.expect((other.body as { code?: unknown } | undefined)?.code === 6002, {
+          expected: "code 6002 (referenceId used by a different request)",
+          actual: describeReply(other),
+          exchange: other,
+        });
+      },
+    },
+    {
+      id: "report.content",
+      title: "a payment made in the run appears in the day's report once, masked, with its amounts",
+      api: "gateway",
+      profile: "behaviour",
+      operation: `GET ${REPORT}`,
+      async run(run) {
+        const paid = await pay(run, cardRequest(run));
+        if (!paid) return;
+        if (paid.paymentStatus !== "SUCCESS") return run.skip("the provider declined the example card");
+        const rows = await report(run, paid.createdDate.slice(0, 10));
+        if (!rows) return;
+        const mine = rows.filter((r) => r.referenceId.toLowerCase() === paid.referenceId.toLowerCase());
+        run.expect(mine.length === 1, {
+          expected: `the payment ${paid.transactionId} in the report exactly once`,
+          actual: `${mine.length} rows`,
+        });
+        const row = mine[0];
+        const sent = paid as unknown as { amount: number; cardDetails: { cardNumber: string } };
+        if (row) {
+          run.expect(row.cardNumber === sent.cardDetails.cardNumber && row.amount === sent.amount, {
+            expected: `masked card ${sent.cardDetails.cardNumber} and amount ${sent.amount}`,
+            actual: `${row.cardNumber}, ${row.amount}`,
+          });
+        }
+        const fullNumbers = rows.filter((r) => /^\d{13,19}$/.test(String(r.cardNumber)));
+        run.expect(fullNumbers.length === 0, {
+          expected: "no full card number in any cell",
+          actual: `${fullNumbers.length} rows with a full card number`,
+        });
+      },
+    },
+    {
       id: "gateway.report-headers",
       title: "the daily report is an .xlsx whose headers are the seed's twelve, in order",
       api: "gateway",
