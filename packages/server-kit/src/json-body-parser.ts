@@ -26,7 +26,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       if (body.trim() === "") return done(null, undefined);
       try {
         done(null, JSON.parse(body));
-      } catch (error) {
+      } catch {
         done(new ApiFailure("invalid_request", notJsonMessage(body)), undefined);
       }
     },

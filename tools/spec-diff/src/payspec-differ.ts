@@ -117,7 +117,7 @@ export class PayspecDiffer implements SpecDiffer {
       if (direction === "request") {
         const removed = eb ? (ea ? eb.filter((v) => !ea.includes(v)) : []) : ea ? ["(any value)"] : [];
         if (removed.length > 0) report("request.enum.narrowed", where, `${pointer}/enum`, { before: eb, after: ea });
-        else if (eb && ea && ea.some((v) => !eb.includes(v)))
+        else if (eb && ea?.some((v) => !eb.includes(v)))
           report("request.enum.widened", where, `${pointer}/enum`, { before: eb, after: ea });
       } else {
         const added = ea ? (eb ? ea.filter((v) => !eb.includes(v)) : []) : eb ? ["(any value)"] : [];

@@ -1,3 +1,4 @@
+import { resolveRef } from "@payspec/specs";
 import type { Check, CheckRun } from "../check.js";
 import { expectSuccess } from "./expectations.js";
 
@@ -38,23 +39,21 @@ async function walk(run: CheckRun, query: string, limit?: number): Promise<Liste
   return records;
 }
 
+type SpecNode = Record<string, unknown> & { $ref?: string };
+
 /** The declared query filters of GET /v1/payments (every parameter but paging), from the spec. */
-function declaredFilters(spec: Record<string, any>): { name: string; schema: Record<string, any> }[] {
-  const resolve = (node: any): any => {
-    let current = node;
-    for (let i = 0; current?.$ref && i < 16; i++) {
-      current = current.$ref
-        .replace(/^#\//, "")
-        .split("/")
-        .reduce((n: any, k: string) => n?.[k], spec);
-    }
-    return current;
-  };
-  const params: any[] = spec.paths?.["/v1/payments"]?.get?.parameters ?? [];
+function declaredFilters(spec: object): { name: string; schema: SpecNode }[] {
+  const deref = (node: SpecNode | undefined) =>
+    node ? (resolveRef(spec as SpecNode, node, [])[0] as SpecNode) : undefined;
+  const paths = (spec as { paths?: Record<string, { get?: { parameters?: SpecNode[] } }> }).paths;
+  const params = (paths?.["/v1/payments"]?.get?.parameters ?? []).map(deref) as (SpecNode & {
+    in?: string;
+    name?: string;
+    schema?: SpecNode;
+  })[];
   return params
-    .map(resolve)
-    .filter((p) => p?.in === "query" && !["limit", "cursor"].includes(p.name))
-    .map((p) => ({ name: p.name, schema: resolve(p.schema) ?? {} }));
+    .filter((p) => p?.in === "query" && typeof p.name === "string" && !["limit", "cursor"].includes(p.name))
+    .map((p) => ({ name: p.name as string, schema: { ...p.schema, ...deref(p.schema) } }));
 }
 
 /** Whether a record matches `name=value`: `from`/`to` bound the UTC date of created_at; others compare the field. */
