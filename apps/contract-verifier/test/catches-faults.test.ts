@@ -1,29 +1,15 @@
-import { type FaultProxy, type FaultRule, startFaultProxy } from "@payspec/fault-proxy";
-import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { type FaultRule, proxiedDuringSuite } from "@payspec/fault-proxy";
+import { startSandbox } from "@payspec/sandbox";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { redact } from "../src/exchange.js";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 
-let sandbox: RunningSandbox;
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  proxy = await startFaultProxy(sandbox.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await sandbox.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-  proxy.clear();
-});
+const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
 
 async function verifyThroughProxy(profile: string, rule?: FaultRule): Promise<VerificationReport> {
-  if (rule) proxy.inject(rule);
-  return runVerification(parseOptions(["--target", proxy.url, "--profile", profile, "--seed", "7"]));
+  if (rule) suite.proxy.inject(rule);
+  return runVerification(parseOptions(["--target", suite.proxy.url, "--profile", profile, "--seed", "7"]));
 }
 
 function failedChecks(report: VerificationReport): Record<string, string[]> {

@@ -1,11 +1,5 @@
-import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
-import {
-  DEMO_GATEWAY_KEY,
-  DEMO_GATEWAY_SECRET,
-  GATEWAY_SCOPE,
-  type RunningSandbox,
-  startSandbox,
-} from "@payspec/sandbox";
+import { proxiedDuringSuite } from "@payspec/fault-proxy";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, GATEWAY_SCOPE, startSandbox } from "@payspec/sandbox";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -17,28 +11,18 @@ import {
   RequestValidationError,
   TimeoutError,
 } from "../src/index.js";
+import { cardRequest } from "./support/card-request.js";
 
-let sandbox: RunningSandbox;
-let proxy: FaultProxy;
 let gateway: CardGatewayClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ tokenTtlSeconds: 60 });
-  proxy = await startFaultProxy(sandbox.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await sandbox.close();
-});
+const suite = proxiedDuringSuite(() => startSandbox({ tokenTtlSeconds: 60 }), { beforeAll, afterAll, beforeEach });
 beforeEach(async () => {
-  await sandbox.reset();
-  proxy.clear();
   gateway = client();
 });
 
 function client(overrides: Partial<Parameters<typeof createCardGatewayClient>[0]> = {}) {
   return createCardGatewayClient({
-    host: proxy.url,
+    host: suite.proxy.url,
     apiKey: DEMO_GATEWAY_KEY,
     apiSecret: DEMO_GATEWAY_SECRET,
     retry: { baseDelayMs: 1 },
@@ -47,39 +31,25 @@ function client(overrides: Partial<Parameters<typeof createCardGatewayClient>[0]
   });
 }
 
-const request = (overrides: Partial<CardPaymentRequest> = {}): CardPaymentRequest => ({
-  referenceId: crypto.randomUUID(),
-  amount: 1250.5,
-  finalAmount: 1250.5,
-  walletAmount: 0,
-  clientIpAddress: "85.105.34.12",
-  currency: "TRY",
-  card: {
-    cardHolderName: "Ayşe Yılmaz",
-    cardNumber: "5528790000000008",
-    expireYear: "29",
-    expireMonth: "07",
-    cvc: "123",
-  },
-  products: [{ name: "Kablosuz Kulaklık", price: 1250.5 }],
-  ...overrides,
-});
+const request = (overrides: Partial<CardPaymentRequest> = {}) => cardRequest(overrides);
 
-const logins = () => proxy.seen.filter((r) => r.url === "/auth/login").length;
+const logins = () => suite.proxy.seen.filter((r) => r.url === "/auth/login").length;
 const today = () =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(new Date(sandbox.clocks.now(GATEWAY_SCOPE)));
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(
+    new Date(suite.target.clocks.now(GATEWAY_SCOPE)),
+  );
 
 describe("login and tokens", () => {
   it("logs in once with Basic and reuses the token, even for concurrent calls", async () => {
     await Promise.all([gateway.pay(request()), gateway.pay(request()), gateway.pay(request())]);
     await gateway.getPaymentByReference((await gateway.pay(request())).response.referenceId);
     expect(logins()).toBe(1);
-    const login = proxy.seen.find((r) => r.url === "/auth/login");
+    const login = suite.proxy.seen.find((r) => r.url === "/auth/login");
     expect(login?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${DEMO_GATEWAY_KEY}:${DEMO_GATEWAY_SECRET}`).toString("base64")}`,
     );
     expect(
-      proxy.seen
+      suite.proxy.seen
         .filter((r) => r.url !== "/auth/login")
         .every((r) => String(r.headers.authorization).startsWith("Bearer ")),
     ).toBe(true);
@@ -89,7 +59,7 @@ describe("login and tokens", () => {
     const noEarlyRefresh = client();
     await noEarlyRefresh.pay(request());
     // The sandbox's token dies; the client still believes in it until the 401.
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.url === "/api/v1/payments/card",
       fault: { kind: "respond", status: 401, body: { code: 1001, message: "expired" } },
       times: 1,
@@ -101,7 +71,7 @@ describe("login and tokens", () => {
 
   it("refreshes a token that the sandbox expired", async () => {
     await gateway.pay(request());
-    await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
+    await fetch(`${suite.target.url}/_sandbox/clock/advance`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${await gateway.login()}` },
       body: '{"seconds": 61}',
@@ -145,7 +115,7 @@ describe("payments and lookup", () => {
       "body.card.expireMonth",
     ]);
     expect(error.message).not.toContain("5528790000000008");
-    expect(proxy.seen.filter((r) => r.url === "/api/v1/payments/card")).toHaveLength(0);
+    expect(suite.proxy.seen.filter((r) => r.url === "/api/v1/payments/card")).toHaveLength(0);
   });
 
   it("surfaces the gateway's own errors: risk rejection is ApiError 400/6003", async () => {
@@ -164,13 +134,13 @@ describe("payments and lookup", () => {
   it("does not retry a card payment after a timeout unless told to; with retries the reference keeps it single", async () => {
     const impatient = client({ timeoutMs: 150 });
     await impatient.login();
-    proxy.clear();
-    proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
+    suite.proxy.clear();
+    suite.proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
     await expect(impatient.pay(request())).rejects.toBeInstanceOf(TimeoutError);
-    expect(proxy.seen.filter((r) => r.url === "/api/v1/payments/card")).toHaveLength(1);
+    expect(suite.proxy.seen.filter((r) => r.url === "/api/v1/payments/card")).toHaveLength(1);
 
     const retrying = client({ timeoutMs: 150, retryCardPayments: true });
-    proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
+    suite.proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
     const once = request();
     const paid = await retrying.pay(once);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -219,7 +189,7 @@ describe("daily report", () => {
 
   it("rejects a report whose headers are not the spec's, naming the column", async () => {
     await gateway.pay(request());
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.url.startsWith("/api/v1/general/reports"),
       fault: {
         kind: "replaceBytes",

@@ -1,5 +1,5 @@
-import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
-import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { proxiedDuringSuite } from "@payspec/fault-proxy";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   CardGatewayApiError,
@@ -9,58 +9,26 @@ import {
   PayspecError,
   ProtocolError,
 } from "../src/index.js";
+import { cardRequest } from "./support/card-request.js";
 
-let sandbox: RunningSandbox;
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ tokenTtlSeconds: 20 });
-  proxy = await startFaultProxy(sandbox.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await sandbox.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-  proxy.clear();
-});
+const suite = proxiedDuringSuite(() => startSandbox({ tokenTtlSeconds: 20 }), { beforeAll, afterAll, beforeEach });
 
 const client = (): CardGatewayClient =>
   createCardGatewayClient({
-    host: proxy.url,
+    host: suite.proxy.url,
     apiKey: DEMO_GATEWAY_KEY,
     apiSecret: DEMO_GATEWAY_SECRET,
     retry: { baseDelayMs: 1 },
     validate: true,
   });
 
-function request(overrides: Partial<CardPaymentRequest> = {}, card: Partial<CardPaymentRequest["card"]> = {}) {
-  return {
-    referenceId: crypto.randomUUID(),
-    amount: 10,
-    finalAmount: 10,
-    walletAmount: 0,
-    clientIpAddress: "85.105.34.12",
-    currency: "TRY",
-    card: {
-      cardHolderName: "Ayşe Yılmaz",
-      cardNumber: "5528790000000008",
-      expireYear: "29",
-      expireMonth: "07",
-      cvc: "123",
-      ...card,
-    },
-    products: [{ name: "Kitap", price: 10 }],
-    ...overrides,
-  } satisfies CardPaymentRequest;
-}
+const request = cardRequest;
 
 describe("tokens", () => {
   it("reuses a 20 s token across calls instead of logging in for each", async () => {
     const gateway = client();
     for (let i = 0; i < 5; i++) await gateway.pay(request());
-    expect(proxy.seen.filter((r) => r.url === "/auth/login")).toHaveLength(1);
+    expect(suite.proxy.seen.filter((r) => r.url === "/auth/login")).toHaveLength(1);
   });
 });
 
@@ -78,7 +46,7 @@ describe("errors", () => {
   });
 
   it("turns a corrupt login answer into a ProtocolError", async () => {
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.url === "/auth/login",
       fault: { kind: "replaceBytes", replace: () => Buffer.from("{not json") },
       times: 1,

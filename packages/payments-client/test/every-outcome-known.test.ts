@@ -1,5 +1,5 @@
-import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
-import { DEMO_API_KEYS, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { proxiedDuringSuite } from "@payspec/fault-proxy";
+import { DEMO_API_KEYS, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createPaymentsClient,
@@ -12,26 +12,15 @@ import {
   TimeoutError,
 } from "../src/index.js";
 
-let sandbox: RunningSandbox;
-let proxy: FaultProxy;
 let client: PaymentsClient;
 let from: string;
 let to: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ completeAfterSeconds: 30 });
-  proxy = await startFaultProxy(sandbox.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await sandbox.close();
-});
+const suite = proxiedDuringSuite(() => startSandbox({ completeAfterSeconds: 30 }), { beforeAll, afterAll, beforeEach });
 beforeEach(async () => {
-  await sandbox.reset();
-  proxy.clear();
-  client = createPaymentsClient({ baseUrl: proxy.url, apiKey: DEMO_API_KEYS[0], retry: { baseDelayMs: 1 } });
+  client = createPaymentsClient({ baseUrl: suite.proxy.url, apiKey: DEMO_API_KEYS[0], retry: { baseDelayMs: 1 } });
   [from, to] = (await client.listAccounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
-  proxy.clear();
+  suite.proxy.clear();
 });
 
 const payment = (reference: string, amount = 1000): PaymentCreate => ({
@@ -51,14 +40,14 @@ describe("createMany: every input gets an outcome, whatever happens to the answe
     ["truncated JSON", { kind: "replaceBytes", replace: (b: Buffer) => b.subarray(0, b.length / 2) } as const],
     ["a non-JSON 200", { kind: "replaceBytes", replace: () => Buffer.from("<html>OK</html>") } as const],
   ])("marks entries unknown after %s, and never throws a raw error", async (_, fault) => {
-    proxy.inject({ when: batchCall, fault, times: 1 });
+    suite.proxy.inject({ when: batchCall, fault, times: 1 });
     const outcomes = await client.createMany(inputs(3));
     expect(outcomes.map((o) => o.outcome)).toEqual(["unknown", "unknown", "unknown"]);
     for (const o of outcomes) if (o.outcome === "unknown") expect(o.error).toBeInstanceOf(PayspecError);
   });
 
   it("marks entries the answer left out unknown, not failed", async () => {
-    proxy.inject({
+    suite.proxy.inject({
       when: batchCall,
       fault: { kind: "rewrite", rewrite: (body) => ({ ...body, results: body.results.slice(0, 1) }) },
       times: 1,
@@ -69,10 +58,10 @@ describe("createMany: every input gets an outcome, whatever happens to the answe
 
   it("reconciles unknown entries by reference: created when the server has them, missing when not", async () => {
     // The first batch reaches the server and its answer is lost; the second never reaches it.
-    proxy.inject({ when: batchCall, fault: { kind: "cut", afterBytes: 10 }, times: 1 });
+    suite.proxy.inject({ when: batchCall, fault: { kind: "cut", afterBytes: 10 }, times: 1 });
     const sent = inputs(3);
     const first = await client.createMany(sent);
-    proxy.inject({ when: batchCall, fault: { kind: "respond", status: 502, body: "bad gateway" }, times: 1 });
+    suite.proxy.inject({ when: batchCall, fault: { kind: "respond", status: 502, body: "bad gateway" }, times: 1 });
     const neverArrived = [payment("INV-X", 77), { ...payment("ignored", 5), reference: undefined }];
     const second = await client.createMany(neverArrived);
     expect([...first, ...second].every((o) => o.outcome === "unknown")).toBe(true);
@@ -91,7 +80,7 @@ describe("pagination never loops", () => {
   it("stops with a ProtocolError when a cursor repeats", async () => {
     await client.createMany(inputs(5));
     let firstCursor: string | undefined;
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET" && r.url.startsWith("/v1/payments?"),
       fault: {
         kind: "rewrite",
@@ -113,7 +102,7 @@ describe("pagination never loops", () => {
 
   it("stops with a ProtocolError on has_more without next_cursor", async () => {
     await client.createMany(inputs(3));
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET" && r.url.startsWith("/v1/payments?"),
       fault: {
         kind: "rewrite",
@@ -140,14 +129,14 @@ async function collectPages() {
 describe("a retried cancel", () => {
   it("resolves with the cancelled payment when its first attempt reached the server", async () => {
     const created = await client.createPayment(payment("CANCEL-1"));
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "DELETE",
       fault: { kind: "replace", replace: () => ({ status: 503, body: { code: "internal_error", message: "lost" } }) },
       times: 1,
     });
     const cancelled = await client.cancelPayment(created.id);
     expect(cancelled.status).toBe("cancelled");
-    expect(proxy.seen.filter((r) => r.method === "DELETE")).toHaveLength(2);
+    expect(suite.proxy.seen.filter((r) => r.method === "DELETE")).toHaveLength(2);
   });
 
   it("still refuses a payment that was already cancelled before this call", async () => {
@@ -163,23 +152,27 @@ describe("every failure is a typed PayspecError", () => {
   it("times out a stalled body with TimeoutError", async () => {
     const created = await client.createPayment(payment("STALL"));
     const impatient = createPaymentsClient({
-      baseUrl: proxy.url,
+      baseUrl: suite.proxy.url,
       apiKey: DEMO_API_KEYS[0],
       timeoutMs: 300,
       retry: false,
     });
-    proxy.inject({ when: (r) => r.method === "GET", fault: { kind: "cut", afterBytes: 5, stall: true }, times: 1 });
+    suite.proxy.inject({
+      when: (r) => r.method === "GET",
+      fault: { kind: "cut", afterBytes: 5, stall: true },
+      times: 1,
+    });
     await expect(impatient.getPayment(created.id)).rejects.toBeInstanceOf(TimeoutError);
   });
 
   it("turns corrupt JSON into a ProtocolError and a reset into a NetworkError, also on the raw client", async () => {
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET",
       fault: { kind: "replaceBytes", replace: () => Buffer.from('{"broken":') },
       times: 1,
     });
     await expect(client.listAccounts()).rejects.toBeInstanceOf(ProtocolError);
-    proxy.inject({ when: (r) => r.method === "GET", fault: { kind: "cut", afterBytes: 3 }, times: 3 });
+    suite.proxy.inject({ when: (r) => r.method === "GET", fault: { kind: "cut", afterBytes: 3 }, times: 3 });
     const error = await client.raw.GET("/v1/accounts").catch((e) => e);
     expect(error).toBeInstanceOf(PayspecError);
     expect(error).toBeInstanceOf(NetworkError);

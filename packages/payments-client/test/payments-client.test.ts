@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
-import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
-import { DEMO_API_KEYS, type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { proxiedDuringSuite } from "@payspec/fault-proxy";
+import { DEMO_API_KEYS, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -12,32 +12,21 @@ import {
   TimeoutError,
 } from "../src/index.js";
 
-let sandbox: RunningSandbox;
-let proxy: FaultProxy;
 let client: PaymentsClient;
 let from: string;
 let to: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ completeAfterSeconds: 30 });
-  proxy = await startFaultProxy(sandbox.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await sandbox.close();
-});
+const suite = proxiedDuringSuite(() => startSandbox({ completeAfterSeconds: 30 }), { beforeAll, afterAll, beforeEach });
 beforeEach(async () => {
-  await sandbox.reset();
-  proxy.clear();
   client = createPaymentsClient({
-    baseUrl: proxy.url,
+    baseUrl: suite.proxy.url,
     apiKey: DEMO_API_KEYS[0],
     retry: { baseDelayMs: 1 },
     validate: true,
   });
   const accounts = await client.listAccounts();
   [from, to] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
-  proxy.clear();
+  suite.proxy.clear();
 });
 
 const payment = (overrides: Partial<PaymentCreate> = {}): PaymentCreate => ({
@@ -50,7 +39,7 @@ const payment = (overrides: Partial<PaymentCreate> = {}): PaymentCreate => ({
 });
 
 const requestsTo = (method: string, path: string) =>
-  proxy.seen.filter((r) => r.method === method && r.url.split("?")[0] === path).length;
+  suite.proxy.seen.filter((r) => r.method === method && r.url.split("?")[0] === path).length;
 
 describe("payments client against the sandbox", () => {
   it("creates, reads, cancels, and throws a typed 409 on a second cancel", async () => {
@@ -84,7 +73,7 @@ describe("payments client against the sandbox", () => {
 
   it("pages through many pages with for await, each record once, in order", async () => {
     const outcomes = await client.createMany(Array.from({ length: 2345 }, (_, i) => payment({ amount: i + 1 })));
-    proxy.clear();
+    suite.proxy.clear();
     const seen: number[] = [];
     for await (const p of client.payments({ limit: 100 })) seen.push(p.amount);
     expect(seen).toEqual(outcomes.map((_, i) => i + 1));
@@ -120,13 +109,13 @@ describe("payments client against the sandbox", () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues[0].path).toBe("body.amount");
     expect(error.message).toContain("body.amount");
-    expect(proxy.seen).toHaveLength(0);
+    expect(suite.proxy.seen).toHaveLength(0);
   });
 });
 
 describe("retries and failures", () => {
   it("retries a GET after 503 and succeeds", async () => {
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET",
       fault: { kind: "respond", status: 503, body: { code: "internal_error", message: "busy" } },
       times: 2,
@@ -137,12 +126,12 @@ describe("retries and failures", () => {
 
   it("does not retry a create after a timeout: it may have been created", async () => {
     const slow = createPaymentsClient({
-      baseUrl: proxy.url,
+      baseUrl: suite.proxy.url,
       apiKey: DEMO_API_KEYS[0],
       timeoutMs: 150,
       retry: { maxRetries: 3, baseDelayMs: 1 },
     });
-    proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
+    suite.proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
     await expect(slow.createPayment(payment({ reference: "slow-1" }))).rejects.toBeInstanceOf(TimeoutError);
     expect(requestsTo("POST", "/v1/payments")).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 700));
@@ -153,12 +142,12 @@ describe("retries and failures", () => {
 
   it("reports a batch lost to a timeout as unknown, never re-sending it", async () => {
     const slow = createPaymentsClient({
-      baseUrl: proxy.url,
+      baseUrl: suite.proxy.url,
       apiKey: DEMO_API_KEYS[0],
       timeoutMs: 150,
       retry: { baseDelayMs: 1 },
     });
-    proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
+    suite.proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
     const outcomes = await slow.createMany([payment(), payment()]);
     expect(outcomes.map((o) => o.outcome)).toEqual(["unknown", "unknown"]);
     expect(requestsTo("POST", "/v1/payments/batch")).toBe(1);
@@ -166,13 +155,13 @@ describe("retries and failures", () => {
 
   it("tolerates unknown enum values and extra fields, but not a missing required field", async () => {
     const created = await client.createPayment(payment());
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET",
       fault: { kind: "rewrite", rewrite: (p) => ({ ...p, status: "on_hold", risk: "low" }) },
       times: 1,
     });
     expect((await client.getPayment(created.id)).status).toBe("on_hold");
-    proxy.inject({
+    suite.proxy.inject({
       when: (r) => r.method === "GET",
       fault: { kind: "rewrite", rewrite: ({ id: _id, ...rest }) => rest },
       times: 1,

@@ -179,3 +179,4 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       }),
   };
 }
+export { type ProxiedSuite, proxiedDuringSuite, type ResettableTarget, type SuiteHooks } from "./proxied-suite.js";
