@@ -9,6 +9,10 @@ export interface Violation {
   readonly request?: SentRequest;
   readonly expected: string;
   readonly actual: string;
+  /** A `curl` line that sends the request again (credentials as $VARIABLES). */
+  readonly reproduce?: string;
+  /** The flags that re-run just this check with the same generated data: `--seed 7 --only <check>`. */
+  readonly rerun?: string;
 }
 
 export type CheckStatus = "passed" | "failed" | "skipped" | "error";

@@ -43,7 +43,13 @@ export class VerifyContext {
   /** Card numbers and CVCs the run has sent, so that an echo of them is recognised. */
   readonly sentCardData = { cardNumbers: new Set<string>(), cvcs: new Set<string>() };
   /** Responses that held card data, by the check that made the request: `sensitive.card-data` reports them. */
-  readonly cardDataLeaks: { check: string; exchange: RecordedExchange; findings: string[] }[] = [];
+  readonly cardDataLeaks: {
+    check: string;
+    api: ApiName;
+    baseUrl: string;
+    exchange: RecordedExchange;
+    findings: string[];
+  }[] = [];
   /** How many responses the sensitive-data rule has read. */
   exchangesScanned = 0;
 
@@ -94,19 +100,21 @@ export class VerifyContext {
     }
     cardDataIn(request.json, this.sentCardData);
     const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
-    this.#scanForCardData(reply, check);
+    this.#scanForCardData(reply, check, api);
     return reply;
   }
 
   /** The sensitive-data rule, on every exchange whatever check made it. */
-  #scanForCardData(reply: RecordedExchange, check: string): void {
+  #scanForCardData(reply: RecordedExchange, check: string, api: ApiName): void {
     const textual = !reply.contentType || /json|text|xml|html/.test(reply.contentType);
     this.exchangesScanned++;
     const findings = cardDataFindings(
       { text: textual ? reply.bytes.toString("utf8") : "", json: reply.body, headers: reply.headers },
       this.sentCardData,
     );
-    if (findings.length > 0) this.cardDataLeaks.push({ check, exchange: reply, findings });
+    if (findings.length > 0) {
+      this.cardDataLeaks.push({ check, api, baseUrl: this.api(api).baseUrl, exchange: reply, findings });
+    }
   }
 
   /** A gateway access token, from one login per run. */

@@ -20,6 +20,8 @@ export interface VerifyOptions {
   readonly shard: { readonly index: number; readonly count: number };
   readonly junitFile?: string;
   readonly jsonFile?: string;
+  /** Only these checks (by id), to re-run a failure: `--only state.cancel-twice`. */
+  readonly only?: readonly string[];
   /** Per-request timeout in ms. */
   readonly timeoutMs: number;
 }
@@ -40,6 +42,7 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --gateway-secret SECRET gateway API secret      (env PAYSPEC_VERIFY_GATEWAY_SECRET)
   --seed N                seed for generated data (default 1)
   --shard i/n             run the i-th of n slices of the checks
+  --only ID[,ID]          run only these checks (each failure prints the --seed/--only to re-run it)
   --junit FILE            write a JUnit XML report
   --json FILE             write a JSON report
   --timeout-ms N          per-request timeout (default 10000)
@@ -77,6 +80,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "gateway-secret",
     "seed",
     "shard",
+    "only",
     "junit",
     "json",
     "timeout-ms",
@@ -136,6 +140,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     gatewaySecret: flags.get("gateway-secret") ?? env.PAYSPEC_VERIFY_GATEWAY_SECRET ?? "gw_demo_secret",
     seed,
     shard,
+    ...(flags.get("only") ? { only: (flags.get("only") as string).split(",").map((id) => id.trim()) } : {}),
     ...(flags.get("junit") ? { junitFile: reportPath(flags.get("junit") as string, env) } : {}),
     ...(flags.get("json") ? { jsonFile: reportPath(flags.get("json") as string, env) } : {}),
     timeoutMs,

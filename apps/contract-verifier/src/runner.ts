@@ -7,6 +7,7 @@ import { VerifyContext } from "./context.js";
 import type { RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
 import type { Profile, VerifyOptions } from "./options.js";
+import { curlFor } from "./reproduction.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
 
@@ -29,7 +30,11 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
   if (options.apis.includes("gateway"))
     all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
   const inProfile = all.filter((c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile]);
-  return inProfile.filter((_, i) => i % options.shard.count === options.shard.index - 1);
+  const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
+  if (options.only && chosen.length === 0) {
+    throw new CannotRun(`No check of the ${options.profile} profile is named ${options.only.join(" or ")}.`);
+  }
+  return chosen.filter((_, i) => i % options.shard.count === options.shard.index - 1);
 }
 
 /** Thrown when the run cannot start: the provider is unreachable. The CLI exits 2. */
@@ -66,9 +71,15 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
           operation:
             v.operation ??
             (exchange ? `${exchange.request.method} ${exchange.request.path.split("?")[0]}` : check.operation),
-          ...(exchange ? { request: exchange.request } : {}),
+          ...(exchange
+            ? {
+                request: exchange.request,
+                reproduce: curlFor(exchange.request, context.api(check.api).baseUrl, check.api),
+              }
+            : {}),
           expected: v.expected,
           actual: v.actual,
+          rerun: `--seed ${context.options.seed} --only ${check.id}`,
         });
       }
       return ok;
@@ -117,6 +128,8 @@ function cardDataResult(context: VerifyContext): CheckResult {
     request: leak.exchange.request,
     expected: "no card number or CVC in any response (cards masked to six and four digits)",
     actual: `${leak.findings.join("; ")} (request made by ${leak.check})`,
+    reproduce: curlFor(leak.exchange.request, leak.baseUrl, leak.api),
+    rerun: `--seed ${context.options.seed} --only ${leak.check}`,
   }));
   return {
     id: "sensitive.card-data",

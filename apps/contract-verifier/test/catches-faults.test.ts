@@ -245,6 +245,26 @@ describe("the verifier reports each fault through the check that should catch it
   });
 });
 
+describe("every failure can be reproduced", () => {
+  it("carries a curl line with credentials as variables, and the flags that re-run just that check", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: { kind: "rewrite", rewrite: ({ id: _id, ...rest }) => rest },
+    });
+    const failed = report.results.find((r) => r.status === "failed");
+    const violation = failed?.violations[0];
+    expect(violation?.reproduce).toMatch(
+      /^curl -sS -X GET '.*\/v1\/payments\/pay_\w+' -H "Authorization: Bearer \$PAYSPEC_VERIFY_API_KEY"/,
+    );
+    expect(violation?.reproduce).not.toContain("sk_sandbox_demo_1");
+    expect(violation?.rerun).toBe(`--seed 7 --only ${failed?.id}`);
+    const again = await runVerification(
+      parseOptions(["--target", suite.proxy.url, "--profile", "schema", "--seed", "7", "--only", failed?.id as string]),
+    );
+    expect(again.results.map((r) => r.id)).toEqual([failed?.id, "sensitive.card-data"]);
+  });
+});
+
 describe("its own output holds no card data", () => {
   it("masks a numeric CVC and card numbers in what it records", () => {
     expect(redact('{"card":{"cvc":1234,"cardNumber":"4543590000000006"},"cvv": "987"}')).toBe(

@@ -13,7 +13,9 @@ export function formatViolation(v: Violation): string {
   const request = v.request
     ? `\n    request:  ${v.request.method} ${v.request.path}${v.request.body ? ` ${v.request.body.slice(0, 300)}` : ""}`
     : "";
-  return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}`;
+  const reproduce = v.reproduce ? `\n    reproduce: ${v.reproduce.slice(0, 600)}` : "";
+  const rerun = v.rerun ? `\n    re-run:   payspec-verify <same target> ${v.rerun}` : "";
+  return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}${reproduce}${rerun}`;
 }
 
 /** The closing summary: counts, slowest checks, and every violation with its request. */
