@@ -4,6 +4,13 @@ import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 import { describe, expect, it } from "vitest";
 import { pactsDir } from "../../src/index.js";
 
+/**
+ * Retry only a connection that was never made (a mock server still binding its port under a loaded
+ * CI machine was seen to refuse the first connection once); no status is retried, so a request Pact
+ * received is never sent twice.
+ */
+const CONNECT_RETRIES_ONLY = { maxRetries: 2, baseDelayMs: 25, retryOnStatuses: [] };
+
 const { eachLike, fromProviderState, integer, like, regex, number, boolean } = MatchersV3;
 
 const pact = new PactV4({
@@ -19,7 +26,12 @@ const [tryA, tryB] = seedWorkspace(KEY)
   .map((a) => a.id) as [string, string];
 
 const client = (baseUrl: string, options: { apiKey?: string; validate?: boolean } = {}) =>
-  createPaymentsClient({ baseUrl, apiKey: options.apiKey ?? KEY, retry: false, validate: options.validate ?? true });
+  createPaymentsClient({
+    baseUrl,
+    apiKey: options.apiKey ?? KEY,
+    retry: CONNECT_RETRIES_ONLY,
+    validate: options.validate ?? true,
+  });
 
 const newPayment = {
   amount: 150075,
