@@ -67,7 +67,6 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
 /** The in-memory store: fast, per-process, gone on restart. */
 export class MemoryPaymentsStore implements PaymentsStore {
   #workspaces = new Map<string, Workspace>();
-  #workspaceOf = new Map<string, string>();
 
   #ws(workspace: string): Workspace {
     const ws = this.#workspaces.get(workspace);
@@ -77,12 +76,9 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
     this.#workspaces = new Map(seeds.map((seed) => [seed.workspace, emptyWorkspace(seed)]));
-    this.#workspaceOf = new Map();
   }
 
   async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
-    const old = this.#workspaces.get(seed.workspace);
-    for (const payment of old?.payments ?? []) this.#workspaceOf.delete(payment.id);
     this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
   }
 
@@ -105,18 +101,11 @@ export class MemoryPaymentsStore implements PaymentsStore {
     };
     ws.payments.push(payment);
     ws.byId.set(payment.id, payment);
-    this.#workspaceOf.set(payment.id, workspace);
     return payment;
   }
 
   async payment(workspace: string, id: string) {
     return this.#ws(workspace).byId.get(id);
-  }
-
-  async locate(id: string) {
-    const workspace = this.#workspaceOf.get(id);
-    const payment = workspace ? this.#ws(workspace).byId.get(id) : undefined;
-    return workspace && payment ? { workspace, payment } : undefined;
   }
 
   /** Applies a status change and the balance movement it implies, or nothing when an account is short. */

@@ -97,8 +97,6 @@ export interface PaymentsStore {
   account(workspace: string, id: string): Promise<StoredAccount | undefined>;
   insert(workspace: string, payment: NewPayment): Promise<StoredPayment>;
   payment(workspace: string, id: string): Promise<StoredPayment | undefined>;
-  /** Finds a payment in any workspace (for the control API). */
-  locate(id: string): Promise<{ workspace: string; payment: StoredPayment } | undefined>;
   /**
    * Moves `id` to `to` only if its status is one of `from` (compare-and-set), moving the balances as
    * MONEY_MOVED says, all or nothing.
