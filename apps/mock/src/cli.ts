@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
+import { parseServerArgs, portNumber } from "@payspec/server-kit";
 import { DEFAULT_MOCK_PORT, startMock } from "./server.js";
 
 const USAGE = `payspec-mock: both payment APIs mocked by Prism from their specs, on one port.
@@ -13,38 +13,19 @@ Usage: payspec-mock [--port N] [--host ADDRESS] [--dynamic]
 
 Per request: 'Prefer: code=404', 'Prefer: example=declined', 'Prefer: dynamic=true'.`;
 
-async function main(argv: string[]): Promise<number> {
-  let flags: {
-    port?: string | undefined;
-    host?: string | undefined;
-    dynamic?: boolean | undefined;
-    help?: boolean | undefined;
-  };
-  try {
-    flags = parseArgs({
-      args: argv,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        dynamic: { type: "boolean" },
-        help: { type: "boolean" },
-      },
-    }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+async function main(): Promise<number> {
+  const args = parseServerArgs(process.argv.slice(2), USAGE, ["dynamic"]);
+  if (!args.ok) {
+    (args.exitCode === 0 ? process.stdout : process.stderr).write(args.message);
+    return args.exitCode;
+  }
+  const port = args.port ?? portNumber(process.env.PORT ?? String(DEFAULT_MOCK_PORT));
+  if (port === undefined) {
+    process.stderr.write(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}".\n`);
     return 2;
   }
-  if (flags.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const port = Number(flags.port ?? process.env.PORT ?? DEFAULT_MOCK_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    process.stderr.write(`--port must be a whole number from 0 to 65535, got "${flags.port ?? process.env.PORT}".\n`);
-    return 2;
-  }
-  const dynamic = flags.dynamic === true || process.env.PAYSPEC_MOCK_DYNAMIC === "true";
-  const host = flags.host ?? process.env.HOST ?? "127.0.0.1";
+  const dynamic = args.on.has("dynamic") || process.env.PAYSPEC_MOCK_DYNAMIC === "true";
+  const host = args.host ?? process.env.HOST ?? "127.0.0.1";
   const mock = await startMock({ port, host, dynamic, logRequests: process.env.PAYSPEC_LOG === "requests" });
   process.stdout.write(
     [
@@ -60,7 +41,5 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-// `pnpm <script> -- --port 5000` passes the `--` along.
-const args = process.argv.slice(2);
-const code = await main(args[0] === "--" ? args.slice(1) : args);
+const code = await main();
 if (code !== 0) process.exit(code);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
-import { configFromEnv } from "./config.js";
+import { parseServerArgs } from "@payspec/server-kit";
+import { configFromEnv, type SandboxConfig } from "./config.js";
 import { startSandbox } from "./server.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -15,43 +15,26 @@ Usage: payspec-sandbox [--port N] [--host ADDRESS]
 Every other setting is an environment variable (PAYSPEC_API_KEYS, PAYSPEC_SAMPLE_PAYMENTS=off, …):
 see the README of @payspec/sandbox.`;
 
-function portOf(text: string): number {
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new Error(`--port must be a whole number from 0 to 65535, got "${text}".`);
+async function main(): Promise<number> {
+  const args = parseServerArgs(process.argv.slice(2), USAGE);
+  if (!args.ok) {
+    (args.exitCode === 0 ? process.stdout : process.stderr).write(args.message);
+    return args.exitCode;
   }
-  return port;
-}
-
-async function main(argv: string[]): Promise<number> {
-  let flags: { port?: string | undefined; host?: string | undefined; help?: boolean | undefined };
+  let config: SandboxConfig;
   try {
-    flags = parseArgs({
-      args: argv,
-      options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean" } },
-    }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (flags.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  let config = configFromEnv();
-  try {
-    config = {
-      ...config,
-      // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
-      samplePayments: process.env.PAYSPEC_SAMPLE_PAYMENTS !== "off",
-      ...(flags.port === undefined ? {} : { port: portOf(flags.port) }),
-      ...(flags.host === undefined ? {} : { host: flags.host }),
-    };
+    config = configFromEnv();
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const sandbox = await startSandbox(config);
+  const sandbox = await startSandbox({
+    ...config,
+    // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
+    samplePayments: process.env.PAYSPEC_SAMPLE_PAYMENTS !== "off",
+    ...(args.port === undefined ? {} : { port: args.port }),
+    ...(args.host === undefined ? {} : { host: args.host }),
+  });
   process.stdout.write(startupBanner(sandbox.config, sandbox.url));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
@@ -61,7 +44,5 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-// `pnpm <script> -- --port 5000` passes the `--` along.
-const args = process.argv.slice(2);
-const code = await main(args[0] === "--" ? args.slice(1) : args);
+const code = await main();
 if (code !== 0) process.exit(code);

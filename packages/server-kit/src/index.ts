@@ -9,4 +9,5 @@ export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./js
 export { registerRequestLog } from "./request-log.js";
 export { coerceNumbers, parseRequest } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
+export { parseServerArgs, portNumber, type ServerArgs } from "./server-cli-args.js";
 export { firstXmlUnsafeField, isXmlSafe, xmlSafeText } from "./xml-safe-text.js";
