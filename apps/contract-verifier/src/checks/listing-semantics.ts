@@ -1,43 +1,7 @@
 import { resolveRef } from "@payspec/specs";
-import type { Check, CheckRun } from "../check.js";
+import type { Check } from "../check.js";
 import { expectSuccess } from "./expectations.js";
-
-interface Listed {
-  readonly id: string;
-  readonly status: string;
-  readonly created_at: string;
-  readonly [field: string]: unknown;
-}
-
-interface Page {
-  readonly data: Listed[];
-  readonly pagination: { total: number; limit: number; has_more: boolean; next_cursor?: string };
-}
-
-const MAX_PAGES = 200;
-
-/** Walks a listing from `query`, checking every page's size against `limit`; returns the records. */
-async function walk(run: CheckRun, query: string, limit?: number): Promise<Listed[] | undefined> {
-  const records: Listed[] = [];
-  let path = `/v1/payments?${query}`;
-  for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const reply = await run.send({ method: "GET", path });
-    if (!expectSuccess(run, "payments", reply)) return undefined;
-    const page = reply.body as Page;
-    records.push(...page.data);
-    if (limit !== undefined) {
-      run.expect(page.data.length <= limit && (!page.pagination.has_more || page.data.length === limit), {
-        expected: `pages of exactly ${limit} records (the last one at most ${limit}), cursor pages included`,
-        actual: `${page.data.length} records with has_more ${page.pagination.has_more}`,
-        exchange: reply,
-      });
-    }
-    if (!page.pagination.has_more || !page.pagination.next_cursor) return records;
-    path = `/v1/payments?cursor=${encodeURIComponent(page.pagination.next_cursor)}`;
-  }
-  run.expect(false, { expected: `a listing that ends within ${MAX_PAGES} pages`, actual: "it did not end" });
-  return records;
-}
+import { type ListedPayment, walkListing } from "./listing-walk.js";
 
 type SpecNode = Record<string, unknown> & { $ref?: string };
 
@@ -57,7 +21,7 @@ function declaredFilters(spec: object): { name: string; schema: SpecNode }[] {
 }
 
 /** Whether a record matches `name=value`: `from`/`to` bound the UTC date of created_at; others compare the field. */
-function matches(record: Listed, name: string, value: string): boolean {
+function matches(record: ListedPayment, name: string, value: string): boolean {
   const day = String(record.created_at).slice(0, 10);
   if (name === "from") return day >= value;
   if (name === "to") return day <= value;
@@ -90,8 +54,8 @@ export function listingChecks(): Check[] {
         });
         if (!expectSuccess(run, "payments", created)) return;
         for (const limit of [2, 3]) {
-          const records = await walk(run, `limit=${limit}`, limit);
-          const ids = (records ?? []).map((r) => r.id);
+          const { records } = await walkListing(run, `limit=${limit}`, { pageSize: limit });
+          const ids = records.map((r) => r.id);
           const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
           run.expect(repeated.length === 0, {
             expected: `a walk with limit=${limit} that never repeats a record`,
@@ -117,8 +81,9 @@ export function listingChecks(): Check[] {
           method: "DELETE",
           path: `/v1/payments/${(created.body as { results: { payment?: { id: string } }[] }).results[0]?.payment?.id}`,
         });
-        const all = await walk(run, "limit=1000");
-        if (!all) return;
+        const unfiltered = await walkListing(run, "limit=1000");
+        if (!unfiltered.complete) return;
+        const all = unfiltered.records;
         const today = new Date().toISOString().slice(0, 10);
         for (const filter of declaredFilters(run.ctx.api("payments").spec)) {
           const values =
@@ -128,8 +93,9 @@ export function listingChecks(): Check[] {
               ? [today]
               : [...new Set(all.map((r) => String(r[filter.name] ?? "")).filter(Boolean))].slice(0, 3);
           for (const value of values) {
-            const filtered = await walk(run, `${filter.name}=${encodeURIComponent(value)}&limit=1000`);
-            if (!filtered) continue;
+            const walked = await walkListing(run, `${filter.name}=${encodeURIComponent(value)}&limit=1000`);
+            if (!walked.complete) continue;
+            const filtered = walked.records;
             const wrong = filtered.filter((r) => !matches(r, filter.name, value));
             run.expect(wrong.length === 0, {
               expected: `every record of ?${filter.name}=${value} matches it`,
@@ -141,7 +107,7 @@ export function listingChecks(): Check[] {
             let reallyMissing = 0;
             for (const record of missing.slice(0, 5)) {
               const now = await run.send({ method: "GET", path: `/v1/payments/${record.id}` });
-              if (now.status === 200 && matches(now.body as Listed, filter.name, value)) reallyMissing++;
+              if (now.status === 200 && matches(now.body as ListedPayment, filter.name, value)) reallyMissing++;
             }
             run.expect(reallyMissing === 0, {
               expected: `?${filter.name}=${value} holds every record that matches it`,

@@ -1,6 +1,7 @@
 import type { Check, CheckRun } from "../check.js";
 import type { RecordedExchange } from "../exchange.js";
 import { describeReply, expectClientError, expectSuccess } from "./expectations.js";
+import { walkListing } from "./listing-walk.js";
 
 interface Payment {
   readonly id: string;
@@ -28,38 +29,6 @@ async function getPayment(run: CheckRun, id: string): Promise<{ reply: RecordedE
   const reply = await run.send({ method: "GET", path: `/v1/payments/${id}` });
   expectSuccess(run, "payments", reply);
   return { reply, payment: reply.body as Payment };
-}
-
-interface ListedPage {
-  readonly data: Payment[];
-  readonly pagination: { total: number; has_more: boolean; next_cursor?: string };
-}
-
-/** Pages through a listing; `between` runs after each page (to insert concurrently). */
-async function listAll(
-  run: CheckRun,
-  limit: number,
-  between?: () => Promise<void>,
-): Promise<{ ids: string[]; firstTotal: number }> {
-  const ids: string[] = [];
-  let path = `/v1/payments?limit=${limit}`;
-  let firstTotal = -1;
-  for (let pages = 0; pages < 1000; pages++) {
-    const reply = await run.send({ method: "GET", path });
-    if (!expectSuccess(run, "payments", reply)) break;
-    const page = reply.body as ListedPage;
-    if (firstTotal < 0) firstTotal = page.pagination.total;
-    ids.push(...page.data.map((p) => p.id));
-    run.expect(page.pagination.has_more === (page.pagination.next_cursor !== undefined), {
-      expected: "has_more exactly when there is a next_cursor",
-      actual: `has_more ${page.pagination.has_more}, next_cursor ${page.pagination.next_cursor ?? "absent"}`,
-      exchange: reply,
-    });
-    if (!page.pagination.has_more || !page.pagination.next_cursor) break;
-    await between?.();
-    path = `/v1/payments?cursor=${encodeURIComponent(page.pagination.next_cursor)}`;
-  }
-  return { ids, firstTotal };
 }
 
 function expectDisjointAndComplete(run: CheckRun, ids: string[], total: number) {
@@ -174,8 +143,12 @@ export function paymentsScenarios(): Check[] {
       operation: "GET /v1/payments",
       async run(run) {
         await newPayments(run, 7);
-        const { ids, firstTotal } = await listAll(run, 3);
-        expectDisjointAndComplete(run, ids, firstTotal);
+        const { records, firstTotal } = await walkListing(run, "limit=3");
+        expectDisjointAndComplete(
+          run,
+          records.map((r) => r.id),
+          firstTotal,
+        );
       },
     },
     {
@@ -186,10 +159,16 @@ export function paymentsScenarios(): Check[] {
       operation: "GET /v1/payments",
       async run(run) {
         await newPayments(run, 6);
-        const { ids, firstTotal } = await listAll(run, 4, async () => {
-          await newPayments(run, 2, 900);
+        const { records, firstTotal } = await walkListing(run, "limit=4", {
+          between: async () => {
+            await newPayments(run, 2, 900);
+          },
         });
-        expectDisjointAndComplete(run, ids, firstTotal);
+        expectDisjointAndComplete(
+          run,
+          records.map((r) => r.id),
+          firstTotal,
+        );
       },
     },
     {
