@@ -1,5 +1,7 @@
-import { ApiError, type PayspecError, toPayspecError } from "@payspec/client-core";
+import { ApiError, type PayspecError, ProtocolError, toPayspecError } from "@payspec/client-core";
 import type { Payment, PaymentBatchResult, PaymentCreate, PaymentsApiErrorBody } from "./types.js";
+
+const OPERATION = "POST /v1/payments/batch";
 
 /** The largest batch the API accepts. */
 export const MAX_BATCH_SIZE = 500;
@@ -67,10 +69,7 @@ export async function createMany(
     try {
       const result = await sendBatch(chunk);
       const byIndex = resultsByIndex(result);
-      const missing = toPayspecError(
-        "POST /v1/payments/batch",
-        new SyntaxError("The batch answer has no result for this entry."),
-      );
+      const missing = new ProtocolError(OPERATION, "the batch answer has no result for this entry.");
       chunk.forEach((_, i) => {
         const entry = byIndex?.get(i);
         if (entry?.outcome === "created")
@@ -80,7 +79,7 @@ export async function createMany(
         else outcomes.push(unknown(i, missing));
       });
     } catch (caught) {
-      const error = toPayspecError("POST /v1/payments/batch", caught);
+      const error = toPayspecError(OPERATION, caught);
       if (error instanceof ApiError && error.status < 500) {
         const body: PaymentsApiErrorBody = {
           code: "invalid_request",

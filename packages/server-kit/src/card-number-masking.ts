@@ -15,7 +15,5 @@ function mask(run: string): string {
  * because those are the places where text a caller sent can come back out.
  */
 export function maskCardNumbers(text: string): string {
-  const decoded = PERCENT_ENCODED_DIGIT.test(text) ? text.replace(PERCENT_ENCODED_DIGIT, "$1") : text;
-  PERCENT_ENCODED_DIGIT.lastIndex = 0;
-  return decoded.replace(DIGIT_RUN, mask);
+  return text.replace(PERCENT_ENCODED_DIGIT, "$1").replace(DIGIT_RUN, mask);
 }
