@@ -75,6 +75,12 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     gateway: routeMatcher<RouteSchemas>(gatewayRoutes),
   };
   const report = await exampleDailyReport();
+  // Which operations declare query parameters, decided once rather than on every request.
+  const withQuery = new Set(
+    Object.entries({ ...paymentsRoutes, ...gatewayRoutes })
+      .filter(([, route]) => declaresQuery((route as RouteSchemas).data))
+      .map(([key]) => key),
+  );
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (options.logRequests) registerRequestLog(app, options.log ?? ((line) => process.stdout.write(`${line}\n`)));
@@ -100,7 +106,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       parseRequest(matched.route.data, {
         ...(request.body === undefined ? {} : { body: request.body }),
         ...(Object.keys(matched.params).length ? { path: matched.params } : {}),
-        ...(Object.keys(query).length || declaresQuery(matched.route.data) ? { query } : {}),
+        ...(Object.keys(query).length || withQuery.has(matched.key) ? { query } : {}),
       });
     }
 
