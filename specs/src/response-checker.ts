@@ -64,19 +64,16 @@ export function createResponseChecker(spec: object) {
     const found = find(exchange.method, exchange.path);
     if (!found) return [`${exchange.method} ${exchange.path} is not an operation of the spec`];
     const where = `${found.op.operationId} (${exchange.method.toUpperCase()} ${found.template})`;
-    const raw = found.op.responses[String(exchange.status)];
-    if (!raw) {
+    // A status may be declared exactly, by its range (`4XX`), or fall to `default`.
+    const code = String(exchange.status);
+    const declaredAs = [code, `${code[0]}XX`, "default"].find((key) => key in found.op.responses);
+    const raw = declaredAs === undefined ? undefined : found.op.responses[declaredAs];
+    if (!raw || declaredAs === undefined) {
       return [
         `${where}: status ${exchange.status} is not declared (declared: ${Object.keys(found.op.responses).join(", ")})`,
       ];
     }
-    const [response, at] = resolveRef(doc, raw, [
-      "paths",
-      found.template,
-      found.method,
-      "responses",
-      String(exchange.status),
-    ]);
+    const [response, at] = resolveRef(doc, raw, ["paths", found.template, found.method, "responses", declaredAs]);
     const problems: string[] = [];
     for (const [name, header] of Object.entries<Node>(response.headers ?? {})) {
       const value = exchange.headers?.[name.toLowerCase()];

@@ -30,6 +30,12 @@ export function createSpecValidator(spec: object): SpecValidator {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addFormat("binary", true);
+  // OpenAPI's own formats, so that any spec (not only ours) validates without unknown-format noise.
+  ajv.addFormat("int32", { type: "number", validate: (n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat("int64", { type: "number", validate: (n) => Number.isInteger(n) });
+  ajv.addFormat("float", { type: "number", validate: () => true });
+  ajv.addFormat("double", { type: "number", validate: () => true });
+  ajv.addFormat("password", true);
   ajv.addSchema({ ...spec, $id: SPEC_ID });
   const compiled = new Map<string, ValidateFunction>();
   return {

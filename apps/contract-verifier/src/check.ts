@@ -42,8 +42,13 @@ export interface CheckRun {
     ok: boolean,
     violation: Omit<Violation, "check" | "request" | "operation"> & { operation?: string; exchange?: RecordedExchange },
   ): boolean;
-  /** Ends the check as skipped, with the reason. */
+  /** Ends the check as skipped, with the reason: it does not apply to this provider. */
   skip(reason: string): never;
+  /**
+   * Ends the check as an error: the provider failed the setup the scenario needs (no accounts, a
+   * payment that was not created). A broken provider must not pass by skipping.
+   */
+  cannotStart(reason: string): never;
 }
 
 export interface Check {
@@ -59,3 +64,6 @@ export interface Check {
 }
 
 export class SkipCheck extends Error {}
+
+/** The provider failed a scenario's setup; the check ends as an error saying what went wrong. */
+export class SetupFailed extends Error {}

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { coverageTable } from "./coverage.js";
 import { parseOptions, USAGE, UsageError } from "./options.js";
 import { progressLine, summary } from "./reporters/console-reporter.js";
 import { writeJson, writeJunit } from "./reporters/file-reporters.js";
@@ -18,8 +19,11 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     if (options.junitFile) await writeJunit(report, options.junitFile);
     if (options.jsonFile) await writeJson(report, options.jsonFile);
-    process.stdout.write(`${summary(report)}\n`);
-    return report.counts.failed + report.counts.error > 0 ? 1 : 0;
+    const files = [options.jsonFile, options.junitFile].filter((f): f is string => f !== undefined);
+    if (options.showCoverage) process.stdout.write(`\nCoverage:\n${coverageTable(report.coverage)}\n`);
+    process.stdout.write(`${summary(report, files)}\n`);
+    if (report.coverageShortfall) process.stdout.write(`${report.coverageShortfall}\n`);
+    return report.counts.failed + report.counts.error > 0 || report.coverageShortfall ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\n${USAGE}\n`);

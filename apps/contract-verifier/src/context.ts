@@ -6,10 +6,18 @@ import {
   type ResponseChecker,
   type SpecValidator,
 } from "@payspec/specs";
+import { SetupFailed } from "./check.js";
+import { CoverageRecorder } from "./coverage.js";
 import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
 import type { ApiName, VerifyOptions } from "./options.js";
 import { seededRandom, seededUuid } from "./seeded-random.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
+
+export interface AccountPair {
+  readonly from: string;
+  readonly to: string;
+  readonly currency: string;
+}
 
 export interface AccountRef {
   readonly id: string;
@@ -39,7 +47,7 @@ export class VerifyContext {
   readonly random: () => number;
   readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
   #token: Promise<string> | undefined;
-  #accounts: Promise<readonly AccountRef[]> | undefined;
+  #accounts: Promise<{ readonly list: readonly AccountRef[]; readonly problem?: string }> | undefined;
   /** Card numbers and CVCs the run has sent, so that an echo of them is recognised. */
   readonly sentCardData = { cardNumbers: new Set<string>(), cvcs: new Set<string>() };
   /** Responses that held card data, by the check that made the request: `sensitive.card-data` reports them. */
@@ -50,11 +58,26 @@ export class VerifyContext {
     exchange: RecordedExchange;
     findings: string[];
   }[] = [];
+  /** Which declared statuses and constraints the run exercised. */
+  readonly coverage = new CoverageRecorder();
   /** How many responses the sensitive-data rule has read. */
   exchangesScanned = 0;
 
-  constructor(readonly options: VerifyOptions) {
+  /** `anySpec`: the document of an --spec run, already loaded. */
+  constructor(
+    readonly options: VerifyOptions,
+    anySpec?: object,
+  ) {
     this.random = seededRandom(options.seed);
+    if (options.openapiUrl && anySpec) {
+      this.apis.openapi = {
+        name: "openapi",
+        baseUrl: options.openapiUrl,
+        spec: anySpec,
+        checker: createResponseChecker(anySpec),
+        validator: createSpecValidator(anySpec),
+      };
+    }
     if (options.paymentsUrl) {
       this.apis.payments = {
         name: "payments",
@@ -73,6 +96,7 @@ export class VerifyContext {
         validator: createSpecValidator(cardGatewaySpec),
       };
     }
+    for (const handle of Object.values(this.apis)) this.coverage.track(handle.name, handle.spec, handle.checker);
   }
 
   api(name: ApiName): ApiHandle {
@@ -94,13 +118,15 @@ export class VerifyContext {
     const auth = request.auth ?? "default";
     if (typeof auth === "object") headers.authorization = auth.authorization;
     else if (auth === "default") {
-      if (api === "payments") headers.authorization = `Bearer ${this.options.apiKey}`;
+      if (api === "openapi") Object.assign(headers, this.options.headers, request.headers);
+      else if (api === "payments") headers.authorization = `Bearer ${this.options.apiKey}`;
       else if (request.path.startsWith("/auth/login")) headers.authorization = this.basicCredentials();
       else headers.authorization = `Bearer ${await this.token()}`;
     }
     cardDataIn(request.json, this.sentCardData);
     const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
     this.#scanForCardData(reply, check, api);
+    this.coverage.answered(api, request.method, request.path.split("?")[0] ?? "", reply.status);
     return reply;
   }
 
@@ -130,8 +156,9 @@ export class VerifyContext {
         this.options.timeoutMs,
       );
       const token = (reply.body as { accessToken?: unknown } | undefined)?.accessToken;
-      if (reply.status !== 200 || typeof token !== "string")
-        throw new Error(`Gateway login failed with ${reply.status}; check --gateway-key and --gateway-secret.`);
+      if (reply.status === 401) throw new SetupFailed("login answered 401: check --gateway-key and --gateway-secret");
+      if (reply.status !== 200) throw new SetupFailed(`login answered ${reply.status}, not 200 with an accessToken`);
+      if (typeof token !== "string") throw new SetupFailed("login answered 200 without an accessToken");
       return token;
     })();
     return this.#token;
@@ -142,23 +169,37 @@ export class VerifyContext {
     this.#token = undefined;
   }
 
-  /** The workspace's accounts, to build payments a real provider will accept. */
-  accounts(): Promise<readonly AccountRef[]> {
+  /** The workspace's accounts, to build payments a real provider will accept; why not, when it has none. */
+  accounts(): Promise<{ readonly list: readonly AccountRef[]; readonly problem?: string }> {
     this.#accounts ??= (async () => {
       const reply = await this.send("payments", { method: "GET", path: "/v1/accounts" });
-      return Array.isArray(reply.body) ? (reply.body as AccountRef[]) : [];
+      if (reply.status !== 200) return { list: [], problem: `GET /v1/accounts answered ${reply.status}` };
+      if (!Array.isArray(reply.body)) return { list: [], problem: "GET /v1/accounts answered 200 without a list" };
+      return { list: reply.body as AccountRef[] };
     })();
     return this.#accounts;
   }
 
   /** Two different accounts of one currency, or none when the provider has no such pair. */
-  async accountPair(): Promise<{ from: string; to: string; currency: string } | undefined> {
-    const accounts = await this.accounts();
-    for (const a of accounts) {
-      const b = accounts.find((x) => x.currency === a.currency && x.id !== a.id);
-      if (b) return { from: a.id, to: b.id, currency: a.currency };
+  async accountPair(): Promise<AccountPair | undefined> {
+    const { list } = await this.accounts();
+    for (const a of list) {
+      const b = list.find((x) => x.currency === a.currency && x.id !== a.id);
+      if (b && typeof a.id === "string" && typeof b.id === "string")
+        return { from: a.id, to: b.id, currency: a.currency };
     }
     return undefined;
+  }
+
+  /** The account pair a scenario pays between; the provider failed its setup when there is none. */
+  async requireAccountPair(): Promise<AccountPair> {
+    const pair = await this.accountPair();
+    if (pair) return pair;
+    const { problem } = await this.accounts();
+    throw new SetupFailed(
+      problem ??
+        "the workspace has no two accounts of one currency to pay between: use the --api-key of a workspace that has",
+    );
   }
 
   /**
@@ -174,8 +215,8 @@ export class VerifyContext {
       this.options.timeoutMs,
     );
     if (reply.status !== 200)
-      throw new Error(
-        `Sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on, and are the credentials right?`,
+      throw new SetupFailed(
+        `sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on, and are the credentials right?`,
       );
     return reply;
   }

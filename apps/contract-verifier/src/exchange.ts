@@ -46,7 +46,25 @@ function redactHeaders(headers: Record<string, string>): Record<string, string> 
   return out;
 }
 
-/** Sends one request to `baseUrl` and records it. Network failures reject with a clear message. */
+/**
+ * The provider did not answer: a timeout, a refused or reset connection, a body cut short. The
+ * check that sent the request reports it as a violation (a provider that hangs is wrong, not the run).
+ */
+export class NoAnswer extends Error {
+  constructor(
+    readonly request: SentRequest,
+    readonly timeoutMs: number,
+    cause: unknown,
+  ) {
+    const reason =
+      (cause as Error).name === "TimeoutError"
+        ? `no answer within ${timeoutMs} ms`
+        : `the connection failed: ${String((cause as Error).cause ?? (cause as Error).message)}`;
+    super(reason);
+  }
+}
+
+/** Sends one request to `baseUrl` and records it. When no answer comes, rejects with NoAnswer. */
 export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: number): Promise<RecordedExchange> {
   const headers: Record<string, string> = { ...spec.headers };
   let body: string | undefined;
@@ -54,14 +72,26 @@ export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: nu
     body = JSON.stringify(spec.json);
     headers["content-type"] ??= "application/json";
   } else if (spec.raw !== undefined) body = spec.raw;
-  const start = process.hrtime.bigint();
-  const response = await fetch(`${baseUrl}${spec.path}`, {
+  const request: SentRequest = {
     method: spec.method,
-    headers,
-    signal: AbortSignal.timeout(timeoutMs),
-    ...(body === undefined ? {} : { body }),
-  });
-  const bytes = Buffer.from(await response.arrayBuffer());
+    path: redact(spec.path),
+    headers: redactHeaders(headers),
+    ...(body === undefined ? {} : { body: redact(body).slice(0, 2000) }),
+  };
+  const start = process.hrtime.bigint();
+  let response: Response;
+  let bytes: Buffer;
+  try {
+    response = await fetch(`${baseUrl}${spec.path}`, {
+      method: spec.method,
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(body === undefined ? {} : { body }),
+    });
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    throw new NoAnswer(request, timeoutMs, error);
+  }
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const contentType = response.headers.get("content-type");
   let parsed: unknown;
@@ -73,12 +103,7 @@ export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: nu
     }
   }
   return {
-    request: {
-      method: spec.method,
-      path: redact(spec.path),
-      headers: redactHeaders(headers),
-      ...(body === undefined ? {} : { body: redact(body).slice(0, 2000) }),
-    },
+    request,
     status: response.status,
     contentType,
     headers: Object.fromEntries(response.headers),

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-export type ApiName = "payments" | "gateway";
+/** The two payspec APIs, or `openapi`: any spec given with --spec, checked at the schema level. */
+export type ApiName = "payments" | "gateway" | "openapi";
 export type Profile = "schema" | "behaviour" | "sandbox";
 
 /** Everything a verification run needs to know. */
@@ -8,6 +9,13 @@ export interface VerifyOptions {
   readonly paymentsUrl?: string;
   /** Gateway host (login at <host>/auth/login, the rest under <host>/api/v1). */
   readonly gatewayUrl?: string;
+  /** Any OpenAPI 3.0/3.1 file to check instead of the payspec specs (with `openapiUrl`). */
+  readonly specFile?: string;
+  readonly openapiUrl?: string;
+  /** Headers sent with every request of an --spec run (its credentials): `Authorization: Bearer …`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Fail (exit 1) when the coverage of statuses and constraints is below this percentage. */
+  readonly minCoverage?: number;
   readonly apis: readonly ApiName[];
   /** `schema` runs conformance only; `behaviour` adds stateful scenarios; `sandbox` adds those that need /_sandbox. */
   readonly profile: Profile;
@@ -22,6 +30,8 @@ export interface VerifyOptions {
   readonly jsonFile?: string;
   /** Only these checks (by id), to re-run a failure: `--only state.cancel-twice`. */
   readonly only?: readonly string[];
+  /** Print the coverage table after the summary. */
+  readonly showCoverage?: boolean;
   /** Per-request timeout in ms. */
   readonly timeoutMs: number;
 }
@@ -46,28 +56,41 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --junit FILE            write a JUnit XML report
   --json FILE             write a JSON report
   --timeout-ms N          per-request timeout (default 10000)
+  --min-coverage N        fail when under N% of declared statuses and constraints were exercised
+  --coverage              print the coverage table (it is always in the JSON report)
+
+Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
+  --spec FILE --target URL [--header "Name: value"]...   (--header repeats; use it for credentials)
 
 Exit codes: 0 every check passed, 1 violations found, 2 could not run.`;
 
-/** Parses argv (after the script name) and env into options; throws UsageError with what to fix. */
 /**
- * A report path as the user meant it: relative to the directory the command was run from. Package
+ * A path (report, spec) as the user meant it: relative to the directory the command was run from. Package
  * managers run scripts inside the package, and say where they were started in INIT_CWD.
  */
-function reportPath(file: string, env: NodeJS.ProcessEnv): string {
+function userPath(file: string, env: NodeJS.ProcessEnv): string {
   return resolve(env.INIT_CWD ?? process.cwd(), file);
 }
 
+/** Parses argv (after the script name) and env into options; throws UsageError with what to fix. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const flags = new Map<string, string>();
+  const headerFlags: string[] = [];
+  const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") continue;
     if (!arg.startsWith("--")) throw new UsageError(`Unexpected argument "${arg}".`);
-    const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
-    const value = inline ?? argv[++i];
+    if (arg === "--coverage") {
+      switches.add("coverage");
+      continue;
+    }
+    const cut = arg.indexOf("=");
+    const name = cut < 0 ? arg.slice(2) : arg.slice(2, cut);
+    const value = cut < 0 ? argv[++i] : arg.slice(cut + 1);
     if (value === undefined) throw new UsageError(`--${name} needs a value.`);
-    flags.set(name, value);
+    if (name === "header") headerFlags.push(value);
+    else flags.set(name, value);
   }
   const known = [
     "target",
@@ -84,12 +107,26 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "junit",
     "json",
     "timeout-ms",
+    "spec",
+    "min-coverage",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
 
   const target = flags.get("target");
-  const paymentsUrl = flags.get("payments-url") ?? target;
-  const gatewayUrl = flags.get("gateway-url") ?? target;
+  const specFile = flags.get("spec");
+  if (specFile !== undefined && (flags.has("payments-url") || flags.has("gateway-url") || flags.has("api")))
+    throw new UsageError("--spec checks one API at --target; leave out --payments-url, --gateway-url and --api.");
+  if (specFile !== undefined && !target) throw new UsageError("--spec FILE needs --target URL.");
+  if (specFile === undefined && headerFlags.length > 0)
+    throw new UsageError("--header is for --spec runs; the payspec APIs take --api-key and --gateway-key.");
+  const headers: Record<string, string> = {};
+  for (const header of headerFlags) {
+    const colon = header.indexOf(":");
+    if (colon < 1) throw new UsageError(`--header must be "Name: value", not "${header.split(":")[0]}…".`);
+    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  const paymentsUrl = specFile ? undefined : (flags.get("payments-url") ?? target);
+  const gatewayUrl = specFile ? undefined : (flags.get("gateway-url") ?? target);
   const apiFlag = flags.get("api");
   const apis: ApiName[] =
     apiFlag === "both"
@@ -101,7 +138,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
           : [];
   if (apiFlag !== undefined && apis.length === 0)
     throw new UsageError(`--api must be payments, gateway or both, not "${apiFlag}".`);
-  if (apiFlag === undefined) {
+  if (specFile) apis.push("openapi");
+  else if (apiFlag === undefined) {
     if (paymentsUrl) apis.push("payments");
     if (gatewayUrl) apis.push("gateway");
   }
@@ -121,6 +159,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     throw new UsageError(`--shard must be i/n with 1 <= i <= n, not "${shardText}".`);
   const timeoutMs = Number(flags.get("timeout-ms") ?? "10000");
   if (!(timeoutMs > 0)) throw new UsageError("--timeout-ms must be a positive number.");
+  const minCoverage = flags.has("min-coverage") ? Number(flags.get("min-coverage")) : undefined;
+  if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 100))
+    throw new UsageError("--min-coverage must be a percentage from 0 to 100.");
 
   const url = (value: string | undefined, name: string) => {
     if (value === undefined) return undefined;
@@ -133,6 +174,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   return {
     ...(paymentsUrl ? { paymentsUrl: url(paymentsUrl, "--payments-url") } : {}),
     ...(gatewayUrl ? { gatewayUrl: url(gatewayUrl, "--gateway-url") } : {}),
+    ...(specFile ? { specFile: userPath(specFile, env), openapiUrl: url(target, "--target"), headers } : {}),
+    ...(minCoverage !== undefined ? { minCoverage } : {}),
+    ...(switches.has("coverage") ? { showCoverage: true } : {}),
     apis,
     profile,
     apiKey: flags.get("api-key") ?? env.PAYSPEC_VERIFY_API_KEY ?? "sk_sandbox_demo_1",
@@ -141,8 +185,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     seed,
     shard,
     ...(flags.get("only") ? { only: (flags.get("only") as string).split(",").map((id) => id.trim()) } : {}),
-    ...(flags.get("junit") ? { junitFile: reportPath(flags.get("junit") as string, env) } : {}),
-    ...(flags.get("json") ? { jsonFile: reportPath(flags.get("json") as string, env) } : {}),
+    ...(flags.get("junit") ? { junitFile: userPath(flags.get("junit") as string, env) } : {}),
+    ...(flags.get("json") ? { jsonFile: userPath(flags.get("json") as string, env) } : {}),
     timeoutMs,
   } as VerifyOptions;
 }

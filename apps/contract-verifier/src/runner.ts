@@ -1,10 +1,12 @@
-import { type Check, type CheckResult, type CheckRun, SkipCheck, type Violation } from "./check.js";
+import { loadAnySpec, UnusableSpec } from "./any-spec.js";
+import { type Check, type CheckResult, type CheckRun, SetupFailed, SkipCheck, type Violation } from "./check.js";
 import { gatewayScenarios } from "./checks/gateway-scenarios.js";
 import { listingChecks } from "./checks/listing-semantics.js";
 import { operationChecks } from "./checks/operation-checks.js";
 import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
-import type { RecordedExchange } from "./exchange.js";
+import type { CoverageReport } from "./coverage.js";
+import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
 import type { Profile, VerifyOptions } from "./options.js";
 import { curlFor } from "./reproduction.js";
@@ -12,7 +14,9 @@ import { curlFor } from "./reproduction.js";
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
 
 export interface VerificationReport {
-  readonly target: { readonly payments?: string; readonly gateway?: string };
+  readonly target: { readonly payments?: string; readonly gateway?: string; readonly openapi?: string };
+  /** The --spec file of an any-spec run. */
+  readonly spec?: string;
   readonly profile: Profile;
   readonly seed: number;
   readonly shard: string;
@@ -20,6 +24,10 @@ export interface VerificationReport {
   readonly durationMs: number;
   readonly results: readonly CheckResult[];
   readonly counts: Record<CheckResult["status"], number>;
+  /** Declared statuses answered and request constraints broken, per operation. */
+  readonly coverage: CoverageReport;
+  /** Set when --min-coverage was given and the run stayed below it. */
+  readonly coverageShortfall?: string;
 }
 
 /** The checks this run takes: the chosen APIs, up to the chosen profile, this shard's slice. */
@@ -29,6 +37,7 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
     all.push(...operationChecks("payments", context.api("payments").spec), ...paymentsScenarios(), ...listingChecks());
   if (options.apis.includes("gateway"))
     all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
+  if (options.apis.includes("openapi")) all.push(...operationChecks("openapi", context.api("openapi").spec));
   const inProfile = all.filter((c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile]);
   const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
   if (options.only && chosen.length === 0) {
@@ -87,6 +96,9 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     skip(reason) {
       throw new SkipCheck(reason);
     },
+    cannotStart(reason) {
+      throw new SetupFailed(reason);
+    },
   };
   let status: CheckResult["status"] = "passed";
   let note: string | undefined;
@@ -97,6 +109,20 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     if (error instanceof SkipCheck) {
       status = violations.length > 0 ? "failed" : "skipped";
       note = error.message;
+    } else if (error instanceof NoAnswer) {
+      status = "failed";
+      violations.push({
+        check: check.id,
+        operation: `${error.request.method} ${error.request.path.split("?")[0]}`,
+        request: error.request,
+        expected: `an answer within the timeout (${error.timeoutMs} ms)`,
+        actual: error.message,
+        reproduce: curlFor(error.request, context.api(check.api).baseUrl, check.api),
+        rerun: `--seed ${context.options.seed} --only ${check.id}`,
+      });
+    } else if (error instanceof SetupFailed) {
+      status = "error";
+      note = `setup failed: ${error.message}`;
     } else {
       status = "error";
       note = `the check could not complete: ${(error as Error).message}`;
@@ -134,7 +160,7 @@ function cardDataResult(context: VerifyContext): CheckResult {
   return {
     id: "sensitive.card-data",
     title: `no response of the run (${context.exchangesScanned} read) holds a full card number or a CVC`,
-    api: context.apis.gateway ? "gateway" : "payments",
+    api: context.apis.openapi ? "openapi" : context.apis.gateway ? "gateway" : "payments",
     profile: "schema",
     status: violations.length > 0 ? "failed" : "passed",
     violations,
@@ -149,7 +175,16 @@ export async function runVerification(
   options: VerifyOptions,
   onResult: (result: CheckResult, index: number, total: number) => void = () => {},
 ): Promise<VerificationReport> {
-  const context = new VerifyContext(options);
+  let anySpec: object | undefined;
+  if (options.specFile) {
+    try {
+      anySpec = await loadAnySpec(options.specFile);
+    } catch (error) {
+      if (error instanceof UnusableSpec) throw new CannotRun(error.message);
+      throw error;
+    }
+  }
+  const context = new VerifyContext(options, anySpec);
   await assertReachable(context);
   const checks = selectChecks(options, context);
   const startedAt = new Date();
@@ -163,11 +198,18 @@ export async function runVerification(
   onResult(results[results.length - 1] as CheckResult, checks.length, checks.length + 1);
   const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
   for (const r of results) counts[r.status]++;
+  const coverage = context.coverage.report();
+  const shortfall =
+    options.minCoverage !== undefined && coverage.percent < options.minCoverage
+      ? `coverage ${coverage.percent.toFixed(1)}% is below --min-coverage ${options.minCoverage}%`
+      : undefined;
   return {
     target: {
       ...(options.paymentsUrl ? { payments: options.paymentsUrl } : {}),
       ...(options.gatewayUrl ? { gateway: options.gatewayUrl } : {}),
+      ...(options.openapiUrl ? { openapi: options.openapiUrl } : {}),
     },
+    ...(options.specFile ? { spec: options.specFile } : {}),
     profile: options.profile,
     seed: options.seed,
     shard: `${options.shard.index}/${options.shard.count}`,
@@ -175,5 +217,7 @@ export async function runVerification(
     durationMs: Date.now() - startedAt.getTime(),
     results,
     counts,
+    coverage,
+    ...(shortfall ? { coverageShortfall: shortfall } : {}),
   };
 }

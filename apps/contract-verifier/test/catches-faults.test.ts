@@ -7,9 +7,13 @@ import { parseOptions, runVerification, type VerificationReport } from "../src/i
 
 const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
 
-async function verifyThroughProxy(profile: string, rule?: FaultRule): Promise<VerificationReport> {
+async function verifyThroughProxy(
+  profile: string,
+  rule?: FaultRule,
+  extra: readonly string[] = [],
+): Promise<VerificationReport> {
   if (rule) suite.proxy.inject(rule);
-  return runVerification(parseOptions(["--target", suite.proxy.url, "--profile", profile, "--seed", "7"]));
+  return runVerification(parseOptions(["--target", suite.proxy.url, "--profile", profile, "--seed", "7", ...extra]));
 }
 
 function failedChecks(report: VerificationReport): Record<string, string[]> {
@@ -242,6 +246,184 @@ describe("the verifier reports each fault through the check that should catch it
       },
     });
     expect(failedChecks(report)["report.content"]?.join()).toContain("in the report exactly once");
+  });
+
+  it("a repeating cursor with small limits (the next page is the same page again)", async () => {
+    let previous: unknown;
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "rewrite",
+        rewrite: (page, request) => {
+          const answer = request.url.includes("cursor=") && previous ? previous : page;
+          previous = page;
+          return answer;
+        },
+      },
+    });
+    expect(failedChecks(report)["pagination.page-size"]?.join()).toContain("never repeats a record");
+  });
+
+  it("a skipped record (each cursor page drops its first record)", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments" && r.url.includes("cursor="),
+      fault: { kind: "rewrite", rewrite: (page) => ({ ...page, data: page.data.slice(1) }) },
+    });
+    expect(failedChecks(report)["pagination.disjoint-complete"]?.join()).toContain("pagination.total");
+  });
+
+  it("has_more without next_cursor", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "rewrite",
+        rewrite: ({ pagination: { next_cursor: _dropped, ...pagination }, ...page }) => ({ ...page, pagination }),
+      },
+    });
+    expect(failedChecks(report)["pagination.disjoint-complete"]?.join()).toContain(
+      "has_more exactly when there is a next_cursor",
+    );
+  });
+
+  it("an amount as a string", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: { kind: "rewrite", rewrite: (payment) => ({ ...payment, amount: String(payment.amount) }) },
+    });
+    expect(failedChecks(report)["positive.getPayment"]?.join()).toContain("/amount must be integer");
+  });
+
+  it("a created_at that is not in UTC", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "rewrite",
+        rewrite: (payment) => ({ ...payment, created_at: String(payment.created_at).replace("Z", "+03:00") }),
+      },
+    });
+    expect(failedChecks(report)["positive.createPayment"]?.join()).toContain("/created_at must match pattern");
+  });
+
+  it("batch results out of order", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "POST" && path(r.url) === "/v1/payments/batch",
+      fault: { kind: "rewrite", rewrite: (answer) => ({ ...answer, results: [...answer.results].reverse() }) },
+    });
+    expect(failedChecks(report)["batch.isolation"]?.join()).toContain("in input order");
+  });
+
+  it("a cancel that answers cancelled but changes nothing", async () => {
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "DELETE",
+      fault: {
+        kind: "respond",
+        status: 200,
+        body: {
+          id: "pay_faked0",
+          amount: 1,
+          currency: "TRY",
+          method: "eft",
+          status: "cancelled",
+          created_at: "2026-11-21T10:00:00.000Z",
+        },
+      },
+    });
+    expect(failedChecks(report)["state.create-get-cancel"]?.join()).toContain("status cancelled after a cancel");
+  });
+
+  it("200 instead of 201 for a created payment", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/v1/payments",
+      fault: { kind: "rewrite", rewrite: (payment) => payment, status: 200 },
+    });
+    expect(failedChecks(report)["positive.createPayment"]?.join()).toContain("status 200 is not declared");
+  });
+
+  it("a new id for a repeated referenceId", async () => {
+    const seen = new Set<string>();
+    const report = await verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card",
+      fault: {
+        kind: "rewrite",
+        rewrite: (body, request) => {
+          const reference = String(JSON.parse(request.body || "{}").referenceId ?? "");
+          const repeated = seen.has(reference);
+          seen.add(reference);
+          return repeated && body.response
+            ? { ...body, response: { ...body.response, id: crypto.randomUUID() } }
+            : body;
+        },
+      },
+    });
+    expect(failedChecks(report)["gateway.duplicate-reference"]).toBeDefined();
+  });
+
+  it("an expired token accepted", async () => {
+    let expired = false;
+    const report = await verifyThroughProxy("sandbox", {
+      when: (r) => {
+        if (r.url.startsWith("/_sandbox/clock/advance")) expired = true;
+        return expired && r.method === "POST" && path(r.url) === "/api/v1/payments/card";
+      },
+      fault: {
+        kind: "replace",
+        replace: (answer) => (answer.status === 401 ? { status: 200, body: { message: "ok", response: {} } } : answer),
+      },
+    });
+    expect(failedChecks(report)["auth.expired.gateway"]?.join()).toContain("401 in the API's error shape");
+  });
+
+  it("an error in the wrong shape", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/v1/payments",
+      fault: {
+        kind: "replace",
+        replace: (answer) => (answer.status === 400 ? { status: 400, body: { error: "bad request" } } : answer),
+      },
+    });
+    expect(failedChecks(report)["negative.createPayment"]?.join()).toContain("must have required property 'code'");
+  });
+
+  it("a report with the wrong content type", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
+      fault: { kind: "headers", headers: { "content-type": "text/csv" } },
+    });
+    expect(failedChecks(report)["positive.getDailyTransactionsReport"]?.join()).toContain(
+      'content type "text/csv" is not declared',
+    );
+  });
+
+  it("a completed payment without completed_at", async () => {
+    const report = await verifyThroughProxy("sandbox", {
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: { kind: "rewrite", rewrite: ({ completed_at: _dropped, ...payment }) => payment },
+    });
+    expect(failedChecks(report)["state.completes"]?.join()).toContain("completed_at absent");
+  });
+
+  it("one 500 in twenty requests", async () => {
+    let count = 0;
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => !r.url.startsWith("/_sandbox") && ++count % 20 === 0,
+      fault: { kind: "respond", status: 500, body: { code: "internal_error", message: "boom" } },
+    });
+    const failures = Object.values(failedChecks(report)).flat();
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((f) => / 500 |status 500|\| 500/.test(f))).toBe(true);
+  });
+
+  it("a listing that takes 12 s (the request times out)", async () => {
+    const report = await verifyThroughProxy(
+      "schema",
+      {
+        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+        fault: { kind: "delay", ms: 12_000 },
+        times: 1,
+      },
+      ["--timeout-ms", "1500", "--only", "positive.listPayments"],
+    );
+    expect(failedChecks(report)["positive.listPayments"]?.join()).toContain("no answer within 1500 ms");
   });
 });
 

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,14 +91,70 @@ describe("the CLI", () => {
   });
 
   it("exits 1 with the operation, request, expectation and answer of each violation", async () => {
-    const error = await run(tsx, [cli, "--target", sandbox.url, "--api", "payments", "--api-key", "sk_wrong"]).catch(
-      (e) => e,
-    );
+    const error = await run(tsx, [
+      cli,
+      "--target",
+      sandbox.url,
+      "--api",
+      "payments",
+      "--api-key",
+      "sk_wrong",
+      "--only",
+      "positive.listAccounts,positive.getPayment",
+    ]).catch((e) => e);
     expect(error.code).toBe(1);
     expect(error.stdout).toContain("positive.listAccounts");
     expect(error.stdout).toMatch(/request: {2}GET \/v1\/accounts/);
     expect(error.stdout).toContain("expected: a 2xx answer");
     expect(error.stdout).toMatch(/actual: {3}401/);
+  });
+
+  it("says what is wrong with a provider that answers 200 {} to everything, one line per check", async () => {
+    const wrong = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    await new Promise<void>((resolve) => wrong.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(wrong.address() as AddressInfo).port}`;
+    const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
+    try {
+      const error = await run(tsx, [
+        cli,
+        "--target",
+        url,
+        "--profile",
+        "sandbox",
+        "--json",
+        join(dir, "report.json"),
+        "--junit",
+        join(dir, "junit.xml"),
+      ]).catch((e) => e);
+      expect(error.code).toBe(1);
+      const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
+      const byId = (id: string) => report.results.find((r: { id: string }) => r.id === id);
+      // A scenario whose setup the provider failed is an error that says why, never a skip.
+      expect(byId("state.cancel-twice")).toMatchObject({
+        status: "error",
+        note: "setup failed: GET /v1/accounts answered 200 without a list",
+      });
+      expect(byId("gateway.token-reuse").status).toBe("failed");
+      expect(byId("report.content")).toMatchObject({
+        status: "error",
+        note: "setup failed: login answered 200 without an accessToken",
+      });
+      const skipped = report.results.filter((r: { status: string }) => r.status === "skipped");
+      expect(skipped.map((r: { note: string }) => r.note)).toEqual(
+        skipped.map(() => "the operation takes no input to break"),
+      );
+      // One line per check while running, one per failing check in the summary, and a closing
+      // line with the table's own numbers.
+      const lines = error.stdout.trim().split("\n");
+      expect(lines.length).toBeLessThan(report.results.length * 2 + 20);
+      const { passed, failed, error: errors, skipped: skips } = report.counts;
+      expect(lines.at(-1)).toBe(`${passed} passed, ${failed} failed, ${errors} errors, ${skips} skipped`);
+      expect(error.stdout).toContain(`details in ${join(dir, "report.json")}`);
+      const junit = await readFile(join(dir, "junit.xml"), "utf8");
+      expect(junit).toContain('<skipped message="the operation takes no input to break"/>');
+    } finally {
+      wrong.close();
+    }
   });
 
   it("exits 2 when it cannot run: no provider, or wrong options", async () => {

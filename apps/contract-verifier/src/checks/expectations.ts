@@ -42,13 +42,14 @@ export function expectClientError(
   run: CheckRun,
   api: ApiName,
   reply: RecordedExchange,
-  status?: number,
+  status?: number | readonly number[],
   why = "an invalid request",
 ): boolean {
-  const expected = status
-    ? `${status} in the API's error shape, for ${why}`
+  const allowed = status === undefined ? undefined : typeof status === "number" ? [status] : status;
+  const expected = allowed
+    ? `${allowed.join(" or ")} in the API's error shape, for ${why}`
     : `a declared 4xx in the API's error shape, for ${why}`;
-  const ok = run.expect(status ? reply.status === status : reply.status >= 400 && reply.status < 500, {
+  const ok = run.expect(allowed ? allowed.includes(reply.status) : reply.status >= 400 && reply.status < 500, {
     expected,
     actual: describe(reply),
     exchange: reply,

@@ -38,8 +38,7 @@ export function listingChecks(): Check[] {
       profile: "behaviour",
       operation: "GET /v1/payments",
       async run(run) {
-        const pair = await run.ctx.accountPair();
-        if (!pair) return run.skip("the workspace has no two accounts of one currency to pay between");
+        const pair = await run.ctx.requireAccountPair();
         const payment = {
           amount: 250,
           currency: pair.currency,
@@ -71,8 +70,7 @@ export function listingChecks(): Check[] {
       profile: "behaviour",
       operation: "GET /v1/payments",
       async run(run) {
-        const pair = await run.ctx.accountPair();
-        if (!pair) return run.skip("the workspace has no two accounts of one currency to pay between");
+        const pair = await run.ctx.requireAccountPair();
         const base = { currency: pair.currency, from_account: pair.from, to_account: pair.to };
         const batch = ["eft", "card", "bank_transfer"].map((method, i) => ({ ...base, amount: 300 + i, method }));
         const created = await run.send({ method: "POST", path: "/v1/payments/batch", json: { payments: batch } });

@@ -10,8 +10,7 @@ interface Payment {
 }
 
 async function newPayments(run: CheckRun, count: number, amount = 100): Promise<Payment[]> {
-  const pair = await run.ctx.accountPair();
-  if (!pair) run.skip("the workspace has no two accounts of one currency to pay between");
+  const pair = await run.ctx.requireAccountPair();
   const payments = Array.from({ length: count }, (_, i) => ({
     amount: amount + i,
     currency: pair.currency,
@@ -21,8 +20,14 @@ async function newPayments(run: CheckRun, count: number, amount = 100): Promise<
     reference: `VERIFY-${run.ctx.options.seed}-${i}`,
   }));
   const reply = await run.send({ method: "POST", path: "/v1/payments/batch", json: { payments } });
-  if (!expectSuccess(run, "payments", reply)) run.skip("could not create payments to work with");
-  return (reply.body as { results: { payment?: Payment }[] }).results.flatMap((r) => (r.payment ? [r.payment] : []));
+  if (!expectSuccess(run, "payments", reply))
+    run.cannotStart(`POST /v1/payments/batch answered ${reply.status} instead of creating ${count} payments`);
+  const created = (reply.body as { results: { payment?: Payment }[] }).results.flatMap((r) =>
+    r.payment ? [r.payment] : [],
+  );
+  if (created.length < count)
+    run.cannotStart(`POST /v1/payments/batch created ${created.length} of ${count} valid payments`);
+  return created;
 }
 
 async function getPayment(run: CheckRun, id: string): Promise<{ reply: RecordedExchange; payment: Payment }> {
@@ -54,7 +59,7 @@ export function paymentsScenarios(): Check[] {
       operation: "DELETE /v1/payments/{id}",
       async run(run) {
         const [created] = await newPayments(run, 1);
-        if (!created) return run.skip("no payment was created");
+        if (!created) return run.cannotStart("no payment was created");
         run.expect(created.status === "pending", { expected: "a new payment is pending", actual: created.status });
         const cancel = await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` });
         expectSuccess(run, "payments", cancel);
@@ -79,7 +84,7 @@ export function paymentsScenarios(): Check[] {
       operation: "DELETE /v1/payments/{id}",
       async run(run) {
         const [created] = await newPayments(run, 1);
-        if (!created) return run.skip("no payment was created");
+        if (!created) return run.cannotStart("no payment was created");
         await run.send({ method: "DELETE", path: `/v1/payments/${created.id}` });
         expectClientError(
           run,
@@ -99,7 +104,7 @@ export function paymentsScenarios(): Check[] {
       async run(run) {
         for (const status of ["processing", "settled", "reconciled"]) {
           const [created] = await newPayments(run, 1);
-          if (!created) return run.skip("no payment was created");
+          if (!created) return run.cannotStart("no payment was created");
           await run.ctx.control(`/payments/${created.id}/status`, { status });
           expectClientError(
             run,
@@ -125,7 +130,7 @@ export function paymentsScenarios(): Check[] {
       operation: "GET /v1/payments/{id}",
       async run(run) {
         const [created] = await newPayments(run, 1);
-        if (!created) return run.skip("no payment was created");
+        if (!created) return run.cannotStart("no payment was created");
         await run.ctx.control("/clock/advance", { seconds: 86_400 });
         const { payment, reply } = await getPayment(run, created.id);
         run.expect(payment.status === "completed" && typeof payment.completed_at === "string", {
@@ -178,8 +183,7 @@ export function paymentsScenarios(): Check[] {
       profile: "behaviour",
       operation: "POST /v1/payments/batch",
       async run(run) {
-        const pair = await run.ctx.accountPair();
-        if (!pair) return run.skip("the workspace has no two accounts of one currency");
+        const pair = await run.ctx.requireAccountPair();
         const good = {
           amount: 500,
           currency: pair.currency,

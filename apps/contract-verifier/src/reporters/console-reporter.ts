@@ -3,9 +3,25 @@ import type { VerificationReport } from "../runner.js";
 
 const MARK: Record<CheckResult["status"], string> = { passed: "✓", failed: "✗", skipped: "-", error: "!" };
 
+/** Up to this many failing checks, the summary shows their violations in full; beyond, one line each. */
+const DETAILED_FAILURES = 5;
+
+function clip(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+/** What went wrong with a check, in one line: its note, or its first violation. */
+export function reasonOf(result: CheckResult): string {
+  const first = result.violations[0];
+  if (!first) return result.note ?? result.status;
+  const more = result.violations.length > 1 ? ` (+${result.violations.length - 1} more)` : "";
+  return `expected ${first.expected}; got ${first.actual}${more}`;
+}
+
 /** One progress line per finished check; on a TTY the counter is kept on one updating line. */
 export function progressLine(result: CheckResult, index: number, total: number, tty: boolean): string {
-  const line = `${MARK[result.status]} ${result.id}  ${result.durationMs.toFixed(0)} ms, ${result.requests} requests${result.note ? ` (${result.note})` : ""}`;
+  const why = result.status === "passed" ? "" : `  ${clip(reasonOf(result), 160)}`;
+  const line = `${MARK[result.status]} ${result.id}  ${result.durationMs.toFixed(0)} ms, ${result.requests} requests${why}`;
   return tty ? `\r\x1b[2K[${index + 1}/${total}] ${line}\n` : `${line}\n`;
 }
 
@@ -18,8 +34,29 @@ export function formatViolation(v: Violation): string {
   return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}${reproduce}${rerun}`;
 }
 
-/** The closing summary: counts, slowest checks, and every violation with its request. */
-export function summary(report: VerificationReport): string {
+/** Violations of one check that say the same thing are shown once, with how many there were. */
+function distinctViolations(result: CheckResult): { violation: Violation; count: number }[] {
+  const groups = new Map<string, { violation: Violation; count: number }>();
+  for (const v of result.violations) {
+    const key = `${v.operation}|${v.expected}|${v.actual}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { violation: v, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+/** The closing line: the same four counts as the table, in words. */
+export function closingLine(counts: VerificationReport["counts"]): string {
+  return `${counts.passed} passed, ${counts.failed} failed, ${counts.error} errors, ${counts.skipped} skipped`;
+}
+
+/**
+ * The closing summary: counts, then the failures. A few failing checks are shown in full (request,
+ * expectation, answer, reproduction); many (a provider that is badly wrong) get one line each, and
+ * the report files carry the details.
+ */
+export function summary(report: VerificationReport, reportFiles: readonly string[] = []): string {
   const failures = report.results.filter((r) => r.status === "failed" || r.status === "error");
   const lines = [
     "",
@@ -31,17 +68,28 @@ export function summary(report: VerificationReport): string {
       (s) => `  ${s.padEnd(8)}  ${String(report.counts[s]).padStart(6)}`,
     ),
   ];
-  if (failures.length > 0) {
+  if (report.coverage) {
+    lines.push(
+      "",
+      `  coverage  ${report.coverage.percent.toFixed(1)}% (${report.coverage.covered}/${report.coverage.total})`,
+    );
+  }
+  if (failures.length > 0 && failures.length <= DETAILED_FAILURES) {
     lines.push("", "Violations:");
     for (const f of failures) {
       if (f.violations.length === 0) lines.push(`  ! ${f.id}: ${f.note ?? "error"}`);
-      for (const v of f.violations.slice(0, 20)) lines.push(formatViolation(v));
-      if (f.violations.length > 20) lines.push(`  … and ${f.violations.length - 20} more in ${f.id}`);
+      const groups = distinctViolations(f);
+      for (const { violation, count } of groups.slice(0, 10))
+        lines.push(`${formatViolation(violation)}${count > 1 ? `\n    (${count} times)` : ""}`);
+      if (groups.length > 10) lines.push(`  … and ${groups.length - 10} more kinds in ${f.id}`);
     }
+  } else if (failures.length > DETAILED_FAILURES) {
+    lines.push(
+      "",
+      `Failures (one line per check; ${reportFiles.length ? `details in ${reportFiles.join(" and ")}` : "--json FILE or --junit FILE keeps every request and its curl reproduction"}):`,
+    );
+    for (const f of failures) lines.push(`  ${MARK[f.status]} ${f.id}: ${clip(reasonOf(f), 200)}`);
   }
-  lines.push(
-    "",
-    `${report.counts.passed} passed, ${report.counts.failed + report.counts.error} failed${report.counts.skipped ? `, ${report.counts.skipped} skipped` : ""}`,
-  );
+  lines.push("", closingLine(report.counts));
   return lines.join("\n");
 }

@@ -7,10 +7,25 @@ import { formatViolation } from "./console-reporter.js";
 // At runtime the CommonJS default export is the builder; its types describe a module namespace.
 const junit = junitModule as unknown as Builder;
 
+const xmlAttribute = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/**
+ * junit-report-builder writes a bare `<skipped/>`; CI test views show `<skipped message="…"/>`. Test
+ * cases are written in report order, so the n-th `<skipped/>` is the n-th skipped result.
+ */
+function withSkipReasons(xml: string, report: VerificationReport): string {
+  const reasons = ["payments", "gateway", "openapi"].flatMap((api) =>
+    report.results.filter((r) => r.api === api && r.status === "skipped").map((r) => r.note ?? "skipped"),
+  );
+  let n = 0;
+  return xml.replace(/<skipped\/>/g, () => `<skipped message="${xmlAttribute(reasons[n++] ?? "skipped")}"/>`);
+}
+
 /** JUnit XML: one suite per API, one test case per check, violations as the failure text. */
 export async function writeJunit(report: VerificationReport, file: string): Promise<void> {
   const builder = junit.newBuilder().name(`payspec verify (${report.profile})`);
-  for (const api of ["payments", "gateway"] as const) {
+  for (const api of ["payments", "gateway", "openapi"] as const) {
     const results = report.results.filter((r) => r.api === api);
     if (results.length === 0) continue;
     const suite = builder
@@ -24,7 +39,7 @@ export async function writeJunit(report: VerificationReport, file: string): Prom
         .className(`${api}.${result.profile}`)
         .name(result.id)
         .time(result.durationMs / 1000);
-      if (result.status === "skipped") testCase.skipped();
+      if (result.status === "skipped") testCase.skipped().standardOutput(`skipped: ${result.note ?? ""}`);
       if (result.status === "failed") {
         testCase
           .failure(`${result.violations.length} violation(s): ${result.violations[0]?.expected ?? ""}`)
@@ -34,7 +49,7 @@ export async function writeJunit(report: VerificationReport, file: string): Prom
     }
   }
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, builder.build());
+  await writeFile(file, withSkipReasons(builder.build(), report));
 }
 
 export async function writeJson(report: VerificationReport, file: string): Promise<void> {
