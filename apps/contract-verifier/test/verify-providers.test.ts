@@ -157,6 +157,22 @@ describe("the CLI", () => {
     }
   });
 
+  it("reports coverage of declared statuses and constraints, and fails under --min-coverage", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
+    const args = [cli, "--target", sandbox.url, "--profile", "behaviour", "--json", join(dir, "report.json")];
+    const below = await run(tsx, [...args, "--min-coverage", "99", "--coverage"]).catch((e) => e);
+    expect(below.code).toBe(1);
+    expect(below.stdout).toMatch(/coverage \d+\.\d% is below --min-coverage 99%/);
+    expect(below.stdout).toMatch(/GET \/v1\/payments\/\{id\}\s+200 400 401 404 \(not seen: 500\)/);
+    const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
+    const create = report.coverage.operations.find((o: { operation: string }) => o.operation === "POST /v1/payments");
+    expect(create.seen).toEqual(["201", "400", "401"]);
+    expect(create.constraintsExercised).toBe(create.constraintsFound);
+    expect(create.constraintsFound).toBeGreaterThan(10);
+    const enough = await run(tsx, [...args, "--min-coverage", String(Math.floor(report.coverage.percent))]);
+    expect(enough.stdout).toMatch(/\d+ passed, 0 failed/);
+  });
+
   it("exits 2 when it cannot run: no provider, or wrong options", async () => {
     const unreachable = await run(tsx, [cli, "--target", "http://127.0.0.1:9"]).catch((e) => e);
     expect(unreachable.code).toBe(2);
