@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 import { coverageTable } from "./coverage.js";
 import { parseOptions, USAGE, UsageError } from "./options.js";
+import { PROXY_USAGE, runProxyCommand } from "./proxy/proxy-command.js";
 import { progressLine, summary } from "./reporters/console-reporter.js";
 import { writeJson, writeJunit } from "./reporters/file-reporters.js";
 import { CannotRun, runVerification } from "./runner.js";
 
 /** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
+  const proxyMode = argv[0] === "proxy";
   if (argv.includes("--help")) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${proxyMode ? PROXY_USAGE : USAGE}\n`);
     return 0;
   }
   try {
+    if (proxyMode) return await runProxyCommand(argv.slice(1));
     const options = parseOptions(argv);
     const tty = process.stdout.isTTY === true;
     const report = await runVerification(options, (result, index, total) =>
@@ -20,13 +23,14 @@ async function main(argv: readonly string[]): Promise<number> {
     if (options.junitFile) await writeJunit(report, options.junitFile);
     if (options.jsonFile) await writeJson(report, options.jsonFile);
     const files = [options.jsonFile, options.junitFile].filter((f): f is string => f !== undefined);
-    if (options.showCoverage) process.stdout.write(`\nCoverage:\n${coverageTable(report.coverage)}\n`);
+    if (options.showCoverage && report.coverage)
+      process.stdout.write(`\nCoverage:\n${coverageTable(report.coverage)}\n`);
     process.stdout.write(`${summary(report, files)}\n`);
     if (report.coverageShortfall) process.stdout.write(`${report.coverageShortfall}\n`);
     return report.counts.failed + report.counts.error > 0 || report.coverageShortfall ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(`${error.message}\n\n${proxyMode ? PROXY_USAGE : USAGE}\n`);
       return 2;
     }
     if (error instanceof CannotRun) {

@@ -59,6 +59,8 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --min-coverage N        fail when under N% of declared statuses and constraints were exercised
   --coverage              print the coverage table (it is always in the JSON report)
 
+Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-verify proxy --help)
+
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
   --spec FILE --target URL [--header "Name: value"]...   (--header repeats; use it for credentials)
 
@@ -68,7 +70,7 @@ Exit codes: 0 every check passed, 1 violations found, 2 could not run.`;
  * A path (report, spec) as the user meant it: relative to the directory the command was run from. Package
  * managers run scripts inside the package, and say where they were started in INIT_CWD.
  */
-function userPath(file: string, env: NodeJS.ProcessEnv): string {
+export function userPath(file: string, env: NodeJS.ProcessEnv): string {
   return resolve(env.INIT_CWD ?? process.cwd(), file);
 }
 

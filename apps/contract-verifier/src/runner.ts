@@ -14,6 +14,8 @@ import { curlFor } from "./reproduction.js";
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
 
 export interface VerificationReport {
+  /** `proxy` when the results come from live traffic through `payspec-verify proxy`. */
+  readonly mode?: "proxy";
   readonly target: { readonly payments?: string; readonly gateway?: string; readonly openapi?: string };
   /** The --spec file of an any-spec run. */
   readonly spec?: string;
@@ -25,7 +27,7 @@ export interface VerificationReport {
   readonly results: readonly CheckResult[];
   readonly counts: Record<CheckResult["status"], number>;
   /** Declared statuses answered and request constraints broken, per operation. */
-  readonly coverage: CoverageReport;
+  readonly coverage?: CoverageReport;
   /** Set when --min-coverage was given and the run stayed below it. */
   readonly coverageShortfall?: string;
 }
