@@ -136,12 +136,12 @@ describe("payspec-verify proxy: checks live traffic and never changes it", () =>
       await until(() => proxy.output().includes("proxy.listAccounts"));
       expect(proxy.output()).toContain("must have required property 'currency'");
 
-      const login = await (
+      const login = (await (
         await fetch(`${proxy.url}/auth/login`, {
           method: "POST",
           headers: { authorization: `Basic ${Buffer.from("gw_demo_key:gw_demo_secret").toString("base64")}` },
         })
-      ).json();
+      ).json()) as { accessToken: string };
       const answer = await fetch(`${proxy.url}/api/v1/payments/card`, {
         method: "POST",
         headers: { authorization: `Bearer ${login.accessToken}`, "content-type": "application/json" },
