@@ -35,8 +35,8 @@ export interface CheckResult {
 /** What a check gets: the context, and ways to record what it saw. */
 export interface CheckRun {
   readonly ctx: VerifyContext;
-  /** Sends a request to the check's API and records it. */
-  send(request: Parameters<VerifyContext["send"]>[1]): Promise<RecordedExchange>;
+  /** Sends a request to the check's API (or the one named) and records it. */
+  send(request: Parameters<VerifyContext["send"]>[1], api?: ApiName): Promise<RecordedExchange>;
   /** Records a violation unless `ok`. Returns `ok`. */
   expect(
     ok: boolean,

@@ -181,7 +181,7 @@ export async function validRequest(ctx: VerifyContext, op: OperationInfo): Promi
     case "listPayments":
       return { ...base, query: { limit: 2 } };
     case "createCardPayment":
-      return { ...base, body: { ...example(spec, "createCardPayment"), referenceId: ctx.uuid() } };
+      return { ...base, body: cardPaymentRequest(ctx) };
     case "getPaymentByReference":
       return { ...base, pathParams: { referenceId: await paidReference(ctx) } };
     case "getDailyTransactionsReport":
@@ -199,12 +199,17 @@ export async function createdPaymentId(ctx: VerifyContext): Promise<string> {
   return typeof id === "string" ? id : "pay_7Hk2mQ9xR4tZ";
 }
 
+/** A valid card payment: the spec's example with a fresh referenceId. */
+export function cardPaymentRequest(ctx: VerifyContext): Record<string, unknown> {
+  return { ...example(ctx.api("gateway").spec, "createCardPayment"), referenceId: ctx.uuid() };
+}
+
 /** Makes a card payment and returns its referenceId (the example's, if the provider is a mock). */
 export async function paidReference(ctx: VerifyContext): Promise<string> {
-  const body = { ...example(ctx.api("gateway").spec, "createCardPayment"), referenceId: ctx.uuid() };
+  const body = cardPaymentRequest(ctx);
   const reply = await ctx.send("gateway", { method: "POST", path: "/api/v1/payments/card", json: body });
   const ref = (reply.body as { response?: { referenceId?: unknown } } | undefined)?.response?.referenceId;
-  return typeof ref === "string" ? ref : body.referenceId;
+  return typeof ref === "string" ? ref : String(body.referenceId);
 }
 
 export type { AccountRef };

@@ -30,6 +30,8 @@ export interface VerifyOptions {
   readonly jsonFile?: string;
   /** Only these checks (by id), to re-run a failure: `--only state.cancel-twice`. */
   readonly only?: readonly string[];
+  /** Run model-based sequences (`stateful.model`) instead of the named checks: how many, how long. */
+  readonly stateful?: { readonly runs: number; readonly maxCommands: number };
   /** Print the coverage table after the summary. */
   readonly showCoverage?: boolean;
   /** Per-request timeout in ms. */
@@ -59,6 +61,10 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --min-coverage N        fail when under N% of declared statuses and constraints were exercised
   --coverage              print the coverage table (it is always in the JSON report)
 
+Model-based sequences (fast-check), shrunk to the shortest failing one:
+  --stateful [--runs N] [--max-commands N]   (default 100 sequences of up to 12 requests; with
+                          --profile sandbox, also clock advances and forced states)
+
 Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-verify proxy --help)
 
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
@@ -83,8 +89,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const arg = argv[i] as string;
     if (arg === "--") continue;
     if (!arg.startsWith("--")) throw new UsageError(`Unexpected argument "${arg}".`);
-    if (arg === "--coverage") {
-      switches.add("coverage");
+    if (arg === "--coverage" || arg === "--stateful") {
+      switches.add(arg.slice(2));
       continue;
     }
     const cut = arg.indexOf("=");
@@ -111,6 +117,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "timeout-ms",
     "spec",
     "min-coverage",
+    "runs",
+    "max-commands",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -150,7 +158,17 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     throw new UsageError("--api payments needs --payments-url or --target.");
   if (apis.includes("gateway") && !gatewayUrl) throw new UsageError("--api gateway needs --gateway-url or --target.");
 
-  const profile = (flags.get("profile") ?? "schema") as Profile;
+  const stateful = switches.has("stateful");
+  const profile = (flags.get("profile") ?? (stateful ? "behaviour" : "schema")) as Profile;
+  if (stateful && profile === "schema")
+    throw new UsageError("--stateful changes state: use --profile behaviour, or sandbox for clock and forced states.");
+  if (stateful && specFile)
+    throw new UsageError("--stateful knows the payment rules; it does not combine with --spec.");
+  const runs = Number(flags.get("runs") ?? "100");
+  const maxCommands = Number(flags.get("max-commands") ?? "12");
+  if (!Number.isInteger(runs) || runs < 1 || runs > 100_000) throw new UsageError("--runs must be 1 to 100000.");
+  if (!Number.isInteger(maxCommands) || maxCommands < 1 || maxCommands > 200)
+    throw new UsageError("--max-commands must be 1 to 200.");
   if (!PROFILES.includes(profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(", ")}.`);
   const seed = Number(flags.get("seed") ?? "1");
   if (!Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number.");
@@ -179,6 +197,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(specFile ? { specFile: userPath(specFile, env), openapiUrl: url(target, "--target"), headers } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
+    ...(stateful ? { stateful: { runs, maxCommands } } : {}),
     apis,
     profile,
     apiKey: flags.get("api-key") ?? env.PAYSPEC_VERIFY_API_KEY ?? "sk_sandbox_demo_1",

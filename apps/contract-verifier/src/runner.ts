@@ -10,6 +10,7 @@ import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
 import type { Profile, VerifyOptions } from "./options.js";
 import { curlFor } from "./reproduction.js";
+import { statefulCheck } from "./stateful/stateful-check.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
 
@@ -34,6 +35,7 @@ export interface VerificationReport {
 
 /** The checks this run takes: the chosen APIs, up to the chosen profile, this shard's slice. */
 export function selectChecks(options: VerifyOptions, context: VerifyContext): Check[] {
+  if (options.stateful) return [statefulCheck(options.stateful.runs, options.stateful.maxCommands)];
   const all: Check[] = [];
   if (options.apis.includes("payments"))
     all.push(...operationChecks("payments", context.api("payments").spec), ...paymentsScenarios(), ...listingChecks());
@@ -69,8 +71,8 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
   const started = process.hrtime.bigint();
   const run: CheckRun = {
     ctx: context,
-    async send(request) {
-      const reply = await context.send(check.api, request, check.id);
+    async send(request, api = check.api) {
+      const reply = await context.send(api, request, check.id);
       times.push(reply.ms);
       return reply;
     },

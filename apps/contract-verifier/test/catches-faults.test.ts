@@ -448,6 +448,26 @@ describe("every failure can be reproduced", () => {
 });
 
 describe("its own output holds no card data", () => {
+  it("never repeats card data a provider leaked in an answer that broke a check", async () => {
+    const report = await verifyThroughProxy("schema", {
+      when: (r) => r.method === "POST" && path(r.url) === "/api/v1/payments/card",
+      fault: {
+        kind: "replace",
+        replace: (answer, request) => {
+          const card = JSON.parse(request.body || "{}").card ?? {};
+          return answer.status === 400
+            ? { status: 200, body: { message: `accepted ${card.cardNumber}`, card: { cvc: card.cvc } } }
+            : answer;
+        },
+      },
+    });
+    const negative = report.results.find((r) => r.id === "negative.createCardPayment");
+    expect(negative?.violations.some((v) => v.actual.includes("accepted "))).toBe(true);
+    const text = JSON.stringify(report);
+    expect(text).not.toMatch(/(?<![\d.])\d{13,19}(?![\d.])/);
+    expect(text).not.toMatch(/\\"cvc\\":\s*\\?"?\d/);
+  });
+
   it("masks a numeric CVC and card numbers in what it records", () => {
     expect(redact('{"card":{"cvc":1234,"cardNumber":"4543590000000006"},"cvv": "987"}')).toBe(
       '{"card":{"cvc":"***","cardNumber":"454359******0006"},"cvv":"***"}',

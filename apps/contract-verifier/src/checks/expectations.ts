@@ -1,5 +1,5 @@
 import type { CheckRun } from "../check.js";
-import type { RecordedExchange } from "../exchange.js";
+import { type RecordedExchange, redact } from "../exchange.js";
 import type { ApiName } from "../options.js";
 
 function describe(reply: RecordedExchange): string {
@@ -7,7 +7,8 @@ function describe(reply: RecordedExchange): string {
     reply.body === undefined
       ? `${reply.bytes.length} bytes of ${reply.contentType ?? "no content type"}`
       : JSON.stringify(reply.body);
-  return `${reply.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`;
+  // What the provider answered goes into reports: a provider that leaks card data must not make us leak it.
+  return redact(`${reply.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
 }
 
 /** The response matches the spec: declared status, declared content type and headers, a valid body. */

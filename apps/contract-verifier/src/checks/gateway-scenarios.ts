@@ -1,7 +1,6 @@
 import { parseDailyReport, ReportFormatError } from "@payspec/card-gateway-client";
-import { specExamples } from "@payspec/specs";
 import type { Check, CheckRun } from "../check.js";
-import { istanbulToday } from "../operation-requests.js";
+import { cardPaymentRequest, istanbulToday } from "../operation-requests.js";
 import { describeReply, expectClientError, expectSuccess } from "./expectations.js";
 
 interface CardPayment {
@@ -12,12 +11,7 @@ interface CardPayment {
   readonly paymentStatus: string;
 }
 
-function cardRequest(run: CheckRun): Record<string, unknown> {
-  const example = specExamples(run.ctx.api("gateway").spec).find(
-    (e) => e.operationId === "createCardPayment" && e.part === "request",
-  );
-  return { ...(structuredClone(example?.value) as Record<string, unknown>), referenceId: run.ctx.uuid() };
-}
+const cardRequest = (run: CheckRun) => cardPaymentRequest(run.ctx);
 
 async function pay(run: CheckRun, body: Record<string, unknown>): Promise<CardPayment | undefined> {
   const reply = await run.send({ method: "POST", path: "/api/v1/payments/card", json: body });

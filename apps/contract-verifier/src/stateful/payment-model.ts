@@ -1,0 +1,44 @@
+/**
+ * The executable model of the seeds' rules that a stateful run holds the provider to: which statuses
+ * a payment can reach by itself as time passes, which it can be cancelled from, and what a replayed
+ * card payment must return.
+ */
+
+/** Statuses a payment may reach without anyone acting, only because time passes (seed state table). */
+const BY_ITSELF: Record<string, readonly string[]> = {
+  pending: ["processing", "completed", "failed", "settled", "reconciled"],
+  approved: ["processing", "completed", "failed", "settled", "reconciled"],
+  processing: ["completed", "failed", "settled", "reconciled"],
+  completed: ["settled", "reconciled"],
+  settled: ["reconciled"],
+};
+
+/** The seed: pending and approved payments can be cancelled; nothing else can. */
+export const CANCELLABLE: readonly string[] = ["pending", "approved"];
+
+/** True when `observed` is `known`, or a status the payment may have reached by itself since. */
+export function mayHaveBecome(known: string, observed: string): boolean {
+  return known === observed || (BY_ITSELF[known] ?? []).includes(observed);
+}
+
+export interface ModelPayment {
+  status: string;
+  readonly amount: number;
+}
+
+/** What the model knows: the payments this sequence made, and the card payments by referenceId. */
+export interface PaymentModel {
+  readonly payments: Map<string, ModelPayment>;
+  readonly cardPayments: Map<string, { readonly id: string; readonly body: Record<string, unknown> }>;
+  /** A token from a login of this sequence (the real one lives in the real state). */
+  loggedIn: boolean;
+  /** The sandbox clock was advanced, so pending payments may have completed or failed. */
+  clockAdvanced: boolean;
+}
+
+export function emptyModel(): PaymentModel {
+  return { payments: new Map(), cardPayments: new Map(), loggedIn: false, clockAdvanced: false };
+}
+
+/** The model disagrees with the provider: the message says what the model expected and what came. */
+export class ModelBroken extends Error {}
