@@ -1,39 +1,79 @@
 /**
- * A full contract-verification run against the sandbox (sandbox profile): total time and checks per
- * second, median of 5 runs, against a baseline measured alongside: the same number of plain
- * sequential requests, to show what the checking itself costs.
+ * Contract verification against the sandbox, median of 5 runs each: the behaviour and sandbox
+ * profiles (wall time, checks/s) and a 200-sequence stateful run (wall time, sequences/s), each
+ * beside a baseline measured alongside: the same number of plain sequential requests, to show what
+ * the checking itself costs.
  */
 import { medianMs, table } from "@payspec/bench-kit";
 import { parseOptions, runVerification } from "@payspec/contract-verifier";
 import { DEMO_API_KEYS, startSandbox } from "@payspec/sandbox";
 
+const ROUNDS = 5;
+const SEQUENCES = 200;
 const sandbox = await startSandbox();
-try {
-  const options = parseOptions(["--target", sandbox.url, "--profile", "sandbox"]);
-  let checks = 0;
-  let requests = 0;
-  const verifyMs = await medianMs(5, async () => {
-    await sandbox.reset();
-    const report = await runVerification(options);
-    checks = report.results.length;
-    requests = report.results.reduce((n, r) => n + r.requests, 0);
-  });
-  const plainMs = await medianMs(5, async () => {
-    for (let i = 0; i < requests; i++)
+
+async function plainRequestsMs(count: number): Promise<number> {
+  return medianMs(ROUNDS, async () => {
+    for (let i = 0; i < count; i++)
       await (
         await fetch(`${sandbox.url}/v1/accounts`, { headers: { authorization: `Bearer ${DEMO_API_KEYS[0]}` } })
       ).arrayBuffer();
   });
-  console.log(`Contract verification against the sandbox: ${checks} checks, ${requests} requests, median of 5 runs\n`);
+}
+
+async function measure(args: readonly string[]) {
+  const options = parseOptions(["--target", sandbox.url, ...args]);
+  let checks = 0;
+  let requests = 0;
+  let failed = 0;
+  const ms = await medianMs(ROUNDS, async () => {
+    await sandbox.reset();
+    const report = await runVerification(options);
+    checks = report.results.length;
+    requests = report.results.reduce((n, r) => n + r.requests, 0);
+    failed = report.counts.failed + report.counts.error;
+  });
+  if (failed > 0) throw new Error(`payspec verify ${args.join(" ")} found ${failed} failures in the sandbox`);
+  return { ms, checks, requests, plainMs: await plainRequestsMs(requests) };
+}
+
+try {
+  const behaviour = await measure(["--profile", "behaviour"]);
+  const sandboxProfile = await measure(["--profile", "sandbox"]);
+  const stateful = await measure(["--stateful", "--profile", "sandbox", "--runs", String(SEQUENCES)]);
+  console.log(`Contract verification against the sandbox, median of ${ROUNDS} runs\n`);
   console.log(
     table(
-      ["run", "median ms", "checks/s", "x plain"],
+      ["run", "requests", "median ms", "checks/s", "plain ms", "x plain"],
       [
-        ["payspec verify --profile sandbox", verifyMs, checks / (verifyMs / 1000), verifyMs / plainMs],
-        [`${requests} plain GET /v1/accounts`, plainMs, Number.NaN, 1],
+        [
+          "verify --profile behaviour",
+          behaviour.requests,
+          behaviour.ms,
+          behaviour.checks / (behaviour.ms / 1000),
+          behaviour.plainMs,
+          behaviour.ms / behaviour.plainMs,
+        ],
+        [
+          "verify --profile sandbox",
+          sandboxProfile.requests,
+          sandboxProfile.ms,
+          sandboxProfile.checks / (sandboxProfile.ms / 1000),
+          sandboxProfile.plainMs,
+          sandboxProfile.ms / sandboxProfile.plainMs,
+        ],
+        [
+          `verify --stateful, ${SEQUENCES} sequences (sequences/s)`,
+          stateful.requests,
+          stateful.ms,
+          SEQUENCES / (stateful.ms / 1000),
+          stateful.plainMs,
+          stateful.ms / stateful.plainMs,
+        ],
       ],
     ),
   );
+  console.log("\nplain ms: the same number of plain GET /v1/accounts, one after another, in the same run.");
 } finally {
   await sandbox.close();
 }
