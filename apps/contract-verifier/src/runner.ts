@@ -174,6 +174,13 @@ function cardDataResult(context: VerifyContext): CheckResult {
   };
 }
 
+/** How many results have each status: the summary table's numbers. */
+export function countByStatus(results: readonly CheckResult[]): Record<CheckResult["status"], number> {
+  const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
+  for (const r of results) counts[r.status]++;
+  return counts;
+}
+
 /** Runs the selected checks one after another and reports each as it finishes. */
 export async function runVerification(
   options: VerifyOptions,
@@ -200,8 +207,7 @@ export async function runVerification(
   }
   results.push(cardDataResult(context));
   onResult(results[results.length - 1] as CheckResult, checks.length, checks.length + 1);
-  const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
-  for (const r of results) counts[r.status]++;
+  const counts = countByStatus(results);
   const coverage = context.coverage.report();
   const shortfall =
     options.minCoverage !== undefined && coverage.percent < options.minCoverage

@@ -3,7 +3,7 @@ import type { Violation } from "../check.js";
 import { UsageError, userPath } from "../options.js";
 import { closingLine } from "../reporters/console-reporter.js";
 import { writeJson, writeJunit } from "../reporters/file-reporters.js";
-import type { VerificationReport } from "../runner.js";
+import { countByStatus, type VerificationReport } from "../runner.js";
 import { startValidatingProxy } from "./validating-proxy.js";
 
 export const PROXY_USAGE = `payspec verify proxy: check live traffic between an application and a provider
@@ -88,8 +88,7 @@ export async function runProxyCommand(argv: readonly string[], env: NodeJS.Proce
   });
   await proxy.close();
   const results = proxy.results();
-  const counts = { passed: 0, failed: 0, skipped: 0, error: 0 };
-  for (const r of results) counts[r.status]++;
+  const counts = countByStatus(results);
   const report: VerificationReport = {
     mode: "proxy",
     target: { [spec ? "openapi" : "payments"]: options.upstream },
