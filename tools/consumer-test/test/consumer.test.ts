@@ -127,6 +127,15 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
       env: env(),
     });
     expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain("setup failed: GET /v1/accounts answered 200 without a list");
+    // The model-based mode runs from the installed package too (fast-check is a dependency, not a dev one).
+    const stateful = await run(
+      "npx",
+      ["payspec-verify", "--target", sandboxUrl, "--stateful", "--runs", "5", "--min-coverage", "1"],
+      { cwd: project.dir, env: env() },
+    );
+    expect(stateful.code, stateful.stdout + stateful.stderr).toBe(0);
+    expect(stateful.stdout).toMatch(/✓ stateful\.model/);
   }, 180_000);
 
   it("answers both APIs with npx payspec-mock", async () => {
