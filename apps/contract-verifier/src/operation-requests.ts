@@ -90,6 +90,29 @@ export function operationNode(spec: object, op: { template: string; method: stri
   return (spec as Node).paths[op.template][op.method.toLowerCase()];
 }
 
+/**
+ * An operation's parameters, the path item's and its own, resolved, each with the JSON pointer
+ * segments where it is declared (for validating against its schema).
+ */
+export function operationParameters(spec: object, op: { template: string; method: string }) {
+  const doc = spec as Node;
+  const method = op.method.toLowerCase();
+  const declared: [Node, (string | number)[]][] = [
+    ...(doc.paths[op.template].parameters ?? []).map((raw: Node, i: number): [Node, (string | number)[]] => [
+      raw,
+      ["paths", op.template, "parameters", i],
+    ]),
+    ...(doc.paths[op.template][method].parameters ?? []).map((raw: Node, i: number): [Node, (string | number)[]] => [
+      raw,
+      ["paths", op.template, method, "parameters", i],
+    ]),
+  ];
+  return declared.map(([raw, base]) => {
+    const [param, at] = resolveRef(doc, raw, base);
+    return { param: param as Node, at };
+  });
+}
+
 /** The JSON media type an operation's request body declares (`application/json`, `…+json`), if any. */
 export function jsonMediaType(node: Node): string | undefined {
   return Object.keys(node.requestBody?.content ?? {}).find((type) => /^application\/(.+\+)?json$/.test(type));
@@ -119,8 +142,7 @@ function anySpecRequest(ctx: VerifyContext, op: OperationInfo, base: OperationRe
   const node = operationNode(spec, op);
   const pathParams: Record<string, string> = {};
   const query: Record<string, unknown> = {};
-  for (const raw of [...(spec.paths[op.template].parameters ?? []), ...(node.parameters ?? [])]) {
-    const [param] = resolveRef(spec, raw, []) as [Node, unknown];
+  for (const { param } of operationParameters(spec, op)) {
     if (param.in === "path") pathParams[param.name] = String(sampleOf(ctx, spec, param, param.schema));
     if (param.in === "query" && param.required) query[param.name] = sampleOf(ctx, spec, param, param.schema);
   }
@@ -144,10 +166,11 @@ export function istanbulToday(): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(new Date());
 }
 
-function withAccounts(
-  payment: Record<string, unknown>,
+/** A payment made real for the workspace: between its two accounts, in their currency. */
+export function withAccounts<T extends Record<string, unknown>>(
+  payment: T,
   pair: { from: string; to: string; currency: string } | undefined,
-) {
+): T {
   return pair ? { ...payment, from_account: pair.from, to_account: pair.to, currency: pair.currency } : payment;
 }
 

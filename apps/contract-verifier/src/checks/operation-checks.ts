@@ -8,9 +8,11 @@ import {
   type OperationInfo,
   type OperationRequest,
   operationNode,
+  operationParameters,
   operationsOf,
   toSend,
   validRequest,
+  withAccounts,
 } from "../operation-requests.js";
 import type { ApiName } from "../options.js";
 import { describeReply, expectClientError, expectConformance, expectSuccess } from "./expectations.js";
@@ -44,19 +46,7 @@ function negativeVariants(ctx: VerifyContext, api: ApiName, op: OperationInfo, v
         variants.push({ label: `body ${c.label}`, send: toSend(valid, { body: c.value }) });
     }
   }
-  const method = op.method.toLowerCase();
-  const parameters: { raw: Node; base: (string | number)[] }[] = [
-    ...(spec.paths[op.template].parameters ?? []).map((raw: Node, i: number) => ({
-      raw,
-      base: ["paths", op.template, "parameters", i],
-    })),
-    ...(node.parameters ?? []).map((raw: Node, i: number) => ({
-      raw,
-      base: ["paths", op.template, method, "parameters", i],
-    })),
-  ];
-  for (const { raw, base } of parameters) {
-    const [param, at] = resolveRef(spec, raw, base);
+  for (const { param, at } of operationParameters(spec, op)) {
     const where = param.in === "path" ? "pathParams" : param.in === "query" ? "query" : undefined;
     if (!where) continue;
     const schemaPointer = pointerOf(...at, "schema");
@@ -103,16 +93,17 @@ async function generatedRequest(
   if (media) {
     body = JSONSchemaFaker.generate(dereference(spec, node.requestBody.content[media].schema) as never);
     const pair = api === "payments" ? await ctx.accountPair() : undefined;
-    if (pair && op.operationId === "createPayment")
-      body = { ...(body as Node), from_account: pair.from, to_account: pair.to, currency: pair.currency };
+    if (pair && op.operationId === "createPayment") body = withAccounts(body as Node, pair);
     if (pair && op.operationId === "createPaymentBatch") {
       body = {
-        payments: ((body as Node).payments as Node[]).slice(0, 5).map(() => ({
-          ...(JSONSchemaFaker.generate(dereference(spec, spec.components.schemas.PaymentCreate) as never) as Node),
-          from_account: pair.from,
-          to_account: pair.to,
-          currency: pair.currency,
-        })),
+        payments: ((body as Node).payments as Node[])
+          .slice(0, 5)
+          .map(() =>
+            withAccounts(
+              JSONSchemaFaker.generate(dereference(spec, spec.components.schemas.PaymentCreate) as never) as Node,
+              pair,
+            ),
+          ),
       };
     }
   }
@@ -249,9 +240,9 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         },
       );
     }
-    const pathParams = [...((spec as Node).paths[op.template].parameters ?? []), ...(node.parameters ?? [])]
-      .map((raw: Node) => resolveRef(spec as Node, raw, [])[0] as Node)
-      .filter((p: Node) => p.in === "path");
+    const pathParams = operationParameters(spec, op)
+      .map(({ param }) => param)
+      .filter((p) => p.in === "path");
     if (!anySpec && "404" in (node.responses ?? {}) && pathParams.length > 0) {
       checks.push({
         id: `notfound.${op.operationId}`,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { CheckRun } from "../check.js";
 import type { AccountPair } from "../context.js";
 import { type RecordedExchange, redact } from "../exchange.js";
+import { withAccounts } from "../operation-requests.js";
 import { CANCELLABLE, ModelBroken, mayHaveBecome, type PaymentModel } from "./payment-model.js";
 
 /** One request of a sequence as the failure report shows it. */
@@ -63,13 +64,7 @@ class CreatePayment implements Command {
   constructor(readonly amount: number) {}
   check = () => true;
   async run(model: PaymentModel, real: RealSystem) {
-    const json = {
-      amount: this.amount,
-      currency: real.pair.currency,
-      method: "eft",
-      from_account: real.pair.from,
-      to_account: real.pair.to,
-    };
+    const json = withAccounts({ amount: this.amount, method: "eft" }, real.pair);
     const reply = await send(real, this.toString(), "payments", { method: "POST", path: "/v1/payments", json });
     const payment = reply.body as { id?: string; status?: string; amount?: number };
     expect(
@@ -89,13 +84,9 @@ class CreateBatch implements Command {
   ) {}
   check = () => true;
   async run(model: PaymentModel, real: RealSystem) {
-    const payments = this.amounts.map((amount, i) => ({
-      amount: i === this.badAt ? 0 : amount,
-      currency: real.pair.currency,
-      method: "card",
-      from_account: real.pair.from,
-      to_account: real.pair.to,
-    }));
+    const payments = this.amounts.map((amount, i) =>
+      withAccounts({ amount: i === this.badAt ? 0 : amount, method: "card" }, real.pair),
+    );
     const reply = await send(real, this.toString(), "payments", {
       method: "POST",
       path: "/v1/payments/batch",
