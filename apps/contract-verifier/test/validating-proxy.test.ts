@@ -106,6 +106,32 @@ describe("payspec-verify proxy: checks live traffic and never changes it", () =>
     }
   });
 
+  it("keeps running when the provider cuts an answer short, cuts it the same way, and reports it", async () => {
+    faults.inject({
+      when: (r) => r.url === "/v1/accounts",
+      fault: { kind: "cut", afterBytes: 20 },
+      times: 1,
+    });
+    const dir = await mkdtemp(join(tmpdir(), "payspec-proxy-"));
+    const proxy = await startProxyCli(faults.url, ["--json", join(dir, "report.json")]);
+    try {
+      const cut = await fetch(`${proxy.url}/v1/accounts`, { headers: auth })
+        .then((r) => r.text())
+        .catch((error: Error) => error);
+      // The application sees a broken answer, never a whole one with the proxy's words appended.
+      expect(cut).toBeInstanceOf(Error);
+      const next = await fetch(`${proxy.url}/v1/accounts`, { headers: auth });
+      expect(next.status).toBe(200);
+      expect(await proxy.stop("SIGTERM")).toBe(1);
+      const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
+      const upstream = report.results.find((r: { id: string }) => r.id === "proxy.upstream");
+      expect(upstream.violations[0].actual).toContain("the answer was cut short");
+    } finally {
+      faults.clear();
+      proxy.child.kill("SIGKILL");
+    }
+  });
+
   it("prints each violation as it happens and writes the reports on SIGINT, with no card data", async () => {
     faults.inject({
       when: (r) => r.method === "POST" && r.url === "/api/v1/payments/card",

@@ -160,6 +160,24 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: target.host };
     for (const name of HOP_BY_HOP) delete headers[name];
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    let failed = false;
+    // The provider failed mid-exchange. Before its answer began, the application gets a 502 (the one
+    // answer the proxy makes itself); after, the connection is cut as the provider cut it, with
+    // nothing added. Either way the report says so.
+    const upstreamFailed = (error: Error, answerStarted: boolean) => {
+      if (failed) return;
+      failed = true;
+      if (!res.headersSent) {
+        res.writeHead(502, { "content-type": "text/plain" });
+        res.end(`payspec-verify proxy: the upstream ${target.origin} did not answer (${error.message})\n`);
+      } else res.destroy();
+      record("proxy.upstream", "openapi", {
+        check: "proxy.upstream",
+        operation: `${req.method} ${(req.url ?? "/").split("?")[0]}`,
+        expected: answerStarted ? `a whole answer from ${target.origin}` : `an answer from ${target.origin}`,
+        actual: answerStarted ? `the answer was cut short: ${error.message}` : error.message,
+      });
+    };
     const upstream = send(
       new URL(req.url ?? "/", target),
       { method: req.method, headers: { ...headers, "content-length": String(requestBody.length) } },
@@ -171,25 +189,20 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
         }
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders);
         const chunks: Buffer[] = [];
-        for await (const chunk of answer) {
-          chunks.push(chunk as Buffer);
-          res.write(chunk);
+        try {
+          for await (const chunk of answer) {
+            chunks.push(chunk as Buffer);
+            res.write(chunk);
+          }
+        } catch (error) {
+          return upstreamFailed(error as Error, true);
         }
+        if (!answer.complete) return upstreamFailed(new Error("the connection closed before the body ended"), true);
         res.end();
         judge(req, requestBody, answer.statusCode ?? 0, answer.headers, Buffer.concat(chunks));
       },
     );
-    upstream.on("error", (error) => {
-      // The provider did not answer; the application gets a gateway error, and the report says so.
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-      res.end(`payspec-verify proxy: the upstream ${target.origin} did not answer (${error.message})\n`);
-      record("proxy.upstream", "openapi", {
-        check: "proxy.upstream",
-        operation: `${req.method} ${(req.url ?? "/").split("?")[0]}`,
-        expected: `an answer from ${target.origin}`,
-        actual: error.message,
-      });
-    });
+    upstream.on("error", (error) => upstreamFailed(error, res.headersSent));
     upstream.end(requestBody);
   });
   await new Promise<void>((resolve, reject) => {
