@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# The one system package the tests need: Debian's Chromium, for the rendered-docs test (driven by
-# playwright-core; no browser is ever downloaded). Installed with apt-get when missing.
+# The system packages the tests need, installed with apt-get when missing:
+# - Debian's Chromium, for the browser tests (driven by playwright-core; no browser is ever downloaded);
+# - Debian's PostgreSQL, which the sandbox's PostgreSQL stores are tested against (each test run starts
+#   its own server in a temporary directory: nothing is configured system-wide, no service is started).
 set -euo pipefail
-if command -v chromium >/dev/null 2>&1; then
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
   if ! command -v sudo >/dev/null 2>&1; then
-    echo "Chromium is missing and this user cannot install it: run 'apt-get install chromium' as root." >&2
+    echo "Missing system packages: ${missing[*]}. This user cannot install them: run 'apt-get install ${missing[*]}' as root." >&2
     exit 1
   fi
   sudo="sudo"
 fi
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
-chromium --version
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+for package in "${missing[@]}"; do echo "installed $package"; done

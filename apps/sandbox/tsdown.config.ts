@@ -1,4 +1,8 @@
 import { defineConfig } from "tsdown";
 import { cliBuild } from "../../tsdown.base.ts";
 
-export default defineConfig(cliBuild);
+// The PostgreSQL migrations are read at run time from `./migrations` beside the module: next to the
+// source in src/store/postgres, next to the bundles in dist.
+const migrations = { from: "src/store/postgres/migrations/*.sql", to: "dist/migrations" };
+
+export default defineConfig(cliBuild.map((build) => ({ ...build, copy: [migrations] })));

@@ -1,4 +1,5 @@
 import { ApiFailure } from "@payspec/server-kit";
+import type { ClockStore } from "./store/index.js";
 
 /** How far one scope's clock may be moved ahead in all: far enough for any test, far from Date's limits. */
 export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 86_400;
@@ -13,33 +14,42 @@ export function workspaceScope(apiKey: string): string {
 /**
  * The sandbox's notion of now, per scope (each workspace, and the gateway), like Stripe's test
  * clocks: real time plus whatever /_sandbox/clock/advance added in that scope, so one team's test
- * moving time never completes another team's payments.
+ * moving time never completes another team's payments. The offsets live in the store, so instances
+ * sharing a database share their clocks.
  */
 export class SandboxClocks {
-  #offsetMs = new Map<string, number>();
+  readonly #offsets: ClockStore;
 
-  now(scope: string): number {
-    return Date.now() + (this.#offsetMs.get(scope) ?? 0);
+  constructor(offsets: ClockStore) {
+    this.#offsets = offsets;
+  }
+
+  async now(scope: string): Promise<number> {
+    return Date.now() + (await this.#offsets.offsetMs(scope));
   }
 
   /** Moves a scope's clock forward; refuses (400) past MAX_CLOCK_ADVANCE_SECONDS in all. */
-  advance(scope: string, seconds: number): number {
-    const offset = (this.#offsetMs.get(scope) ?? 0) + seconds * 1000;
-    if (offset > MAX_CLOCK_ADVANCE_SECONDS * 1000) {
-      const left = Math.floor(MAX_CLOCK_ADVANCE_SECONDS - (this.#offsetMs.get(scope) ?? 0) / 1000);
+  async advance(scope: string, seconds: number): Promise<number> {
+    const maxMs = MAX_CLOCK_ADVANCE_SECONDS * 1000;
+    const ms = Math.round(seconds * 1000);
+    // A step beyond the whole allowance is refused before it reaches a store that keeps 64-bit integers.
+    const result =
+      ms <= maxMs
+        ? await this.#offsets.advance(scope, ms, maxMs)
+        : { moved: false, offsetMs: await this.#offsets.offsetMs(scope) };
+    if (!result.moved) {
+      const left = Math.floor(MAX_CLOCK_ADVANCE_SECONDS - result.offsetMs / 1000);
       throw new ApiFailure(
         "invalid_request",
         `The clock may move at most ${MAX_CLOCK_ADVANCE_SECONDS} s (10 years) ahead in all; ${left} s are left. POST /_sandbox/reset puts it back to real time.`,
         { param: "seconds" },
       );
     }
-    this.#offsetMs.set(scope, offset);
-    return this.now(scope);
+    return Date.now() + result.offsetMs;
   }
 
   /** One scope, or every scope, back to real time. */
-  reset(scope?: string): void {
-    if (scope === undefined) this.#offsetMs.clear();
-    else this.#offsetMs.delete(scope);
+  async reset(scope?: string): Promise<void> {
+    await this.#offsets.reset(scope);
   }
 }

@@ -18,6 +18,11 @@ export interface SandboxConfig {
    * Instances that share state must share it.
    */
   readonly secret?: string;
+  /**
+   * PostgreSQL connection URL: the state lives there, shared by every instance using it and kept across
+   * restarts. Unset: in memory, per process.
+   */
+  readonly databaseUrl?: string;
   /** A few completed and pending payments in every workspace at start and after a reset. */
   readonly samplePayments: boolean;
 }
@@ -52,5 +57,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     logRequests: env.PAYSPEC_LOG === "requests",
     samplePayments: env.PAYSPEC_SAMPLE_PAYMENTS === "on",
     ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
+    ...(env.PAYSPEC_DATABASE_URL ? { databaseUrl: env.PAYSPEC_DATABASE_URL } : {}),
   };
 }

@@ -3,3 +3,11 @@ export { DEFAULT_PORT, DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, typ
 export { TEST_CARDS } from "./gateway/card-catalogue.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";
 export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./server.js";
+export {
+  type ClockStore,
+  type GatewayStore,
+  memoryStores,
+  type PaymentsStore,
+  postgresStores,
+  type SandboxStores,
+} from "./store/index.js";

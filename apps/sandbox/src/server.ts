@@ -10,17 +10,11 @@ import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
 import { seedWorkspace } from "./payments/seed.js";
 import { SandboxSecret } from "./sandbox-secret.js";
-import {
-  type GatewayStore,
-  MemoryGatewayStore,
-  MemoryPaymentsStore,
-  type PaymentsStore,
-  type WorkspaceSeed,
-} from "./store/index.js";
+import { memoryStores, postgresStores, type SandboxStores, type WorkspaceSeed } from "./store/index.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
-  readonly paymentsStore?: PaymentsStore;
-  readonly gatewayStore?: GatewayStore;
+  /** Where the state lives; default: in memory, or PostgreSQL when `databaseUrl` is set. Closed with the sandbox only when opened by it. */
+  readonly stores?: SandboxStores;
   /** Where request log lines go when logging is on. Default: stdout. */
   readonly log?: (line: string) => void;
 }
@@ -28,23 +22,36 @@ export interface SandboxOptions extends Partial<SandboxConfig> {
 export interface Sandbox {
   readonly app: FastifyInstance;
   readonly config: SandboxConfig;
-  /** Each workspace's clock and the gateway's (`clocks.now(workspaceScope(key))`, `clocks.now(GATEWAY_SCOPE)`). */
+  /** Each workspace's clock and the gateway's (`await clocks.now(workspaceScope(key))`, `clocks.now(GATEWAY_SCOPE)`). */
   readonly clocks: SandboxClocks;
-  /** Back to the seeded state: accounts, no payments, no tokens, real time. */
+  readonly stores: SandboxStores;
+  /** Back to the seeded state: accounts, no payments, no tokens, real time (every instance sharing the store sees it). */
   reset(): Promise<void>;
+  /** Stops serving and releases the store's connections. */
+  close(): Promise<void>;
+}
+
+async function openStores(config: SandboxConfig): Promise<SandboxStores> {
+  if (!config.databaseUrl) return memoryStores();
+  if (!config.secret) {
+    throw new Error(
+      "PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET as well: instances sharing a database (or one instance across restarts) must share the secret that signs cursors and keys card-number hashes. It is never stored in the database; set the same long random value on every instance.",
+    );
+  }
+  return postgresStores(config.databaseUrl);
 }
 
 /** Both APIs and the control API on one Fastify instance, not yet listening. */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { paymentsStore, gatewayStore, log, ...overrides } = options;
+  const { stores: given, log, ...overrides } = options;
   const config: SandboxConfig = { ...configFromEnv(), ...overrides };
-  const payments = paymentsStore ?? new MemoryPaymentsStore();
-  const gateway = gatewayStore ?? new MemoryGatewayStore();
-  const clocks = new SandboxClocks();
+  const stores = given ?? (await openStores(config));
+  const { payments, gateway } = stores;
+  const clocks = new SandboxClocks(stores.clocks);
   const secret = new SandboxSecret(config.secret);
   const addSamples = async (seed: WorkspaceSeed) => {
     if (!config.samplePayments) return;
-    const now = clocks.now(workspaceScope(seed.workspace));
+    const now = await clocks.now(workspaceScope(seed.workspace));
     await addSamplePayments(payments, seed, now, config.completeAfterSeconds * 1000);
   };
   const resetWorkspace = async (apiKey: string) => {
@@ -53,32 +60,41 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await addSamples(seed);
   };
   const reset = async () => {
-    clocks.reset();
+    await clocks.reset();
     const seeds = config.apiKeys.map(seedWorkspace);
     await payments.reset(seeds);
     for (const seed of seeds) await addSamples(seed);
     await gateway.reset();
   };
-  await reset();
+  // A shared store keeps what other instances (or this one, before a restart) put there: only the
+  // workspaces it does not have yet are seeded.
+  const seeds = config.apiKeys.map(seedWorkspace);
+  try {
+    const created = new Set(await payments.ensureWorkspaces(seeds));
+    for (const seed of seeds) if (created.has(seed.workspace)) await addSamples(seed);
+  } catch (error) {
+    if (!given) await stores.close();
+    throw error;
+  }
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   registerPaymentsApi(app, { config, store: payments, clocks, secret });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
   if (config.control) registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
+  if (!given) app.addHook("onClose", () => stores.close());
   await app.ready();
-  return { app, config, clocks, reset };
+  return { app, config, clocks, stores, reset, close: () => app.close() };
 }
 
 export interface RunningSandbox extends Sandbox {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  close(): Promise<void>;
 }
 
 /** Starts the sandbox on 127.0.0.1. `port: 0` (the default here) picks a free port, for tests. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await buildSandbox({ port: 0, host: "127.0.0.1", ...options });
   const address = await sandbox.app.listen({ port: sandbox.config.port, host: sandbox.config.host });
-  return { ...sandbox, url: address.replace("localhost", "127.0.0.1"), close: () => sandbox.app.close() };
+  return { ...sandbox, url: address.replace("localhost", "127.0.0.1") };
 }

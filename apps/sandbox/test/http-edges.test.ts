@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../src/index.js";
 import { cardPayment, type Harness, harness, KEY } from "./support/harness.js";
+import { storeOptions } from "./support/test-stores.js";
 
 let h: Harness;
 let token: string;
@@ -109,7 +110,7 @@ describe("card data never reaches a log", () => {
 
 describe("the control API", () => {
   it("is absent when PAYSPEC_SANDBOX_CONTROL=off", async () => {
-    const closed = await startSandbox({ control: false });
+    const closed = await startSandbox({ ...(await storeOptions()), control: false });
     try {
       const reply = await fetch(`${closed.url}/_sandbox/reset`, { method: "POST" });
       expect(reply.status).toBe(404);

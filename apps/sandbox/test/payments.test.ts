@@ -252,7 +252,7 @@ describe("listing", () => {
     await h.call("DELETE", `/v1/payments/${second}`, { key: KEY });
     const cancelled = await listAll("status=cancelled&limit=1");
     expect(cancelled.ids).toEqual([first, second]);
-    const today = new Date(h.sandbox.clocks.now(workspaceScope(KEY))).toISOString().slice(0, 10);
+    const today = new Date(await h.sandbox.clocks.now(workspaceScope(KEY))).toISOString().slice(0, 10);
     expect((await listAll(`from=${today}&to=${today}`)).ids).toHaveLength(3);
     expect((await listAll("from=2000-01-01&to=2000-01-02")).ids).toHaveLength(0);
   });

@@ -60,10 +60,10 @@ export function registerControlApi(
 
     control.post("/_sandbox/reset", async (request) => {
       const scope = scopeOf(request);
-      clocks.reset(clockScope(scope));
+      await clocks.reset(clockScope(scope));
       if (scope.kind === "workspace") await resetWorkspace(scope.apiKey);
       else await gateway.clearPayments();
-      return { reset: scope.kind, now: new Date(clocks.now(clockScope(scope))).toISOString() };
+      return { reset: scope.kind, now: new Date(await clocks.now(clockScope(scope))).toISOString() };
     });
 
     control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/status", async (request) => {
@@ -75,7 +75,7 @@ export function registerControlApi(
           param: "id",
         });
       }
-      const at = clocks.now(clockScope(scope));
+      const at = await clocks.now(clockScope(scope));
       const result = await payments.transition(scope.apiKey, id, "any", body.status, at, "control");
       if (result.ok) return paymentToApi(result.payment);
       if (result.reason === "not_found") {
@@ -91,7 +91,7 @@ export function registerControlApi(
 
     control.post("/_sandbox/clock/advance", async (request) => {
       const { body } = parseRequest(advanceClock, { body: request.body });
-      const now = clocks.advance(clockScope(scopeOf(request)), body.seconds);
+      const now = await clocks.advance(clockScope(scopeOf(request)), body.seconds);
       return { now: new Date(now).toISOString() };
     });
   });

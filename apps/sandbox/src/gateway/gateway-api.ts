@@ -33,12 +33,11 @@ function sameText(a: string, b: string): boolean {
 /** Whether `token` is a gateway access token that has not expired (the control API asks too). */
 export async function isLiveToken(store: GatewayStore, clocks: SandboxClocks, token: string): Promise<boolean> {
   const expiresAt = token ? await store.tokenExpiry(token) : undefined;
-  return expiresAt !== undefined && expiresAt > clocks.now(GATEWAY_SCOPE);
+  return expiresAt !== undefined && expiresAt > (await clocks.now(GATEWAY_SCOPE));
 }
 
 /** /auth/login and everything under /api/v1: the card payment gateway. */
 export function registerGatewayApi(app: FastifyInstance, { config, store, clocks, secret }: GatewayApiDeps): void {
-  let orderSeq = 0;
   const now = () => clocks.now(GATEWAY_SCOPE);
 
   app.post("/auth/login", async (request) => {
@@ -50,7 +49,7 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
       throw new ApiFailure("unauthorized", "The API key or secret is wrong.");
     }
     const accessToken = randomBytes(32).toString("base64url");
-    await store.saveToken(accessToken, now() + config.tokenTtlSeconds * 1000);
+    await store.saveToken(accessToken, (await now()) + config.tokenTtlSeconds * 1000);
     return { accessToken, expiresIn: config.tokenTtlSeconds };
   });
 
@@ -75,7 +74,7 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
           { param: unsafe },
         );
       }
-      return processCardPayment(store, secret, body, now(), () => ++orderSeq);
+      return processCardPayment(store, secret, body, await now());
     });
 
     api.get<{ Params: { referenceId: string } }>("/api/v1/payments/reference/:referenceId", async (request) => {

@@ -84,7 +84,6 @@ export async function processCardPayment(
   secret: SandboxSecret,
   received: CardPaymentRequest,
   now: number,
-  orderSeq: () => number,
 ): Promise<CardPaymentReply> {
   const request = { ...received, referenceId: canonicalReference(received.referenceId) };
   const print = fingerprint(request, secret);
@@ -114,6 +113,7 @@ export async function processCardPayment(
   const rate = commissionRate(installment);
   const createdDate = istanbulDateTime(now);
   const id = randomUUID();
+  const orderNumber = await store.nextOrderNumber();
   const payment: CardPayment = {
     id,
     transactionId: id,
@@ -134,7 +134,7 @@ export async function processCardPayment(
     transactionType: request.transactionType ?? "AUTH",
     authCode: approved ? digits(6) : null,
     hostReferenceNo: approved ? digits(12) : null,
-    orderId: `ORD-${createdDate.slice(0, 10).replaceAll("-", "")}-${String(orderSeq()).padStart(6, "0")}`,
+    orderId: `ORD-${createdDate.slice(0, 10).replaceAll("-", "")}-${String(orderNumber).padStart(6, "0")}`,
     bankCardHolderName: bankName(request.card.cardHolderName),
     bankCode: bin.bankCode,
     cardDetails: {

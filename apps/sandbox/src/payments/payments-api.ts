@@ -59,13 +59,15 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
     });
     const now = (request: FastifyRequest) => clocks.now(workspaceScope(request.workspace));
     // Payments that have waited long enough complete before anything reads them.
-    v1.addHook("preHandler", async (request) => store.completeDue(request.workspace, now(request), completeAfterMs));
+    v1.addHook("preHandler", async (request) =>
+      store.completeDue(request.workspace, await now(request), completeAfterMs),
+    );
 
     v1.get("/v1/accounts", async (request) => (await store.accounts(request.workspace)).map(accountToApi));
 
     v1.post("/v1/payments", async (request, reply) => {
       const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
-      const payment = await createPayment(store, request.workspace, body, now(request));
+      const payment = await createPayment(store, request.workspace, body, await now(request));
       return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
     });
 
@@ -83,7 +85,7 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
         path.id,
         ["pending", "approved"],
         "cancelled",
-        now(request),
+        await now(request),
         "api",
       );
       if (result.ok) return paymentToApi(result.payment);
@@ -98,13 +100,14 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
     v1.post("/v1/payments/batch", async (request) => {
       const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
       const results = [];
+      const at = await now(request);
       for (const [index, entry] of body.payments.entries()) {
         try {
           const input = parseRequest(zPaymentCreate, entry);
           results.push({
             index,
             outcome: "created" as const,
-            payment: paymentToApi(await createPayment(store, request.workspace, input, now(request))),
+            payment: paymentToApi(await createPayment(store, request.workspace, input, at)),
           });
         } catch (error) {
           // A fault in one entry must not turn the whole answer into a 500: the entries before it

@@ -1,6 +1,6 @@
 import { fromMinorUnits } from "@payspec/client-core";
 import type { Account, Payment } from "@payspec/payments-zod";
-import type { StoredAccount, StoredPayment } from "../store/index.js";
+import type { PaymentRecord, StoredAccount } from "../store/index.js";
 
 export function accountToApi(account: StoredAccount): Account {
   return {
@@ -11,7 +11,7 @@ export function accountToApi(account: StoredAccount): Account {
   };
 }
 
-export function paymentToApi(p: StoredPayment): Payment {
+export function paymentToApi(p: PaymentRecord): Payment {
   const payment: Payment = {
     id: p.id,
     amount: p.amount,

@@ -4,6 +4,7 @@ import type { GatewayStore, StoredCardPayment } from "./types.js";
 export class MemoryGatewayStore implements GatewayStore {
   #tokens = new Map<string, number>();
   #byReference = new Map<string, StoredCardPayment>();
+  #orderNumber = 0;
 
   async reset() {
     this.#tokens.clear();
@@ -16,6 +17,10 @@ export class MemoryGatewayStore implements GatewayStore {
 
   async saveToken(token: string, expiresAt: number) {
     this.#tokens.set(token, expiresAt);
+  }
+
+  async nextOrderNumber() {
+    return ++this.#orderNumber;
   }
 
   async tokenExpiry(token: string) {

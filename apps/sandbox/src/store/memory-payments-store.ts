@@ -2,6 +2,7 @@ import {
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
+  type PaymentRecord,
   type PaymentsStore,
   type Snapshot,
   type StatusChange,
@@ -78,6 +79,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
     this.#workspaces = new Map(seeds.map((seed) => [seed.workspace, emptyWorkspace(seed)]));
   }
 
+  async ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]> {
+    const created = seeds.filter((seed) => !this.#workspaces.has(seed.workspace));
+    for (const seed of created) this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
+    return created.map((seed) => seed.workspace);
+  }
+
   async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
     this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
   }
@@ -121,6 +128,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
     const p = payment as MutablePayment;
     p.status = to;
+    // Forced back to pending, it is due again like any other: completion must look at it once more.
+    if (to === "pending") ws.completionCursor = Math.min(ws.completionCursor, p.seq - 1);
     if (undoes) {
       delete p.completedAt;
       delete p.settledAt;
@@ -183,7 +192,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     );
     const hiByDate = query.createdTo === undefined ? payments.length : firstAtOrAfter(payments, query.createdTo + 1);
     const hi = Math.min(query.snapshotSeq, hiByDate);
-    const items: StoredPayment[] = [];
+    const items: PaymentRecord[] = [];
     for (let i = lo; i < hi && items.length < query.limit; i++) {
       const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
       if (!query.status || p.status === query.status) items.push(p);

@@ -44,6 +44,9 @@ export interface StoredPayment {
 
 export type NewPayment = Omit<StoredPayment, "seq" | "status" | "completedAt" | "settledAt" | "history">;
 
+/** A payment without its history: what a listing returns (a page never needs 100 histories). */
+export type PaymentRecord = Omit<StoredPayment, "history">;
+
 /**
  * Statuses in which the payment's money has moved from the debit to the credit account. Entering one
  * moves it exactly once; leaving one for a status without movement moves it back, so every balance
@@ -90,7 +93,13 @@ export type TransitionResult =
  * (PostgreSQL, with one transaction per method) can replace the in-memory one.
  */
 export interface PaymentsStore {
+  /** Every workspace gone; these seeded afresh. */
   reset(seeds: readonly WorkspaceSeed[]): Promise<void>;
+  /**
+   * Seeds the workspaces that do not exist yet and leaves the others as they are (a shared store
+   * survives an instance's restart); returns the workspaces it created.
+   */
+  ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]>;
   /** One workspace back to its seed (accounts, no payments); the others are untouched. */
   resetWorkspace(seed: WorkspaceSeed): Promise<void>;
   accounts(workspace: string): Promise<readonly StoredAccount[]>;
@@ -110,13 +119,13 @@ export interface PaymentsStore {
     cause: TransitionCause,
   ): Promise<TransitionResult>;
   /**
-   * Completes every pending payment that is `delayMs` old at `now`, oldest first, as of the moment it
-   * became due: debit and credit move together, or the payment fails when the debit account cannot
-   * cover it.
+   * Completes every pending payment that is `delayMs` old at `now`, oldest (first created) first, as of
+   * the moment it became due: debit and credit move together, or the payment fails when the debit
+   * account cannot cover it. Each payment completes once, whoever calls.
    */
   completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
   snapshot(workspace: string): Promise<Snapshot>;
-  list(workspace: string, query: PaymentQuery): Promise<{ items: StoredPayment[]; total?: number }>;
+  list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }>;
 }
 
 /** A card payment as the gateway keeps it: the response it gave (card masked), and how to recognise a retry. */
@@ -136,6 +145,8 @@ export interface GatewayStore {
   /** The card payments gone, tokens kept (the control API's gateway reset). */
   clearPayments(): Promise<void>;
   saveToken(token: string, expiresAt: number): Promise<void>;
+  /** Unique across every instance sharing the store: the number in the next orderId. */
+  nextOrderNumber(): Promise<number>;
   tokenExpiry(token: string): Promise<number | undefined>;
   /**
    * Stores the payment unless its referenceId is taken; returns what is stored under that reference.
@@ -144,4 +155,26 @@ export interface GatewayStore {
   insertIfAbsent(payment: StoredCardPayment): Promise<{ inserted: boolean; stored: StoredCardPayment }>;
   byReference(referenceId: string): Promise<StoredCardPayment | undefined>;
   onLocalDate(date: string): Promise<readonly StoredCardPayment[]>;
+}
+
+/**
+ * The sandbox clocks' offsets from real time, per scope. Shared with the rest of the state, so that
+ * instances sharing a store agree on expiry and completion.
+ */
+export interface ClockStore {
+  offsetMs(scope: string): Promise<number>;
+  /** Adds `ms` to the scope's offset unless the sum would pass `maxMs`; the offset after, and whether it moved. */
+  advance(scope: string, ms: number, maxMs: number): Promise<{ moved: boolean; offsetMs: number }>;
+  /** One scope, or every scope, back to real time. */
+  reset(scope?: string): Promise<void>;
+}
+
+/** Everything the sandbox keeps, from one place: in memory, or in one PostgreSQL database. */
+export interface SandboxStores {
+  readonly kind: "memory" | "postgres";
+  readonly payments: PaymentsStore;
+  readonly gateway: GatewayStore;
+  readonly clocks: ClockStore;
+  /** Releases connections; the data stays where it is. */
+  close(): Promise<void>;
 }

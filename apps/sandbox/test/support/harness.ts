@@ -7,6 +7,7 @@ import {
   type SandboxOptions,
   startSandbox,
 } from "../../src/index.js";
+import { storeOptions } from "./test-stores.js";
 
 export interface CallOptions {
   /** Payments API key (Bearer). */
@@ -38,7 +39,7 @@ const checkers = {
  * `problems` is empty after each case: a response that breaks the spec is a bug.
  */
 export async function harness(options: SandboxOptions = {}) {
-  const sandbox: RunningSandbox = await startSandbox(options);
+  const sandbox: RunningSandbox = await startSandbox({ ...(await storeOptions()), ...options });
   const problems: string[] = [];
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {

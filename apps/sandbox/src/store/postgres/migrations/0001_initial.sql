@@ -1,0 +1,87 @@
+-- The sandbox's state, shared by every instance that points at this database.
+-- Times are milliseconds since the epoch (bigint), money is minor units (bigint): both exactly as the
+-- in-memory store keeps them.
+
+-- One row per workspace (API key). Every write to a workspace first locks its row and bumps
+-- `version`, so writes to one workspace commit in the order they took the lock: a listing's snapshot
+-- (payment_count, version) read from a committed row covers exactly the rows committed before it.
+CREATE TABLE workspaces (
+  workspace     text PRIMARY KEY,
+  payment_count bigint NOT NULL DEFAULT 0,
+  version       bigint NOT NULL DEFAULT 0
+);
+
+CREATE TABLE accounts (
+  workspace     text NOT NULL REFERENCES workspaces ON DELETE CASCADE,
+  id            text NOT NULL,
+  position      integer NOT NULL,
+  name          text NOT NULL,
+  currency      text NOT NULL,
+  balance_minor bigint NOT NULL CHECK (balance_minor >= 0),
+  PRIMARY KEY (workspace, id)
+);
+
+CREATE TABLE payments (
+  workspace    text NOT NULL REFERENCES workspaces ON DELETE CASCADE,
+  seq          bigint NOT NULL,
+  id           text NOT NULL,
+  amount       bigint NOT NULL,
+  currency     text NOT NULL,
+  method       text NOT NULL,
+  from_account text NOT NULL,
+  to_account   text NOT NULL,
+  description  text,
+  reference    text,
+  status       text NOT NULL,
+  created_at   bigint NOT NULL,
+  completed_at bigint,
+  settled_at   bigint,
+  -- The workspace version of its latest change: a listing as of an older version reads the history.
+  version      bigint NOT NULL,
+  PRIMARY KEY (workspace, seq),
+  UNIQUE (workspace, id)
+);
+CREATE INDEX payments_by_created_at ON payments (workspace, created_at);
+-- Completion looks for due pending payments on every request: this index keeps that one probe cheap.
+CREATE INDEX payments_pending ON payments (workspace, created_at) WHERE status = 'pending';
+
+CREATE TABLE payment_history (
+  workspace    text NOT NULL,
+  seq          bigint NOT NULL,
+  version      bigint NOT NULL,
+  status       text NOT NULL,
+  at           bigint NOT NULL,
+  cause        text NOT NULL,
+  completed_at bigint,
+  settled_at   bigint,
+  PRIMARY KEY (workspace, seq, version),
+  FOREIGN KEY (workspace, seq) REFERENCES payments ON DELETE CASCADE
+);
+
+-- The gateway's card payments: the answer given (card number masked, no CVC) and a keyed fingerprint
+-- of the request that recognises a retry. referenceId is unique: one charge per reference, whichever
+-- instance takes it.
+CREATE TABLE card_payments (
+  position     bigserial PRIMARY KEY,
+  reference_id text NOT NULL UNIQUE,
+  -- json, not jsonb: the answer is replayed with its fields in the order first given.
+  payment      json NOT NULL,
+  fingerprint  text NOT NULL,
+  commission   double precision NOT NULL,
+  local_date   text NOT NULL
+);
+CREATE INDEX card_payments_by_local_date ON card_payments (local_date, position);
+
+CREATE SEQUENCE gateway_order_numbers;
+
+-- Access tokens are kept as their SHA-256: a database dump does not hand out live tokens.
+CREATE TABLE gateway_tokens (
+  token_sha256 text PRIMARY KEY,
+  expires_at   bigint NOT NULL
+);
+
+-- The sandbox clocks' offsets from real time, per scope (a workspace, or the gateway).
+CREATE TABLE clock_offsets (
+  scope     text PRIMARY KEY,
+  offset_ms bigint NOT NULL
+);

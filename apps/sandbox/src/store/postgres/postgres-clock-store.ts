@@ -1,0 +1,37 @@
+import type pg from "pg";
+import type { ClockStore } from "../types.js";
+
+/** Clock offsets in PostgreSQL: every instance reads the same "now" for a scope. */
+export class PostgresClockStore implements ClockStore {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async offsetMs(scope: string) {
+    const { rows } = await this.#pool.query<{ offset_ms: string }>(
+      "SELECT offset_ms FROM clock_offsets WHERE scope = $1",
+      [scope],
+    );
+    return rows[0] ? Number(rows[0].offset_ms) : 0;
+  }
+
+  async advance(scope: string, ms: number, maxMs: number) {
+    // One statement: two instances advancing at once add up, and the limit holds for the sum.
+    const { rows } = await this.#pool.query<{ offset_ms: string }>(
+      `INSERT INTO clock_offsets AS c (scope, offset_ms) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
+       ON CONFLICT (scope) DO UPDATE SET offset_ms = c.offset_ms + EXCLUDED.offset_ms
+       WHERE c.offset_ms + EXCLUDED.offset_ms <= $3::bigint
+       RETURNING offset_ms`,
+      [scope, Math.round(ms), maxMs],
+    );
+    if (rows[0]) return { moved: true, offsetMs: Number(rows[0].offset_ms) };
+    return { moved: false, offsetMs: await this.offsetMs(scope) };
+  }
+
+  async reset(scope?: string) {
+    if (scope === undefined) await this.#pool.query("DELETE FROM clock_offsets");
+    else await this.#pool.query("DELETE FROM clock_offsets WHERE scope = $1", [scope]);
+  }
+}

@@ -1,0 +1,385 @@
+import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
+import type pg from "pg";
+import {
+  MONEY_MOVED,
+  type NewPayment,
+  type PaymentQuery,
+  type PaymentRecord,
+  type PaymentsStore,
+  type Snapshot,
+  type StatusChange,
+  type StoredAccount,
+  type StoredPayment,
+  type TransitionCause,
+  type TransitionResult,
+  type WorkspaceSeed,
+} from "../types.js";
+import { inTransaction } from "./transaction.js";
+
+interface PaymentRow {
+  seq: string;
+  id: string;
+  amount: string;
+  currency: string;
+  method: string;
+  from_account: string;
+  to_account: string;
+  description: string | null;
+  reference: string | null;
+  status: string;
+  created_at: string;
+  completed_at: string | null;
+  settled_at: string | null;
+  version: string;
+}
+
+const PAYMENT_COLUMNS =
+  "seq, id, amount, currency, method, from_account, to_account, description, reference, status, created_at, completed_at, settled_at, version";
+
+/** bigint columns arrive as text (pg keeps 64-bit exact); every value we store fits a double exactly. */
+const num = (value: string | number) => Number(value);
+const optionalNum = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? undefined : Number(value);
+
+function toRecord(row: PaymentRow): PaymentRecord {
+  const completedAt = optionalNum(row.completed_at);
+  const settledAt = optionalNum(row.settled_at);
+  return {
+    seq: num(row.seq),
+    id: row.id,
+    amount: num(row.amount),
+    currency: row.currency,
+    method: row.method as PaymentMethod,
+    from_account: row.from_account,
+    to_account: row.to_account,
+    ...(row.description === null ? {} : { description: row.description }),
+    ...(row.reference === null ? {} : { reference: row.reference }),
+    status: row.status as PaymentStatus,
+    createdAt: num(row.created_at),
+    ...(completedAt === undefined ? {} : { completedAt }),
+    ...(settledAt === undefined ? {} : { settledAt }),
+  };
+}
+
+interface HistoryJson {
+  status: PaymentStatus;
+  at: number;
+  cause: TransitionCause;
+  version: number;
+  completed_at: number | null;
+  settled_at: number | null;
+}
+
+function toChange(h: HistoryJson): StatusChange {
+  return {
+    status: h.status,
+    at: num(h.at),
+    cause: h.cause,
+    version: num(h.version),
+    ...(h.completed_at === null ? {} : { completedAt: num(h.completed_at) }),
+    ...(h.settled_at === null ? {} : { settledAt: num(h.settled_at) }),
+  };
+}
+
+function toAccount(row: { id: string; name: string; currency: string; balance_minor: string }): StoredAccount {
+  return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
+}
+
+async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<void> {
+  for (const [position, account] of seed.accounts.entries()) {
+    await client.query(
+      "INSERT INTO accounts (workspace, id, position, name, currency, balance_minor) VALUES ($1, $2, $3, $4, $5, $6)",
+      [seed.workspace, account.id, position, account.name, account.currency, account.balanceMinor],
+    );
+  }
+}
+
+/**
+ * The payments service's state in PostgreSQL, shared by every sandbox instance on the database.
+ *
+ * Every write to a workspace locks that workspace's row first and bumps its version, so writes to one
+ * workspace are serialised and commit in version order. That is what makes a listing's snapshot exact:
+ * a snapshot is (payment_count, version) read from the committed row, and every payment or change
+ * numbered at or below it was committed together with that row. (A sequence would not do: numbers are
+ * handed out in one order and committed in another.)
+ */
+export class PostgresPaymentsStore implements PaymentsStore {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
+    await inTransaction(this.#pool, async (client) => {
+      await client.query("DELETE FROM workspaces");
+      for (const seed of seeds) {
+        await client.query("INSERT INTO workspaces (workspace) VALUES ($1)", [seed.workspace]);
+        await insertSeed(client, seed);
+      }
+    });
+  }
+
+  async ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]> {
+    const created: string[] = [];
+    for (const seed of seeds) {
+      await inTransaction(this.#pool, async (client) => {
+        // Two instances starting at once: the second waits on the first's insert, then does nothing.
+        const { rowCount } = await client.query(
+          "INSERT INTO workspaces (workspace) VALUES ($1) ON CONFLICT (workspace) DO NOTHING",
+          [seed.workspace],
+        );
+        if (rowCount === 1) {
+          await insertSeed(client, seed);
+          created.push(seed.workspace);
+        }
+      });
+    }
+    return created;
+  }
+
+  async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
+    await inTransaction(this.#pool, async (client) => {
+      // The upsert takes the workspace's lock, so no write of another instance interleaves.
+      await client.query(
+        `INSERT INTO workspaces (workspace) VALUES ($1)
+         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0`,
+        [seed.workspace],
+      );
+      await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
+      await client.query("DELETE FROM accounts WHERE workspace = $1", [seed.workspace]);
+      await insertSeed(client, seed);
+    });
+  }
+
+  async accounts(workspace: string): Promise<readonly StoredAccount[]> {
+    const { rows } = await this.#pool.query(
+      "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
+      [workspace],
+    );
+    return rows.map(toAccount);
+  }
+
+  async account(workspace: string, id: string): Promise<StoredAccount | undefined> {
+    const { rows } = await this.#pool.query(
+      "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 AND id = $2",
+      [workspace, id],
+    );
+    return rows[0] ? toAccount(rows[0]) : undefined;
+  }
+
+  async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
+    // One statement, so one implicit transaction and one round trip: take the workspace's next seq and
+    // version under its row lock, insert the payment and its first history entry.
+    const { rows } = await this.#pool.query<{ seq: string; version: string }>(
+      `WITH ws AS (
+         UPDATE workspaces SET payment_count = payment_count + 1, version = version + 1
+         WHERE workspace = $1 RETURNING payment_count AS seq, version
+       ), payment AS (
+         INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
+                               description, reference, status, created_at, version)
+         SELECT $1, ws.seq, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, ws.version FROM ws
+       ), history AS (
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause)
+         SELECT $1, ws.seq, ws.version, 'pending', $10, 'api' FROM ws
+       )
+       SELECT seq, version FROM ws`,
+      [
+        workspace,
+        draft.id,
+        draft.amount,
+        draft.currency,
+        draft.method,
+        draft.from_account,
+        draft.to_account,
+        draft.description ?? null,
+        draft.reference ?? null,
+        draft.createdAt,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`Unknown workspace ${workspace}`);
+    const version = num(row.version);
+    return {
+      ...draft,
+      seq: num(row.seq),
+      status: "pending",
+      history: [{ status: "pending", at: draft.createdAt, cause: "api", version }],
+    };
+  }
+
+  async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {
+    return this.#payment(this.#pool, workspace, id);
+  }
+
+  async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
+    const { rows } = await client.query<PaymentRow & { history: HistoryJson[] }>(
+      `SELECT ${PAYMENT_COLUMNS},
+         (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
+                   'completed_at', h.completed_at, 'settled_at', h.settled_at) ORDER BY h.version)
+          FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS history
+       FROM payments p WHERE workspace = $1 AND id = $2`,
+      [workspace, id],
+    );
+    const row = rows[0];
+    return row ? { ...toRecord(row), history: row.history.map(toChange) } : undefined;
+  }
+
+  /**
+   * The status change and the balance movement it implies, inside the caller's transaction, which holds
+   * the workspace's lock. False (nothing written) when an account is short.
+   */
+  async #apply(
+    client: pg.ClientBase,
+    workspace: string,
+    payment: PaymentRecord,
+    to: PaymentStatus,
+    at: number,
+    cause: TransitionCause,
+  ) {
+    const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
+    const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
+    if (moves || undoes) {
+      const debit = moves ? payment.from_account : payment.to_account;
+      const credit = moves ? payment.to_account : payment.from_account;
+      const taken = await client.query(
+        `UPDATE accounts SET balance_minor = balance_minor - $3
+         WHERE workspace = $1 AND id = $2 AND balance_minor >= $3`,
+        [workspace, debit, payment.amount],
+      );
+      if (taken.rowCount !== 1) return false;
+      await client.query("UPDATE accounts SET balance_minor = balance_minor + $3 WHERE workspace = $1 AND id = $2", [
+        workspace,
+        credit,
+        payment.amount,
+      ]);
+    }
+    let completedAt = undoes ? undefined : payment.completedAt;
+    let settledAt = undoes ? undefined : payment.settledAt;
+    if (MONEY_MOVED.has(to)) completedAt ??= at;
+    if (to === "settled" || to === "reconciled") settledAt ??= at;
+    await client.query(
+      `WITH ws AS (UPDATE workspaces SET version = version + 1 WHERE workspace = $1 RETURNING version),
+       payment AS (
+         UPDATE payments SET status = $3, completed_at = $4, settled_at = $5, version = ws.version
+         FROM ws WHERE payments.workspace = $1 AND payments.seq = $2
+       )
+       INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+       SELECT $1, $2, ws.version, $3, $6, $7, $4, $5 FROM ws`,
+      [workspace, payment.seq, to, completedAt ?? null, settledAt ?? null, at, cause],
+    );
+    return true;
+  }
+
+  async transition(
+    workspace: string,
+    id: string,
+    from: readonly PaymentStatus[] | "any",
+    to: PaymentStatus,
+    at: number,
+    cause: TransitionCause,
+  ): Promise<TransitionResult> {
+    const outcome = await inTransaction(this.#pool, async (client) => {
+      await client.query("SELECT 1 FROM workspaces WHERE workspace = $1 FOR UPDATE", [workspace]);
+      const { rows } = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND id = $2`,
+        [workspace, id],
+      );
+      if (!rows[0]) return "not_found" as const;
+      const payment = toRecord(rows[0]);
+      if (from !== "any" && !from.includes(payment.status)) return "status" as const;
+      if (!(await this.#apply(client, workspace, payment, to, at, cause))) return "funds" as const;
+      return "ok" as const;
+    });
+    // Read after commit: what every instance now sees.
+    const payment = await this.payment(workspace, id);
+    if (!payment) return { ok: false, reason: "not_found", payment: undefined };
+    if (outcome === "ok") return { ok: true, payment };
+    if (outcome === "not_found") return { ok: false, reason: "not_found", payment: undefined };
+    return { ok: false, reason: outcome, payment };
+  }
+
+  async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
+    // Every request asks; nearly always nothing is due, and that answer needs no lock.
+    const dueBy = now - delayMs;
+    const probe = await this.#pool.query(
+      "SELECT 1 FROM payments WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 LIMIT 1",
+      [workspace, dueBy],
+    );
+    if (probe.rowCount === 0) return;
+    await inTransaction(this.#pool, async (client) => {
+      // Under the workspace's lock, re-read: another instance may have completed them meanwhile.
+      await client.query("SELECT 1 FROM workspaces WHERE workspace = $1 FOR UPDATE", [workspace]);
+      const { rows } = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments
+         WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 ORDER BY seq`,
+        [workspace, dueBy],
+      );
+      for (const row of rows) {
+        const payment = toRecord(row);
+        const dueAt = payment.createdAt + delayMs;
+        if (!(await this.#apply(client, workspace, payment, "completed", dueAt, "completion"))) {
+          await this.#apply(client, workspace, payment, "failed", dueAt, "completion");
+        }
+      }
+    });
+  }
+
+  async snapshot(workspace: string): Promise<Snapshot> {
+    const { rows } = await this.#pool.query<{ payment_count: string; version: string }>(
+      "SELECT payment_count, version FROM workspaces WHERE workspace = $1",
+      [workspace],
+    );
+    const row = rows[0];
+    return row ? { seq: num(row.payment_count), version: num(row.version) } : { seq: 0, version: 0 };
+  }
+
+  async list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }> {
+    // A payment changed after the snapshot is shown as its history says it was at the snapshot's
+    // version; the history is read only for those.
+    const listing = `
+      SELECT q.*, h.status AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
+      FROM (
+        SELECT p.*, CASE WHEN p.version <= $4 THEN NULL ELSE (
+          SELECT max(h.version) FROM payment_history h
+          WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $4) END AS then_version
+        FROM payments p
+        WHERE p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6
+      ) q
+      LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
+      WHERE $7::text IS NULL OR coalesce(h.status, q.status) = $7`;
+    const params = [
+      workspace,
+      query.afterSeq,
+      query.snapshotSeq,
+      query.asOfVersion,
+      query.createdFrom ?? Number.MIN_SAFE_INTEGER,
+      query.createdTo ?? Number.MAX_SAFE_INTEGER,
+      query.status ?? null,
+    ];
+    type Row = PaymentRow & {
+      then_version: string | null;
+      then_status: string | null;
+      then_completed_at: string | null;
+      then_settled_at: string | null;
+    };
+    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq LIMIT $8`, [...params, query.limit]);
+    const items = rows.map((row) =>
+      row.then_version === null
+        ? toRecord(row)
+        : toRecord({
+            ...row,
+            status: row.then_status as string,
+            completed_at: row.then_completed_at,
+            settled_at: row.then_settled_at,
+          }),
+    );
+    if (!query.countTotal) return { items };
+    const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
+      workspace,
+      0,
+      ...params.slice(2),
+    ]);
+    return { items, total: num(counted.rows[0]?.n ?? 0) };
+  }
+}
