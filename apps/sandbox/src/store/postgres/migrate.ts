@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 
-/** pg_advisory_lock key for migrations: any constant shared by every instance ("payspec" in ASCII). */
-const MIGRATION_LOCK = 0x70617973706563;
+/** pg_advisory_lock's two-int key for migrations: any constant every instance shares ("pays", "pec" in ASCII). */
+const MIGRATION_LOCK = [0x70617973, 0x706563];
 
 export interface Migration {
   readonly version: number;
@@ -34,7 +34,7 @@ export function migrations(dir = fileURLToPath(new URL("./migrations/", import.m
 export async function migrate(pool: pg.Pool, available: readonly Migration[] = migrations()): Promise<number[]> {
   const client = await pool.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await client.query("SELECT pg_advisory_lock($1, $2)", MIGRATION_LOCK);
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS payspec_migrations (
         version integer PRIMARY KEY,
@@ -69,7 +69,7 @@ export async function migrate(pool: pg.Pool, available: readonly Migration[] = m
       }
       return ran;
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      await client.query("SELECT pg_advisory_unlock($1, $2)", MIGRATION_LOCK);
     }
   } finally {
     client.release();
