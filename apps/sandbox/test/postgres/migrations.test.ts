@@ -48,7 +48,7 @@ it("rolls a failing migration back entirely and names it", async () => {
 it("keeps the state across a restart of the only instance, and will not start without the shared secret", async () => {
   const first = await startSandbox({ databaseUrl, secret: TEST_SECRET });
   const headers = { authorization: "Bearer sk_sandbox_demo_1", "content-type": "application/json" };
-  const accounts = await (await fetch(`${first.url}/v1/accounts`, { headers })).json();
+  const accounts = (await (await fetch(`${first.url}/v1/accounts`, { headers })).json()) as { id: string }[];
   const created = await fetch(`${first.url}/v1/payments`, {
     method: "POST",
     headers,
@@ -56,11 +56,11 @@ it("keeps the state across a restart of the only instance, and will not start wi
       amount: 5,
       currency: "TRY",
       method: "eft",
-      from_account: accounts[0].id,
-      to_account: accounts[1].id,
+      from_account: accounts[0]?.id,
+      to_account: accounts[1]?.id,
     }),
   });
-  const { id } = await created.json();
+  const { id } = (await created.json()) as { id: string };
   await first.close();
   const second = await startSandbox({ databaseUrl, secret: TEST_SECRET });
   expect((await fetch(`${second.url}/v1/payments/${id}`, { headers })).status).toBe(200);
