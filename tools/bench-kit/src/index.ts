@@ -24,7 +24,11 @@ export async function medianMs(rounds: number, fn: () => unknown | Promise<unkno
 
 export interface HttpTarget {
   readonly name: string;
-  readonly url: string;
+  /**
+   * Several URLs: instances behind one load balancer. The connections are spread evenly across them,
+   * req/s are added up and the p99 is the worst instance's.
+   */
+  readonly url: string | readonly string[];
   readonly method?: "GET" | "POST";
   readonly headers?: Record<string, string>;
   readonly body?: string;
@@ -47,28 +51,34 @@ export async function compareHttp(
   options: { seconds?: number; rounds?: number; connections?: number } = {},
 ): Promise<HttpResult[]> {
   const { seconds = 4, rounds = 3, connections = 16 } = options;
-  for (const target of targets) {
-    if (!new URL(target.url).hostname.match(/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/))
-      throw new Error(`Benchmarks only load loopback addresses, not ${target.url}.`);
+  const urlsOf = (target: HttpTarget) => (typeof target.url === "string" ? [target.url] : target.url);
+  for (const url of targets.flatMap(urlsOf)) {
+    if (!new URL(url).hostname.match(/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/))
+      throw new Error(`Benchmarks only load loopback addresses, not ${url}.`);
   }
   const samples = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>(
     targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0 }]),
   );
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const result = await autocannon({
-        url: target.url,
-        method: target.method ?? "GET",
-        headers: target.headers ?? {},
-        ...(target.body ? { body: target.body } : {}),
-        connections,
-        duration: seconds,
-      });
+      const urls = urlsOf(target);
+      const results = await Promise.all(
+        urls.map((url) =>
+          autocannon({
+            url,
+            method: target.method ?? "GET",
+            headers: target.headers ?? {},
+            ...(target.body ? { body: target.body } : {}),
+            connections: Math.max(1, Math.round(connections / urls.length)),
+            duration: seconds,
+          }),
+        ),
+      );
       const sample = samples.get(target.name);
       if (!sample) continue;
-      sample.rps.push(result.requests.average);
-      sample.p99.push(result.latency.p99);
-      sample.non2xx += result.non2xx + result.errors;
+      sample.rps.push(results.reduce((sum, r) => sum + r.requests.average, 0));
+      sample.p99.push(Math.max(...results.map((r) => r.latency.p99)));
+      sample.non2xx += results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
     }
   }
   return targets.map((t) => {

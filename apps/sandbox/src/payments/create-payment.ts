@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
-import type { PaymentsStore, StoredPayment } from "../store/index.js";
+import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment } from "../store/index.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -13,38 +13,36 @@ export function newPaymentId(): string {
   return id;
 }
 
+/** How a create finds an account: one query each, or a map read once for a whole batch. */
+export type AccountLookup = (id: string) => Promise<StoredAccount | undefined>;
+
 /**
  * The business rules of a create, after the schema has passed: both accounts exist in the workspace,
- * differ, and hold the payment's currency. Used by POST /v1/payments and by every batch entry.
+ * differ, and hold the payment's currency. Returns the payment to insert; throws the 4xx otherwise.
  */
-export async function createPayment(
-  store: PaymentsStore,
-  workspace: string,
-  input: PaymentCreate,
-  now: number,
-): Promise<StoredPayment> {
-  // Write last: anything that can still fail (here, a clock no date can show) fails before the insert,
-  // so a 5xx never leaves a payment behind.
+export async function preparePayment(account: AccountLookup, input: PaymentCreate, now: number): Promise<NewPayment> {
+  // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
+  // never leaves a payment behind.
   new Date(now).toISOString();
   if (input.from_account === input.to_account) {
     throw new ApiFailure("invalid_request", "to_account must differ from from_account.", { param: "to_account" });
   }
   for (const field of ["from_account", "to_account"] as const) {
-    const account = await store.account(workspace, input[field]);
-    if (!account) {
+    const found = await account(input[field]);
+    if (!found) {
       throw new ApiFailure("account_not_found", `${field}: no account ${input[field]} in this workspace.`, {
         param: field,
       });
     }
-    if (account.currency !== input.currency) {
+    if (found.currency !== input.currency) {
       throw new ApiFailure(
         "currency_mismatch",
-        `${field}: account ${account.id} holds ${account.currency}, not ${input.currency}.`,
+        `${field}: account ${found.id} holds ${found.currency}, not ${input.currency}.`,
         { param: "currency" },
       );
     }
   }
-  return store.insert(workspace, {
+  return {
     id: newPaymentId(),
     amount: input.amount,
     currency: input.currency,
@@ -54,5 +52,16 @@ export async function createPayment(
     ...(input.description === undefined ? {} : { description: input.description }),
     ...(input.reference === undefined ? {} : { reference: input.reference }),
     createdAt: now,
-  });
+  };
+}
+
+/** One create (POST /v1/payments, the sample payments): the rules, then the insert. */
+export async function createPayment(
+  store: PaymentsStore,
+  workspace: string,
+  input: PaymentCreate,
+  now: number,
+): Promise<StoredPayment> {
+  const draft = await preparePayment((id) => store.account(workspace, id), input, now);
+  return store.insert(workspace, draft);
 }

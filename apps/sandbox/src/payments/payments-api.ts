@@ -5,7 +5,7 @@ import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
-import { createPayment } from "./create-payment.js";
+import { createPayment, preparePayment } from "./create-payment.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
 import { workspaceTag } from "./seed.js";
 import { accountToApi, paymentToApi } from "./serialize.js";
@@ -99,26 +99,27 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
 
     v1.post("/v1/payments/batch", async (request) => {
       const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
-      const results = [];
       const at = await now(request);
-      for (const [index, entry] of body.payments.entries()) {
-        try {
-          const input = parseRequest(zPaymentCreate, entry);
-          results.push({
-            index,
-            outcome: "created" as const,
-            payment: paymentToApi(await createPayment(store, request.workspace, input, at)),
-          });
-        } catch (error) {
-          // A fault in one entry must not turn the whole answer into a 500: the entries before it
-          // were created, and the caller has to learn which.
-          const failure =
-            error instanceof ApiFailure
-              ? error
-              : new ApiFailure("internal_error", "This entry failed on our side; it was not created. Send it again.");
-          results.push({ index, outcome: "failed" as const, error: failure.paymentsBody() });
-        }
-      }
+      const accounts = new Map((await store.accounts(request.workspace)).map((a) => [a.id, a]));
+      // Every entry is checked first; the valid ones are then inserted together, in index order.
+      const checked = await Promise.all(
+        body.payments.map(async (entry) => {
+          try {
+            return await preparePayment(async (id) => accounts.get(id), parseRequest(zPaymentCreate, entry), at);
+          } catch (error) {
+            return entryFailure(error);
+          }
+        }),
+      );
+      const inserted = await Promise.allSettled(
+        checked.map((draft) => (draft instanceof ApiFailure ? draft : store.insert(request.workspace, draft))),
+      );
+      const results = inserted.map((settled, index) => {
+        const outcome = settled.status === "fulfilled" ? settled.value : entryFailure(settled.reason);
+        return outcome instanceof ApiFailure
+          ? { index, outcome: "failed" as const, error: outcome.paymentsBody() }
+          : { index, outcome: "created" as const, payment: paymentToApi(outcome) };
+      });
       const created = results.filter((r) => r.outcome === "created").length;
       return { created, failed: results.length - created, results };
     });
@@ -184,6 +185,16 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
       };
     });
   });
+}
+
+/**
+ * A batch entry's failure as the caller sees it: a fault in one entry must not turn the whole answer
+ * into a 500, since the others were created and the caller has to learn which.
+ */
+function entryFailure(error: unknown): ApiFailure {
+  return error instanceof ApiFailure
+    ? error
+    : new ApiFailure("internal_error", "This entry failed on our side; it was not created. Send it again.");
 }
 
 function pick(query: { status?: CursorState["status"]; from?: string; to?: string }) {

@@ -10,10 +10,11 @@ export class PostgresClockStore implements ClockStore {
   }
 
   async offsetMs(scope: string) {
-    const { rows } = await this.#pool.query<{ offset_ms: string }>(
-      "SELECT offset_ms FROM clock_offsets WHERE scope = $1",
-      [scope],
-    );
+    const { rows } = await this.#pool.query<{ offset_ms: string }>({
+      name: "payspec_clock_offset",
+      text: "SELECT offset_ms FROM clock_offsets WHERE scope = $1",
+      values: [scope],
+    });
     return rows[0] ? Number(rows[0].offset_ms) : 0;
   }
 

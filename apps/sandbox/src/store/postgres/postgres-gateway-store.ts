@@ -44,10 +44,11 @@ export class PostgresGatewayStore implements GatewayStore {
   }
 
   async tokenExpiry(token: string) {
-    const { rows } = await this.#pool.query<{ expires_at: string }>(
-      "SELECT expires_at FROM gateway_tokens WHERE token_sha256 = $1",
-      [tokenKey(token)],
-    );
+    const { rows } = await this.#pool.query<{ expires_at: string }>({
+      name: "payspec_token_expiry",
+      text: "SELECT expires_at FROM gateway_tokens WHERE token_sha256 = $1",
+      values: [tokenKey(token)],
+    });
     return rows[0] ? Number(rows[0].expires_at) : undefined;
   }
 

@@ -85,6 +85,14 @@ function toAccount(row: { id: string; name: string; currency: string; balance_mi
   return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
 }
 
+interface InsertQueue {
+  readonly waiting: { draft: NewPayment; resolve: (p: StoredPayment) => void; reject: (e: Error) => void }[];
+  flushing: boolean;
+}
+
+/** At most this many creates per grouped insert (a full batch request's worth). */
+const MAX_INSERT_GROUP = 500;
+
 async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<void> {
   for (const [position, account] of seed.accounts.entries()) {
     await client.query(
@@ -105,6 +113,7 @@ async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<v
  */
 export class PostgresPaymentsStore implements PaymentsStore {
   readonly #pool: pg.Pool;
+  readonly #insertQueues = new Map<string, InsertQueue>();
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
@@ -161,51 +170,97 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async account(workspace: string, id: string): Promise<StoredAccount | undefined> {
-    const { rows } = await this.#pool.query(
-      "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 AND id = $2",
-      [workspace, id],
-    );
+    const { rows } = await this.#pool.query({
+      name: "payspec_account",
+      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 AND id = $2",
+      values: [workspace, id],
+    });
     return rows[0] ? toAccount(rows[0]) : undefined;
   }
 
-  async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
-    // One statement, so one implicit transaction and one round trip: take the workspace's next seq and
-    // version under its row lock, insert the payment and its first history entry.
-    const { rows } = await this.#pool.query<{ seq: string; version: string }>(
-      `WITH ws AS (
-         UPDATE workspaces SET payment_count = payment_count + 1, version = version + 1
-         WHERE workspace = $1 RETURNING payment_count AS seq, version
+  insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
+    // Group commit: creates that arrive while this workspace's previous insert is committing wait for
+    // it, then go in together, in arrival order, in one statement. Inserts to one workspace are
+    // serialised by its lock anyway, so without grouping each would wait for the one before it to
+    // reach the disk (one fsync each); grouped, one fsync serves them all. Each caller still hears
+    // back only after its payment is committed.
+    return new Promise((resolve, reject) => {
+      let queue = this.#insertQueues.get(workspace);
+      if (!queue) {
+        queue = { waiting: [], flushing: false };
+        this.#insertQueues.set(workspace, queue);
+      }
+      queue.waiting.push({ draft, resolve, reject });
+      if (!queue.flushing) void this.#flushInserts(workspace, queue);
+    });
+  }
+
+  async #flushInserts(workspace: string, queue: InsertQueue): Promise<void> {
+    queue.flushing = true;
+    while (queue.waiting.length > 0) {
+      const group = queue.waiting.splice(0, MAX_INSERT_GROUP);
+      try {
+        const stored = await this.#insertGroup(
+          workspace,
+          group.map((g) => g.draft),
+        );
+        group.forEach((g, i) => g.resolve(stored[i] as StoredPayment));
+      } catch (error) {
+        // The statement is atomic: none of the group was stored, and every caller hears so.
+        for (const g of group) g.reject(error as Error);
+      }
+    }
+    queue.flushing = false;
+    this.#insertQueues.delete(workspace);
+  }
+
+  async #insertGroup(workspace: string, drafts: readonly NewPayment[]): Promise<StoredPayment[]> {
+    // One statement, so one implicit transaction: take the workspace's next seqs and versions under its
+    // row lock, insert the payments and their first history entries.
+    const column = <T>(pick: (d: NewPayment) => T) => drafts.map(pick);
+    const { rows } = await this.#pool.query<{ base_seq: string; base_version: string }>({
+      name: "payspec_insert_payments",
+      text: `WITH ws AS (
+         UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2
+         WHERE workspace = $1 RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version
+       ), input AS (
+         SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::text[], $10::text[], $11::bigint[])
+           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference, created_at, n)
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
                                description, reference, status, created_at, version)
-         SELECT $1, ws.seq, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, ws.version FROM ws
+         SELECT $1, ws.base_seq + n, id, amount, currency, method, from_account, to_account,
+                description, reference, 'pending', created_at, ws.base_version + n FROM ws, input
        ), history AS (
          INSERT INTO payment_history (workspace, seq, version, status, at, cause)
-         SELECT $1, ws.seq, ws.version, 'pending', $10, 'api' FROM ws
+         SELECT $1, ws.base_seq + n, ws.base_version + n, 'pending', created_at, 'api' FROM ws, input
        )
-       SELECT seq, version FROM ws`,
-      [
+       SELECT base_seq, base_version FROM ws`,
+      values: [
         workspace,
-        draft.id,
-        draft.amount,
-        draft.currency,
-        draft.method,
-        draft.from_account,
-        draft.to_account,
-        draft.description ?? null,
-        draft.reference ?? null,
-        draft.createdAt,
+        drafts.length,
+        column((d) => d.id),
+        column((d) => d.amount),
+        column((d) => d.currency),
+        column((d) => d.method),
+        column((d) => d.from_account),
+        column((d) => d.to_account),
+        column((d) => d.description ?? null),
+        column((d) => d.reference ?? null),
+        column((d) => d.createdAt),
       ],
-    );
+    });
     const row = rows[0];
     if (!row) throw new Error(`Unknown workspace ${workspace}`);
-    const version = num(row.version);
-    return {
+    const baseSeq = num(row.base_seq);
+    const baseVersion = num(row.base_version);
+    return drafts.map((draft, i) => ({
       ...draft,
-      seq: num(row.seq),
+      seq: baseSeq + i + 1,
       status: "pending",
-      history: [{ status: "pending", at: draft.createdAt, cause: "api", version }],
-    };
+      history: [{ status: "pending", at: draft.createdAt, cause: "api", version: baseVersion + i + 1 }],
+    }));
   }
 
   async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {
@@ -213,14 +268,15 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
-    const { rows } = await client.query<PaymentRow & { history: HistoryJson[] }>(
-      `SELECT ${PAYMENT_COLUMNS},
+    const { rows } = await client.query<PaymentRow & { history: HistoryJson[] }>({
+      name: "payspec_payment",
+      text: `SELECT ${PAYMENT_COLUMNS},
          (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
                    'completed_at', h.completed_at, 'settled_at', h.settled_at) ORDER BY h.version)
           FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS history
        FROM payments p WHERE workspace = $1 AND id = $2`,
-      [workspace, id],
-    );
+      values: [workspace, id],
+    });
     const row = rows[0];
     return row ? { ...toRecord(row), history: row.history.map(toChange) } : undefined;
   }
@@ -302,10 +358,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     // Every request asks; nearly always nothing is due, and that answer needs no lock.
     const dueBy = now - delayMs;
-    const probe = await this.#pool.query(
-      "SELECT 1 FROM payments WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 LIMIT 1",
-      [workspace, dueBy],
-    );
+    const probe = await this.#pool.query({
+      name: "payspec_due_probe",
+      text: "SELECT 1 FROM payments WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 LIMIT 1",
+      values: [workspace, dueBy],
+    });
     if (probe.rowCount === 0) return;
     await inTransaction(this.#pool, async (client) => {
       // Under the workspace's lock, re-read: another instance may have completed them meanwhile.

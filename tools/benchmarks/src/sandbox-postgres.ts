@@ -1,0 +1,126 @@
+/**
+ * The sandbox on PostgreSQL against the sandbox in memory, measured in the same run:
+ * 1. req/s and p99 for POST /v1/payments and GET /v1/payments/{id}: in memory; PostgreSQL with one
+ *    instance; PostgreSQL with two instances on one database (connections spread over both, as a
+ *    load balancer would). Goal: PostgreSQL single-instance create >= 0.2x the in-memory create.
+ * 2. The 100,000-payment CSV export through the client from PostgreSQL: records/s and the client's peak
+ *    RSS, with 20,000 as the memory baseline. Goals: >= 50,000 records/s, memory flat in the count.
+ * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
+ */
+import { Writable } from "node:stream";
+import { binPath, compareHttp, startProcess, table } from "@payspec/bench-kit";
+import { createPaymentsClient, type PaymentCreate } from "@payspec/payments-client";
+import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
+import { startPostgres } from "@payspec/test-postgres";
+
+const key = DEMO_API_KEYS[0];
+const auth = { authorization: `Bearer ${key}` };
+const json = { ...auth, "content-type": "application/json" };
+const [from, to] = seedWorkspace(key)
+  .accounts.filter((a) => a.currency === "TRY")
+  .map((a) => a.id) as [string, string];
+const sandboxBin = binPath("@payspec/sandbox", import.meta.resolve);
+const PORTS = { memory: 4731, postgres: 4732, twoA: 4733, twoB: 4734 };
+const url = (port: number) => `http://127.0.0.1:${port}`;
+
+const postgres = await startPostgres({ fast: false });
+const stops: (() => void)[] = [];
+const startSandbox = async (port: number, databaseUrl?: string) => {
+  // A completion delay far beyond the run keeps payments pending: every create is one insert.
+  const env: NodeJS.ProcessEnv = { PORT: String(port), PAYSPEC_COMPLETE_AFTER_SECONDS: "1000000" };
+  if (databaseUrl) Object.assign(env, { PAYSPEC_DATABASE_URL: databaseUrl, PAYSPEC_SANDBOX_SECRET: "bench-secret" });
+  stops.push(await startProcess(process.execPath, [sandboxBin], `${url(port)}/`, env));
+};
+
+try {
+  const single = await postgres.createDatabase();
+  const shared = await postgres.createDatabase();
+  await startSandbox(PORTS.memory);
+  await startSandbox(PORTS.postgres, single);
+  await startSandbox(PORTS.twoA, shared);
+  await startSandbox(PORTS.twoB, shared);
+
+  const create = JSON.stringify({ amount: 1000, currency: "TRY", method: "eft", from_account: from, to_account: to });
+  const onePayment = async (port: number) => {
+    const answer = await fetch(`${url(port)}/v1/payments`, { method: "POST", headers: json, body: create });
+    return ((await answer.json()) as { id: string }).id;
+  };
+  const ids = {
+    memory: await onePayment(PORTS.memory),
+    postgres: await onePayment(PORTS.postgres),
+    two: await onePayment(PORTS.twoA),
+  };
+  const post = { method: "POST" as const, headers: json, body: create };
+  const results = await compareHttp([
+    { name: "POST memory", url: `${url(PORTS.memory)}/v1/payments`, ...post },
+    { name: "POST postgres, 1 instance", url: `${url(PORTS.postgres)}/v1/payments`, ...post },
+    { name: "POST postgres, 2 instances", url: [PORTS.twoA, PORTS.twoB].map((p) => `${url(p)}/v1/payments`), ...post },
+    { name: "GET  memory", url: `${url(PORTS.memory)}/v1/payments/${ids.memory}`, headers: auth },
+    { name: "GET  postgres, 1 instance", url: `${url(PORTS.postgres)}/v1/payments/${ids.postgres}`, headers: auth },
+    {
+      name: "GET  postgres, 2 instances",
+      url: [PORTS.twoA, PORTS.twoB].map((p) => `${url(p)}/v1/payments/${ids.two}`),
+      headers: auth,
+    },
+  ]);
+  const rps = (name: string) => results.find((r) => r.name === name)?.requestsPerSecond ?? Number.NaN;
+  console.log("1. Sandbox stores, median of 3 interleaved 4 s rounds, 16 connections\n");
+  console.log(
+    table(
+      ["target", "req/s", "p99 ms", "x memory", "non-2xx"],
+      results.map((r) => [
+        r.name,
+        r.requestsPerSecond,
+        r.p99Ms,
+        r.requestsPerSecond / rps(`${r.name.slice(0, 4)} memory`),
+        r.non2xx,
+      ]),
+    ),
+  );
+  const createRatio = rps("POST postgres, 1 instance") / rps("POST memory");
+  console.log(`\nPostgreSQL single-instance create: ${createRatio.toFixed(2)}x the in-memory create (goal >= 0.2x)`);
+
+  const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });
+  const exportRun = async (records: number) => {
+    const before = await client.listPayments({ limit: 1 });
+    for (let have = before.pagination.total; have < records; have += 10_000) {
+      const batch: PaymentCreate[] = Array.from({ length: Math.min(10_000, records - have) }, (_, i) => ({
+        amount: 100 + i,
+        currency: "TRY",
+        method: "eft",
+        from_account: from,
+        to_account: to,
+        reference: `BENCH-${have + i}`,
+      }));
+      await client.createMany(batch);
+    }
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const start = process.hrtime.bigint();
+    const written = await client.exportPayments(sink, { format: "csv", query: { limit: 10_000 } });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    clearInterval(sampler);
+    return { records: written, seconds, recordsPerSecond: written / seconds, peakRssMb: peak / 1e6 };
+  };
+  await fetch(`${url(PORTS.postgres)}/_sandbox/reset`, { method: "POST", headers: auth });
+  const small = await exportRun(20_000);
+  const large = await exportRun(100_000);
+  console.log("\n2. CSV export from PostgreSQL through the client (pages of 10,000), one run each\n");
+  console.log(
+    table(
+      ["records", "seconds", "records/s", "peak RSS MB"],
+      [small, large].map((r) => [r.records, r.seconds, r.recordsPerSecond, r.peakRssMb]),
+    ),
+  );
+  console.log(
+    `\nExport from PostgreSQL: ${Math.round(large.recordsPerSecond).toLocaleString("en-US")} records/s (goal >= 50,000); peak RSS at 100k is ${(large.peakRssMb / small.peakRssMb).toFixed(2)}x that at 20k (flat is ~1x)`,
+  );
+} finally {
+  for (const stop of stops) stop();
+  await postgres.stop();
+}
