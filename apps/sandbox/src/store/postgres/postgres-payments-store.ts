@@ -204,7 +204,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
           workspace,
           group.map((g) => g.draft),
         );
-        group.forEach((g, i) => g.resolve(stored[i] as StoredPayment));
+        for (const [i, g] of group.entries()) g.resolve(stored[i] as StoredPayment);
       } catch (error) {
         // The statement is atomic: none of the group was stored, and every caller hears so.
         for (const g of group) g.reject(error as Error);
