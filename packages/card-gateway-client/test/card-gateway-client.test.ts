@@ -34,9 +34,9 @@ function client(overrides: Partial<Parameters<typeof createCardGatewayClient>[0]
 const request = (overrides: Partial<CardPaymentRequest> = {}) => cardRequest(overrides);
 
 const logins = () => suite.proxy.seen.filter((r) => r.url === "/auth/login").length;
-const today = () =>
+const today = async () =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Istanbul" }).format(
-    new Date(suite.target.clocks.now(GATEWAY_SCOPE)),
+    new Date(await suite.target.clocks.now(GATEWAY_SCOPE)),
   );
 
 describe("login and tokens", () => {
@@ -144,7 +144,7 @@ describe("payments and lookup", () => {
     const once = request();
     const paid = await retrying.pay(once);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const rows = (await gateway.dailyReport(today())).filter((r) => r.referenceId === once.referenceId);
+    const rows = (await gateway.dailyReport(await today())).filter((r) => r.referenceId === once.referenceId);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.transactionId).toBe(paid.response.transactionId);
   });
@@ -166,9 +166,9 @@ describe("daily report", () => {
         },
       }),
     );
-    const bytes = await gateway.downloadDailyReport(today());
+    const bytes = await gateway.downloadDailyReport(await today());
     expect(Buffer.from(bytes.subarray(0, 2)).toString()).toBe("PK");
-    const rows = await gateway.dailyReport(today());
+    const rows = await gateway.dailyReport(await today());
     expect(rows).toEqual([
       {
         createdDate: paid.response.createdDate,
@@ -202,7 +202,7 @@ describe("daily report", () => {
       },
       times: 1,
     });
-    const error = await gateway.dailyReport(today()).catch((e) => e);
+    const error = await gateway.dailyReport(await today()).catch((e) => e);
     expect(error).toBeInstanceOf(ReportFormatError);
     expect(error.message).toBe('Column 5 should be "Tutar" but is "Amount".');
   });
