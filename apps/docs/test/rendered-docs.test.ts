@@ -4,12 +4,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cardGatewaySpec, paymentsAccountsSpec } from "@payspec/specs";
-import { type Browser, chromium } from "playwright-core";
+import { launchChromium } from "@payspec/test-browser";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const docsDir = fileURLToPath(new URL("../dist/", import.meta.url));
-/** Debian's chromium (installed by scripts/install-system-deps.sh); never a downloaded browser. */
-const CHROMIUM = process.env.PAYSPEC_CHROMIUM ?? "/usr/bin/chromium";
 
 let server: Server;
 let base: string;
@@ -29,18 +28,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

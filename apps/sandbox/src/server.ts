@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
+import { registerDashboard } from "./dashboard/dashboard.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
@@ -81,7 +82,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   registerPaymentsApi(app, { config, store: payments, clocks, secret });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
-  if (config.control) registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
+  if (config.control) {
+    registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
+    await registerDashboard(app, {
+      apiKeys: config.apiKeys,
+      payments,
+      clocks,
+      secret,
+      completeAfterMs: config.completeAfterSeconds * 1000,
+    });
+  }
   if (!given) app.addHook("onClose", () => stores.close());
   await app.ready();
   return { app, config, clocks, stores, reset, close: () => app.close() };

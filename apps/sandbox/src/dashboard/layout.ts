@@ -1,0 +1,37 @@
+import { html, SafeHtml } from "./html.js";
+
+/** The dashboard's mount point: everything lives under it, and its cookies are scoped to it. */
+export const DASHBOARD = "/_sandbox/dashboard";
+
+const STYLE = `
+body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f7f9; }
+header { background: #16324f; color: #fff; padding: .6rem 1.2rem; display: flex; gap: 1.2rem; align-items: center; }
+header a { color: #fff; } header form { margin-left: auto; }
+main { padding: 1.2rem; max-width: 72rem; }
+table { border-collapse: collapse; background: #fff; width: 100%; margin: .6rem 0 1.2rem; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
+td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
+form.filters { display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
+label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
+.error { color: #a4161a; } .status { font-weight: 600; }
+button, input, select { font: inherit; padding: .3rem .5rem; }
+a:focus, button:focus, input:focus, select:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
+`;
+
+/** One page: a header with the workspace, navigation and sign out; the content; nothing from a CDN. */
+export function page(title: string, content: SafeHtml, session?: { workspace: string; csrf: string }): string {
+  const nav = session
+    ? html`<header>
+        <strong>payspec sandbox</strong>
+        <nav aria-label="Dashboard"><a href="${DASHBOARD}">Accounts and payments</a></nav>
+        <span>Workspace ${session.workspace}</span>
+        <form method="post" action="${DASHBOARD}/sign-out">
+          <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">Sign out</button>
+        </form>
+      </header>`
+    : html`<header><strong>payspec sandbox</strong></header>`;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · payspec sandbox</title><style>${new SafeHtml(STYLE)}</style></head>
+<body>${nav}<main><h1>${title}</h1>${content}</main></body></html>`.text;
+}
