@@ -7,11 +7,11 @@
  *    RSS, with 20,000 as the memory baseline. Goals: >= 50,000 records/s, memory flat in the count.
  * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
  */
-import { Writable } from "node:stream";
 import { binPath, compareHttp, startProcess, table } from "@payspec/bench-kit";
-import { createPaymentsClient, type PaymentCreate } from "@payspec/payments-client";
+import { createPaymentsClient } from "@payspec/payments-client";
 import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
+import { exportRun } from "./payment-export.js";
 
 const key = DEMO_API_KEYS[0];
 const auth = { authorization: `Bearer ${key}` };
@@ -81,35 +81,9 @@ try {
   console.log(`\nPostgreSQL single-instance create: ${createRatio.toFixed(2)}x the in-memory create (goal >= 0.2x)`);
 
   const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });
-  const exportRun = async (records: number) => {
-    const before = await client.listPayments({ limit: 1 });
-    for (let have = before.pagination.total; have < records; have += 10_000) {
-      const batch: PaymentCreate[] = Array.from({ length: Math.min(10_000, records - have) }, (_, i) => ({
-        amount: 100 + i,
-        currency: "TRY",
-        method: "eft",
-        from_account: from,
-        to_account: to,
-        reference: `BENCH-${have + i}`,
-      }));
-      await client.createMany(batch);
-    }
-    global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    let peak = rssBefore;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 50);
-    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const start = process.hrtime.bigint();
-    const written = await client.exportPayments(sink, { format: "csv", query: { limit: 10_000 } });
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    clearInterval(sampler);
-    return { records: written, seconds, recordsPerSecond: written / seconds, peakRssMb: peak / 1e6 };
-  };
   await fetch(`${url(PORTS.postgres)}/_sandbox/reset`, { method: "POST", headers: auth });
-  const small = await exportRun(20_000);
-  const large = await exportRun(100_000);
+  const small = await exportRun(client, 20_000, [from, to]);
+  const large = await exportRun(client, 100_000, [from, to]);
   console.log("\n2. CSV export from PostgreSQL through the client (pages of 10,000), one run each\n");
   console.log(
     table(

@@ -6,11 +6,11 @@
  * 2. Streaming 1,000,000 payments from the sandbox through the client's CSV export: records/s and
  *    peak RSS, with 100,000 as the memory baseline. Goal: 100k records/s, memory flat in the count.
  */
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { binPath, compareHttp, startProcess, table } from "@payspec/bench-kit";
-import { createPaymentsClient, type PaymentCreate } from "@payspec/payments-client";
+import { createPaymentsClient } from "@payspec/payments-client";
 import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
+import { exportRun } from "./payment-export.js";
 
 const SANDBOX_PORT = 4721;
 const TRIVIAL_PORT = 4722;
@@ -98,47 +98,8 @@ try {
 
   await fetch(`${sandboxUrl}/_sandbox/reset`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
   const client = createPaymentsClient({ baseUrl: sandboxUrl, apiKey: key, timeoutMs: 120_000 });
-  const exportRun = async (records: number) => {
-    const before = await client.listPayments({ limit: 1 });
-    for (let have = before.pagination.total; have < records; have += 10_000) {
-      const batch: PaymentCreate[] = Array.from({ length: Math.min(10_000, records - have) }, (_, i) => ({
-        amount: 100 + i,
-        currency: "TRY",
-        method: "eft",
-        from_account: from,
-        to_account: to,
-        reference: `BENCH-${have + i}`,
-      }));
-      await client.createMany(batch);
-    }
-    global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    let peak = rssBefore;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 50);
-    let bytes = 0;
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        done();
-      },
-    });
-    const start = process.hrtime.bigint();
-    const written = await client.exportPayments(sink, { format: "csv", query: { limit: 10_000 } });
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    clearInterval(sampler);
-    return {
-      records: written,
-      seconds,
-      recordsPerSecond: written / seconds,
-      peakRssMb: peak / 1e6,
-      growthMb: (peak - rssBefore) / 1e6,
-      csvMb: bytes / 1e6,
-    };
-  };
-  const small = await exportRun(100_000);
-  const large = await exportRun(1_000_000);
+  const small = await exportRun(client, 100_000, [from, to]);
+  const large = await exportRun(client, 1_000_000, [from, to]);
   console.log("\n2. CSV export through the client (pages of 10,000), one run each\n");
   console.log(
     table(
