@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { dirname, join } from "node:path";
+import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, run, startServer } from "./processes.js";
 import { createScratchProject, node24Dir, type ScratchProject, userEnv } from "./scratch-project.js";
@@ -12,6 +13,7 @@ let project: ScratchProject;
 const nodeDirs: Record<string, string> = { "Node 20": NODE_20 };
 let wrongServer: Server;
 let wrongUrl: string;
+let postgres: PostgresServer;
 
 beforeAll(async () => {
   project = await createScratchProject(NODE_20);
@@ -21,8 +23,10 @@ beforeAll(async () => {
   const port = await freePort();
   await new Promise<void>((resolve) => wrongServer.listen(port, "127.0.0.1", resolve));
   wrongUrl = `http://127.0.0.1:${port}`;
+  postgres = await startPostgres();
 }, 900_000);
 afterAll(async () => {
+  await postgres?.stop();
   await new Promise<void>((resolve) => (wrongServer ? wrongServer.close(() => resolve()) : resolve()));
   if (project) await rm(project.dir, { recursive: true, force: true });
 });
@@ -156,6 +160,49 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
       expect(((await login.json()) as { accessToken: string }).accessToken.length).toBeGreaterThan(0);
     } finally {
       await mock.stop();
+    }
+  }, 120_000);
+
+  it("keeps the state in PostgreSQL with PAYSPEC_DATABASE_URL: the migrations ship, a restart keeps a payment", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const settings = env({
+      PAYSPEC_DATABASE_URL: await postgres.createDatabase(),
+      PAYSPEC_SANDBOX_SECRET: "consumer-test",
+    });
+    const auth = { authorization: `Bearer ${KEY}` };
+    const start = () =>
+      startServer("npx", ["payspec-sandbox", "--port", String(port)], {
+        cwd: project.dir,
+        env: settings,
+        readyUrl: `${url}/v1/accounts`,
+        headers: auth,
+      });
+    const first = await start();
+    let id: string;
+    try {
+      const accounts = (await (await fetch(`${url}/v1/accounts`, { headers: auth })).json()) as { id: string }[];
+      const created = await fetch(`${url}/v1/payments`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({
+          amount: 5,
+          currency: "TRY",
+          method: "eft",
+          from_account: accounts[0]?.id,
+          to_account: accounts[1]?.id,
+        }),
+      });
+      expect(created.status).toBe(201);
+      id = ((await created.json()) as { id: string }).id;
+    } finally {
+      await first.stop();
+    }
+    const second = await start();
+    try {
+      expect((await fetch(`${url}/v1/payments/${id}`, { headers: auth })).status).toBe(200);
+    } finally {
+      await second.stop();
     }
   }, 120_000);
 });
