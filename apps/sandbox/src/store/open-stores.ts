@@ -11,7 +11,6 @@ import type { SandboxStores } from "./types.js";
 /** The in-memory stores: per process, gone on restart. The default. */
 export function memoryStores(): SandboxStores {
   return {
-    kind: "memory",
     payments: new MemoryPaymentsStore(),
     gateway: new MemoryGatewayStore(),
     clocks: new MemoryClockStore(),
@@ -36,7 +35,6 @@ export async function postgresStores(databaseUrl: string, poolSize = 20): Promis
     throw new Error(`The sandbox could not prepare its PostgreSQL database (PAYSPEC_DATABASE_URL): ${reason}`);
   }
   return {
-    kind: "postgres",
     payments: new PostgresPaymentsStore(pool),
     gateway: new PostgresGatewayStore(pool),
     clocks: new PostgresClockStore(pool),

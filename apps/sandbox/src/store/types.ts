@@ -171,7 +171,6 @@ export interface ClockStore {
 
 /** Everything the sandbox keeps, from one place: in memory, or in one PostgreSQL database. */
 export interface SandboxStores {
-  readonly kind: "memory" | "postgres";
   readonly payments: PaymentsStore;
   readonly gateway: GatewayStore;
   readonly clocks: ClockStore;
