@@ -1,4 +1,4 @@
-import { maskCardNumbers } from "@payspec/server-kit";
+import { redactCardData } from "@payspec/server-kit";
 
 /** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
 export interface SentRequest {
@@ -29,14 +29,6 @@ export interface RequestSpec {
   readonly json?: unknown;
   /** Sent as is. */
   readonly raw?: string;
-}
-
-/**
- * Card data must never reach a report: digit runs that could be a card number are masked, and CVCs
- * are dropped whether sent as text or as a number (a negative case sends `"cvc": 1234`).
- */
-export function redact(text: string): string {
-  return maskCardNumbers(text).replace(/"(cvc2?|cvv2?)"\s*:\s*("[^"]*"|-?[\d.eE+-]+)/gi, '"$1":"***"');
 }
 
 function redactHeaders(headers: Record<string, string>): Record<string, string> {
@@ -74,9 +66,9 @@ export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: nu
   } else if (spec.raw !== undefined) body = spec.raw;
   const request: SentRequest = {
     method: spec.method,
-    path: redact(spec.path),
+    path: redactCardData(spec.path),
     headers: redactHeaders(headers),
-    ...(body === undefined ? {} : { body: redact(body).slice(0, 2000) }),
+    ...(body === undefined ? {} : { body: redactCardData(body).slice(0, 2000) }),
   };
   const start = process.hrtime.bigint();
   let response: Response;

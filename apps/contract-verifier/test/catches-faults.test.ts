@@ -1,8 +1,8 @@
 import { type FaultRule, proxiedDuringSuite } from "@payspec/fault-proxy";
 import { startSandbox } from "@payspec/sandbox";
+import { redactCardData } from "@payspec/server-kit";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { redact } from "../src/exchange.js";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 
 const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
@@ -539,7 +539,7 @@ describe("its own output holds no card data", () => {
   });
 
   it("masks a numeric CVC and card numbers in what it records", () => {
-    expect(redact('{"card":{"cvc":1234,"cardNumber":"4543590000000006"},"cvv": "987"}')).toBe(
+    expect(redactCardData('{"card":{"cvc":1234,"cardNumber":"4543590000000006"},"cvv": "987"}')).toBe(
       '{"card":{"cvc":"***","cardNumber":"454359******0006"},"cvv":"***"}',
     );
   });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
+import { ApiRequestLog } from "./dashboard/api-request-log.js";
 import { registerDashboard } from "./dashboard/dashboard.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
@@ -55,16 +56,23 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const now = await clocks.now(workspaceScope(seed.workspace));
     await addSamplePayments(payments, seed, now, config.completeAfterSeconds * 1000);
   };
+  // The dashboard's request log records the payments API's traffic (so it hooks in before the routes);
+  // a workspace reset clears it with the rest of the workspace.
+  const requestLog = config.control ? new ApiRequestLog() : undefined;
   const resetWorkspace = async (apiKey: string) => {
     const seed = seedWorkspace(apiKey);
     await payments.resetWorkspace(seed);
+    requestLog?.clear(apiKey);
     await addSamples(seed);
   };
   const reset = async () => {
     await clocks.reset();
     const seeds = config.apiKeys.map(seedWorkspace);
     await payments.reset(seeds);
-    for (const seed of seeds) await addSamples(seed);
+    for (const seed of seeds) {
+      requestLog?.clear(seed.workspace);
+      await addSamples(seed);
+    }
     await gateway.reset();
   };
   // A shared store keeps what other instances (or this one, before a restart) put there: only the
@@ -80,13 +88,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
+  requestLog?.register(app);
   registerPaymentsApi(app, { config, store: payments, clocks, secret });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
-  if (config.control) {
+  if (requestLog) {
     registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
     await registerDashboard(app, {
       apiKeys: config.apiKeys,
       payments,
+      gateway,
+      requestLog,
       clocks,
       secret,
       completeAfterMs: config.completeAfterSeconds * 1000,

@@ -1,7 +1,13 @@
 import type { CardPayment } from "@payspec/card-gateway-zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedWorkspace } from "../src/index.js";
-import { memoryStores, postgresStores, type SandboxStores, type StoredCardPayment } from "../src/store/index.js";
+import {
+  memoryStores,
+  type NewPayment,
+  postgresStores,
+  type SandboxStores,
+  type StoredCardPayment,
+} from "../src/store/index.js";
 import { freshDatabase, onPostgres } from "./support/test-stores.js";
 
 /**
@@ -24,17 +30,32 @@ beforeEach(async () => {
 afterEach(() => stores.close());
 
 let counter = 0;
-function draft(amount: number, createdAt: number, overrides: { from?: string; to?: string } = {}) {
+function draft(
+  amount: number,
+  createdAt: number,
+  overrides: { from?: string; to?: string; method?: NewPayment["method"] } = {},
+): NewPayment {
   counter++;
   return {
     id: `pay_contract${String(counter).padStart(8, "0")}`,
     amount,
     currency: "TRY",
-    method: "eft" as const,
+    method: overrides.method ?? "eft",
     from_account: overrides.from ?? tryFrom,
     to_account: overrides.to ?? tryTo,
     createdAt,
+    status: "pending",
+    countdownFrom: createdAt,
+    cause: "api",
   };
+}
+
+/** A dashboard submit: awaiting an approver (workflow on), or straight to processing (off). */
+function dashboardDraft(amount: number, createdAt: number, workflow: boolean): NewPayment {
+  const { countdownFrom: _, ...api } = draft(amount, createdAt);
+  return workflow
+    ? { ...api, status: "pending", cause: "dashboard" }
+    : { ...api, status: "processing", countdownFrom: createdAt, cause: "dashboard" };
 }
 
 describe("workspaces", () => {
@@ -180,7 +201,73 @@ describe("completion", () => {
   });
 });
 
+describe("the dashboard's approval workflow", () => {
+  it("is off in a fresh workspace, set per workspace, and off again after a workspace reset", async () => {
+    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(false);
+    await stores.payments.setApprovalWorkflow(A.workspace, true);
+    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(true);
+    expect(await stores.payments.approvalWorkflow(B.workspace)).toBe(false);
+    await stores.payments.resetWorkspace(A);
+    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(false);
+  });
+
+  it("a payment awaiting approval never completes; approved, it completes the delay after approval", async () => {
+    const waiting = await stores.payments.insert(A.workspace, dashboardDraft(100, 1_000, true));
+    expect(waiting.history).toEqual([expect.objectContaining({ status: "pending", cause: "dashboard" })]);
+    await stores.payments.completeDue(A.workspace, 1_000_000, 5_000);
+    expect((await stores.payments.payment(A.workspace, waiting.id))?.status).toBe("pending");
+    const approved = await stores.payments.transition(
+      A.workspace,
+      waiting.id,
+      ["pending"],
+      "approved",
+      2_000_000,
+      "dashboard",
+    );
+    expect(approved.ok && approved.payment.status).toBe("approved");
+    await stores.payments.completeDue(A.workspace, 2_004_999, 5_000);
+    expect((await stores.payments.payment(A.workspace, waiting.id))?.status).toBe("approved");
+    await stores.payments.completeDue(A.workspace, 2_005_000, 5_000);
+    const done = await stores.payments.payment(A.workspace, waiting.id);
+    expect(done?.history.map((h) => [h.status, h.at, h.cause])).toEqual([
+      ["pending", 1_000, "dashboard"],
+      ["approved", 2_000_000, "dashboard"],
+      ["completed", 2_005_000, "completion"],
+    ]);
+    expect(await balance(A.workspace, tryTo)).toBe((A.accounts[1]?.balanceMinor as number) + 100);
+  });
+
+  it("a dashboard payment without the workflow starts processing and completes like any other, in due order", async () => {
+    const api = await stores.payments.insert(A.workspace, draft(10, 1_000));
+    const processing = await stores.payments.insert(A.workspace, dashboardDraft(20, 500, false));
+    expect(processing.status).toBe("processing");
+    await stores.payments.completeDue(A.workspace, 5_600, 5_000);
+    expect((await stores.payments.payment(A.workspace, processing.id))?.status).toBe("completed");
+    expect((await stores.payments.payment(A.workspace, api.id))?.status).toBe("pending");
+    await stores.payments.completeDue(A.workspace, 6_000, 5_000);
+    expect((await stores.payments.payment(A.workspace, api.id))?.history.at(-1)).toMatchObject({
+      status: "completed",
+      at: 6_000,
+    });
+  });
+});
+
 describe("listings", () => {
+  it("filter by method and by account (either side), with totals", async () => {
+    const usd = A.accounts.find((a) => a.currency === "USD")?.id as string;
+    const card = await stores.payments.insert(A.workspace, draft(1, 1_000, { method: "card" }));
+    await stores.payments.insert(A.workspace, draft(2, 1_001));
+    const snap = await stores.payments.snapshot(A.workspace);
+    const query = { afterSeq: 0, snapshotSeq: snap.seq, asOfVersion: snap.version, limit: 10, countTotal: true };
+    const byMethod = await stores.payments.list(A.workspace, { ...query, method: "card" });
+    expect([byMethod.total, byMethod.items.map((p) => p.id)]).toEqual([1, [card.id]]);
+    expect((await stores.payments.list(A.workspace, { ...query, account: tryTo })).total).toBe(2);
+    expect((await stores.payments.list(A.workspace, { ...query, account: tryFrom })).total).toBe(2);
+    expect(await stores.payments.list(A.workspace, { ...query, account: usd })).toEqual({ items: [], total: 0 });
+    const both = await stores.payments.list(A.workspace, { ...query, account: tryFrom, method: "eft" });
+    expect(both.total).toBe(1);
+  });
+
   it("read a snapshot: payments and changes after it are not seen, statuses are as they were", async () => {
     const p1 = await stores.payments.insert(A.workspace, draft(100, 1_000));
     const p2 = await stores.payments.insert(A.workspace, draft(200, 2_000));

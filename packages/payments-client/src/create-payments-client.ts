@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import {
+  type ExportFormat,
   type FetchLike,
   type RetryOptions,
   resilientFetch,
@@ -14,7 +15,7 @@ import { routes } from "@payspec/payments-zod";
 import createClient, { type Client } from "openapi-fetch";
 import { type CreateManyOutcome, createMany } from "./batch.js";
 import { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
-import { type ExportFormat, writePayments } from "./export.js";
+import { writePayments } from "./export.js";
 import { paymentPages, paymentsOf } from "./pagination.js";
 import { type ReconciledOutcome, reconcile } from "./reconcile.js";
 import type {

@@ -1,3 +1,4 @@
+export type { ExportFormat } from "@payspec/client-core";
 export {
   ApiError,
   addDecimalAmounts,
@@ -13,10 +14,11 @@ export {
   TimeoutError,
   toMinorUnits,
 } from "@payspec/client-core";
+export { paymentCsvColumns } from "@payspec/payments-zod";
 export { type CreateManyOutcome, MAX_BATCH_SIZE } from "./batch.js";
 export { createPaymentsClient, type PaymentsClient, type PaymentsClientOptions } from "./create-payments-client.js";
 export { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
-export { type ExportFormat, paymentCsvColumns } from "./export.js";
+export { writePayments } from "./export.js";
 export { specProvenance } from "./generated/provenance.gen.js";
 export type { ReconciledOutcome } from "./reconcile.js";
 export type * from "./types.js";

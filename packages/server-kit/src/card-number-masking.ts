@@ -17,3 +17,11 @@ function mask(run: string): string {
 export function maskCardNumbers(text: string): string {
   return text.replace(PERCENT_ENCODED_DIGIT, "$1").replace(DIGIT_RUN, mask);
 }
+
+/**
+ * A text (a JSON body, a report line) with card data made safe to show: anything that could be a card
+ * number masked, and CVCs dropped whether sent as text or as a number (`"cvc": 1234`).
+ */
+export function redactCardData(text: string): string {
+  return maskCardNumbers(text).replace(/"(cvc2?|cvv2?)"\s*:\s*("[^"]*"|-?[\d.eE+-]+)/gi, '"$1":"***"');
+}

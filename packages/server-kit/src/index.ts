@@ -1,13 +1,13 @@
 export { ApiFailure, type ApiName, apiOf, type FailureKind, type FailureOptions } from "./api-failure.js";
 export { type ApiServerOptions, createApiServer } from "./api-server.js";
 export { basicCredentials, credentialsFor } from "./authorization.js";
-export { maskCardNumbers } from "./card-number-masking.js";
+export { maskCardNumbers, redactCardData } from "./card-number-masking.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
 export { type AllowedMethods, registerErrorHandling, send, sendMethodNotAllowed } from "./error-handler.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
 export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./json-syntax-error.js";
 export { registerRequestLog } from "./request-log.js";
-export { coerceNumbers, parseRequest } from "./request-validation.js";
+export { coerceNumbers, type FieldProblems, parseRequest, validateFields } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
 export { parseServerArgs, portNumber, type ServerArgs } from "./server-cli-args.js";
 export { firstXmlUnsafeField, isXmlSafe, xmlSafeText } from "./xml-safe-text.js";

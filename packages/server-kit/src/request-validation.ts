@@ -9,10 +9,28 @@ interface Issue {
 }
 
 /** The field an issue is about, without the body/query/path wrapper: `card.cardNumber`, `limit`. */
-function fieldOf(issue: Issue): string {
-  const path = issue.path.slice(1).map(String);
+function fieldOf(issue: Issue, wrapped: boolean): string {
+  const path = issue.path.slice(wrapped ? 1 : 0).map(String);
   if (issue.code === "unrecognized_keys" && issue.keys?.[0]) path.push(issue.keys[0]);
   return path.join(".") || String(issue.path[0] ?? "body");
+}
+
+export type FieldProblems = Readonly<Record<string, string>>;
+
+/**
+ * Validates a form's fields (not wrapped in body/query) with a generated zod schema: the parsed data,
+ * or every field's first problem, for a form that shows errors beside each field. zod messages never
+ * quote the input.
+ */
+export function validateFields<T>(
+  schema: ZodType<T>,
+  data: unknown,
+): { ok: true; data: T } | { ok: false; problems: FieldProblems } {
+  const result = schema.safeParse(data);
+  if (result.success) return { ok: true, data: result.data };
+  const problems: Record<string, string> = {};
+  for (const issue of result.error.issues as Issue[]) problems[fieldOf(issue, false)] ??= issue.message;
+  return { ok: false, problems };
 }
 
 /**
@@ -24,7 +42,7 @@ export function parseRequest<T>(schema: ZodType<T>, data: unknown): T {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0] as Issue;
-  const field = fieldOf(issue);
+  const field = fieldOf(issue, true);
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : "";
   throw new ApiFailure("invalid_request", `${field}: ${issue.message}${more}`, { param: field });
 }

@@ -1,5 +1,6 @@
+import { redactCardData } from "@payspec/server-kit";
 import type { CheckRun } from "../check.js";
-import { type RecordedExchange, redact } from "../exchange.js";
+import type { RecordedExchange } from "../exchange.js";
 import type { ApiName } from "../options.js";
 
 function describe(reply: RecordedExchange): string {
@@ -8,7 +9,7 @@ function describe(reply: RecordedExchange): string {
       ? `${reply.bytes.length} bytes of ${reply.contentType ?? "no content type"}`
       : JSON.stringify(reply.body);
   // What the provider answered goes into reports: a provider that leaks card data must not make us leak it.
-  return redact(`${reply.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
+  return redactCardData(`${reply.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
 }
 
 /** The response matches the spec: declared status, declared content type and headers, a valid body. */

@@ -2,9 +2,9 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { redactCardData } from "@payspec/server-kit";
 import { cardGatewaySpec, createResponseChecker, paymentsAccountsSpec, type ResponseChecker } from "@payspec/specs";
 import type { CheckResult, Violation } from "../check.js";
-import { redact } from "../exchange.js";
 import type { ApiName } from "../options.js";
 import { curlFor } from "../reproduction.js";
 import { cardDataFindings, cardDataIn } from "../sensitive-data.js";
@@ -121,7 +121,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     }
     const sentRequest = {
       method,
-      path: redact(req.url ?? "/"),
+      path: redactCardData(req.url ?? "/"),
       headers: Object.fromEntries(
         Object.entries(req.headers)
           .filter(
@@ -133,7 +133,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
             name === "authorization" ? `${String(value).split(" ")[0]} ***` : String(value),
           ]),
       ),
-      ...(requestBody.length ? { body: redact(requestBody.toString("utf8")).slice(0, 2000) } : {}),
+      ...(requestBody.length ? { body: redactCardData(requestBody.toString("utf8")).slice(0, 2000) } : {}),
     };
     const violation = (check: string, expected: string, actual: string): Violation => ({
       check,

@@ -1,7 +1,8 @@
+import { redactCardData } from "@payspec/server-kit";
 import fc from "fast-check";
 import type { CheckRun } from "../check.js";
 import type { AccountPair } from "../context.js";
-import { type RecordedExchange, redact } from "../exchange.js";
+import type { RecordedExchange } from "../exchange.js";
 import { withAccounts } from "../operation-requests.js";
 import { CANCELLABLE, ModelBroken, mayHaveBecome, type PaymentModel } from "./payment-model.js";
 
@@ -28,7 +29,7 @@ type Command = fc.AsyncCommand<PaymentModel, RealSystem>;
 
 function brief(reply: RecordedExchange): string {
   const body = reply.body === undefined ? `${reply.bytes.length} bytes` : JSON.stringify(reply.body);
-  return redact(`${reply.status} ${body.length > 240 ? `${body.slice(0, 240)}…` : body}`);
+  return redactCardData(`${reply.status} ${body.length > 240 ? `${body.slice(0, 240)}…` : body}`);
 }
 
 async function send(

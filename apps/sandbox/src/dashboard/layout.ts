@@ -16,14 +16,30 @@ label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
 .error { color: #a4161a; } .status { font-weight: 600; }
 button, input, select { font: inherit; padding: .3rem .5rem; }
 a:focus, button:focus, input:focus, select:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
+nav a { margin-right: .8rem; } form.inline { display: inline-flex; gap: .5rem; align-items: end; margin: 0 .8rem .6rem 0; }
+form.stacked { display: grid; gap: .7rem; max-width: 32rem; } .field-error { color: #a4161a; font-size: .85rem; }
+[aria-invalid="true"] { border: 2px solid #a4161a; } .notice { background: #e6f4ea; padding: .4rem .7rem; }
+pre { background: #fff; padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+section { margin-bottom: 1.4rem; }
 `;
 
-/** One page: a header with the workspace, navigation and sign out; the content; nothing from a CDN. */
+/** The dashboard's pages, in navigation order. */
+const NAVIGATION = [
+  ["", "Accounts and payments"],
+  ["/payments/new", "New payment"],
+  ["/requests", "Request log"],
+  ["/gateway", "Gateway"],
+] as const;
+
+/**
+ * One page: a header with the workspace, navigation and sign out; the content. Pages work without
+ * script; htmx (served by the sandbox, nothing from a CDN) only refreshes the live request log.
+ */
 export function page(title: string, content: SafeHtml, session?: { workspace: string; csrf: string }): string {
   const nav = session
     ? html`<header>
         <strong>payspec sandbox</strong>
-        <nav aria-label="Dashboard"><a href="${DASHBOARD}">Accounts and payments</a></nav>
+        <nav aria-label="Dashboard">${NAVIGATION.map(([path, label]) => html`<a href="${DASHBOARD}${path}">${label}</a>`)}</nav>
         <span>Workspace ${session.workspace}</span>
         <form method="post" action="${DASHBOARD}/sign-out">
           <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">Sign out</button>
@@ -32,6 +48,7 @@ export function page(title: string, content: SafeHtml, session?: { workspace: st
     : html`<header><strong>payspec sandbox</strong></header>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · payspec sandbox</title><style>${new SafeHtml(STYLE)}</style></head>
+<title>${title} · payspec sandbox</title><style>${new SafeHtml(STYLE)}</style>
+<script src="${DASHBOARD}/assets/htmx.min.js" defer></script></head>
 <body>${nav}<main><h1>${title}</h1>${content}</main></body></html>`.text;
 }

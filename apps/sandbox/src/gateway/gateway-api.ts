@@ -22,7 +22,13 @@ export interface GatewayApiDeps {
   readonly secret: SandboxSecret;
 }
 
-const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+export const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** The daily transactions report of an Istanbul date: its successful card payments, as .xlsx. */
+export async function dailyReport(store: GatewayStore, date: string) {
+  const successful = (await store.onLocalDate(date)).filter((p) => p.payment.paymentStatus === "SUCCESS");
+  return dailyReportFile(successful);
+}
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -111,11 +117,10 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
         const { query } = parseRequest(routes["GET /api/v1/general/reports/sales/daily-transactions"].data, {
           query: request.query,
         });
-        const successful = (await store.onLocalDate(query.date)).filter((p) => p.payment.paymentStatus === "SUCCESS");
         return reply
           .type(XLSX)
           .header("Content-Disposition", `attachment; filename="daily-transactions-${query.date}.xlsx"`)
-          .send(await dailyReportFile(successful));
+          .send(await dailyReport(store, query.date));
       },
     );
   });

@@ -52,6 +52,10 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
     ...(input.description === undefined ? {} : { description: input.description }),
     ...(input.reference === undefined ? {} : { reference: input.reference }),
     createdAt: now,
+    // An API payment starts pending and completes once the delay has passed since its creation.
+    status: "pending",
+    countdownFrom: now,
+    cause: "api",
   };
 }
 

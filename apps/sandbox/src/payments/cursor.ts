@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { PaymentStatus } from "@payspec/payments-zod";
+import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
 import type { SandboxSecret } from "../sandbox-secret.js";
 
@@ -16,6 +16,9 @@ export interface CursorState {
   readonly status?: PaymentStatus;
   readonly from?: string;
   readonly to?: string;
+  /** The dashboard's filters. */
+  readonly method?: PaymentMethod;
+  readonly account?: string;
 }
 
 const MAC_BYTES = 16;

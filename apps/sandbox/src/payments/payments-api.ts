@@ -6,8 +6,7 @@ import type { SandboxConfig } from "../config.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment, preparePayment } from "./create-payment.js";
-import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
-import { workspaceTag } from "./seed.js";
+import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
 import { accountToApi, paymentToApi } from "./serialize.js";
 
 export interface PaymentsApiDeps {
@@ -23,17 +22,9 @@ declare module "fastify" {
   }
 }
 
-const DAY_MS = 86_400_000;
-/** The spec's default page size. */
-const DEFAULT_PAGE_SIZE = 100;
-
 /** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
 function rawLimitGiven(query: unknown): boolean {
   return typeof query === "object" && query !== null && "limit" in query;
-}
-
-function dateToMs(date: string | undefined): number | undefined {
-  return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
 }
 
 /** GET/POST/DELETE under /v1: the payments and accounts service. */
@@ -126,63 +117,11 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
 
     v1.get<{ Querystring: Record<string, unknown> }>("/v1/payments", async (request) => {
       const parsed = parseRequest(routes["GET /v1/payments"].data, { query: coerceNumbers(request.query, ["limit"]) });
-      const query: NonNullable<typeof parsed.query> = parsed.query ?? { limit: DEFAULT_PAGE_SIZE };
-      const tag = workspaceTag(request.workspace);
-      let state: CursorState;
-      if (query.cursor) {
-        state = decodeCursor(query.cursor, tag, secret);
-        for (const filter of ["status", "from", "to"] as const) {
-          if (query[filter] !== undefined && query[filter] !== state[filter]) {
-            throw new ApiFailure(
-              "invalid_request",
-              `${filter} differs from the listing this cursor belongs to; repeat the same filters or omit them.`,
-              { param: filter },
-            );
-          }
-        }
-      } else {
-        if (query.from && query.to && query.from > query.to) {
-          throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
-        }
-        const snapshot = await store.snapshot(request.workspace);
-        state = {
-          workspace: tag,
-          snapshotSeq: snapshot.seq,
-          snapshotVersion: snapshot.version,
-          afterSeq: 0,
-          total: -1,
-          limit: query.limit ?? DEFAULT_PAGE_SIZE,
-          ...pick(query),
-        };
-      }
-      // The cursor keeps the listing's page size; an explicit limit beside it changes it from here on.
-      const limit = query.cursor && rawLimitGiven(request.query) ? (query.limit ?? state.limit) : state.limit;
-      const toMs = dateToMs(state.to);
-      const { items, total } = await store.list(request.workspace, {
-        afterSeq: state.afterSeq,
-        snapshotSeq: state.snapshotSeq,
-        asOfVersion: state.snapshotVersion,
-        limit: limit + 1,
-        countTotal: state.total < 0,
-        ...(state.status ? { status: state.status } : {}),
-        ...(state.from ? { createdFrom: dateToMs(state.from) } : {}),
-        ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
-      });
-      const hasMore = items.length > limit;
-      const page = items.slice(0, limit);
-      const listingTotal = state.total >= 0 ? state.total : (total ?? 0);
-      const last = page[page.length - 1];
-      return {
-        data: page.map(paymentToApi),
-        pagination: {
-          total: listingTotal,
-          limit,
-          has_more: hasMore,
-          ...(hasMore && last
-            ? { next_cursor: encodeCursor({ ...state, afterSeq: last.seq, total: listingTotal, limit }, secret) }
-            : {}),
-        },
-      };
+      const { limit, ...query } = parsed.query ?? { limit: DEFAULT_PAGE_SIZE };
+      // The parsed query has the spec's default limit filled in: beside a cursor only a limit the
+      // caller sent changes the page size.
+      const asked = !query.cursor || rawLimitGiven(request.query) ? { limit: limit ?? DEFAULT_PAGE_SIZE } : {};
+      return listPayments(store, secret, request.workspace, { ...query, ...asked });
     });
   });
 }
@@ -195,12 +134,4 @@ function entryFailure(error: unknown): ApiFailure {
   return error instanceof ApiFailure
     ? error
     : new ApiFailure("internal_error", "This entry failed on our side; it was not created. Send it again.");
-}
-
-function pick(query: { status?: CursorState["status"]; from?: string; to?: string }) {
-  return {
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.from ? { from: query.from } : {}),
-    ...(query.to ? { to: query.to } : {}),
-  };
 }

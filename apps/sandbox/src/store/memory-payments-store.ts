@@ -1,4 +1,6 @@
+import { DueQueue } from "./due-queue.js";
 import {
+  AWAITING_COMPLETION,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -18,8 +20,9 @@ interface Workspace {
   /** In seq order: payments[seq - 1]. */
   readonly payments: StoredPayment[];
   readonly byId: Map<string, StoredPayment>;
-  /** Index into `payments` of the oldest payment that may still be pending. */
-  completionCursor: number;
+  /** Payments whose completion countdown runs, next due on top. */
+  readonly due: DueQueue;
+  approvalWorkflow: boolean;
   /** Bumped by every insert and status change; listings read statuses as of a version. */
   version: number;
 }
@@ -55,12 +58,22 @@ function asOf(payment: StoredPayment, version: number): StoredPayment {
   };
 }
 
+/** The listing's filters other than position and dates. */
+function matches(p: PaymentRecord, query: PaymentQuery): boolean {
+  return (
+    (!query.status || p.status === query.status) &&
+    (!query.method || p.method === query.method) &&
+    (!query.account || p.from_account === query.account || p.to_account === query.account)
+  );
+}
+
 function emptyWorkspace(seed: WorkspaceSeed): Workspace {
   return {
     accounts: new Map(seed.accounts.map((a) => [a.id, { ...a }])),
     payments: [],
     byId: new Map(),
-    completionCursor: 0,
+    due: new DueQueue(),
+    approvalWorkflow: false,
     version: 0,
   };
 }
@@ -97,17 +110,33 @@ export class MemoryPaymentsStore implements PaymentsStore {
     return this.#ws(workspace).accounts.get(id);
   }
 
+  async approvalWorkflow(workspace: string) {
+    return this.#ws(workspace).approvalWorkflow;
+  }
+
+  async setApprovalWorkflow(workspace: string, on: boolean) {
+    this.#ws(workspace).approvalWorkflow = on;
+  }
+
+  /** Puts the payment on the completion schedule when it is waiting for completion with a countdown. */
+  #schedule(ws: Workspace, payment: StoredPayment) {
+    if (payment.countdownFrom !== undefined && AWAITING_COMPLETION.has(payment.status)) {
+      ws.due.push({ countdownFrom: payment.countdownFrom, seq: payment.seq });
+    }
+  }
+
   async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
     const ws = this.#ws(workspace);
     ws.version++;
+    const { cause, ...fields } = draft;
     const payment: MutablePayment = {
-      ...draft,
+      ...fields,
       seq: ws.payments.length + 1,
-      status: "pending",
-      history: [{ status: "pending", at: draft.createdAt, cause: "api", version: ws.version }],
+      history: [{ status: draft.status, at: draft.createdAt, cause, version: ws.version }],
     };
     ws.payments.push(payment);
     ws.byId.set(payment.id, payment);
+    this.#schedule(ws, payment);
     return payment;
   }
 
@@ -128,8 +157,9 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
     const p = payment as MutablePayment;
     p.status = to;
-    // Forced back to pending, it is due again like any other: completion must look at it once more.
-    if (to === "pending") ws.completionCursor = Math.min(ws.completionCursor, p.seq - 1);
+    if (to === "approved") p.countdownFrom = at;
+    // Back in a status that completes (forced, or approved): completion must look at it once more.
+    this.#schedule(ws, p);
     if (undoes) {
       delete p.completedAt;
       delete p.settledAt;
@@ -166,12 +196,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     const ws = this.#ws(workspace);
-    while (ws.completionCursor < ws.payments.length) {
-      const payment = ws.payments[ws.completionCursor] as StoredPayment;
-      const dueAt = payment.createdAt + delayMs;
-      if (dueAt > now) break;
-      ws.completionCursor++;
-      if (payment.status !== "pending") continue;
+    for (let next = ws.due.peek(); next && next.countdownFrom + delayMs <= now; next = ws.due.peek()) {
+      ws.due.pop();
+      const payment = ws.payments[next.seq - 1] as StoredPayment;
+      // A stale entry: the payment moved on, or its countdown restarted (and has its own entry).
+      if (!AWAITING_COMPLETION.has(payment.status) || payment.countdownFrom !== next.countdownFrom) continue;
+      const dueAt = next.countdownFrom + delayMs;
       if (!this.#apply(ws, payment, "completed", dueAt, "completion")) {
         this.#apply(ws, payment, "failed", dueAt, "completion");
       }
@@ -195,15 +225,15 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const items: PaymentRecord[] = [];
     for (let i = lo; i < hi && items.length < query.limit; i++) {
       const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
-      if (!query.status || p.status === query.status) items.push(p);
+      if (matches(p, query)) items.push(p);
     }
     if (!query.countTotal) return { items };
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, hi - startOfListing);
-    if (query.status) {
+    if (query.status || query.method || query.account) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
-        if (asOf(payments[i] as StoredPayment, query.asOfVersion).status === query.status) total++;
+        if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
       }
     }
     return { items, total };

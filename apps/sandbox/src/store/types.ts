@@ -38,11 +38,20 @@ export interface StoredPayment {
   readonly createdAt: number;
   completedAt?: number;
   settledAt?: number;
+  /**
+   * When the completion delay started counting: creation for API payments and dashboard payments that
+   * go straight to processing, approval for approved ones; absent while a payment waits for an approver.
+   */
+  countdownFrom?: number;
   /** Every status it has had, oldest first; the last entry is the current status. */
   readonly history: readonly StatusChange[];
 }
 
-export type NewPayment = Omit<StoredPayment, "seq" | "status" | "completedAt" | "settledAt" | "history">;
+/** A payment to insert: its first status (`pending`, or `processing` from a dashboard without approval) and who made it. */
+export type NewPayment = Omit<StoredPayment, "seq" | "completedAt" | "settledAt" | "history"> & {
+  readonly status: "pending" | "processing";
+  readonly cause: TransitionCause;
+};
 
 /** A payment without its history: what a listing returns (a page never needs 100 histories). */
 export type PaymentRecord = Omit<StoredPayment, "history">;
@@ -53,6 +62,12 @@ export type PaymentRecord = Omit<StoredPayment, "history">;
  * always equals its seed plus the payments in these statuses.
  */
 export const MONEY_MOVED: ReadonlySet<PaymentStatus> = new Set(["completed", "settled", "reconciled"]);
+
+/**
+ * Statuses that completion moves on to `completed` once the delay has passed since `countdownFrom`
+ * (or to `failed` when the debit account is short). Entering `approved` starts the countdown.
+ */
+export const AWAITING_COMPLETION: ReadonlySet<PaymentStatus> = new Set(["pending", "approved", "processing"]);
 
 /** A point in a workspace's history: the payments created so far, and the changes made so far. */
 export interface Snapshot {
@@ -73,6 +88,10 @@ export interface PaymentQuery {
   /** Statuses (and the status filter) as they were at this workspace version: the listing's snapshot. */
   readonly asOfVersion: number;
   readonly status?: PaymentStatus;
+  /** The dashboard's filters (the API has neither). */
+  readonly method?: PaymentMethod;
+  /** Payments that debit or credit this account. */
+  readonly account?: string;
   /** Inclusive bounds on createdAt, in ms. */
   readonly createdFrom?: number;
   readonly createdTo?: number;
@@ -100,15 +119,18 @@ export interface PaymentsStore {
    * survives an instance's restart); returns the workspaces it created.
    */
   ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]>;
-  /** One workspace back to its seed (accounts, no payments); the others are untouched. */
+  /** One workspace back to its seed (accounts, no payments, approval workflow off); the others are untouched. */
   resetWorkspace(seed: WorkspaceSeed): Promise<void>;
   accounts(workspace: string): Promise<readonly StoredAccount[]>;
+  /** Whether a dashboard submit waits for an approver (off in a fresh workspace). */
+  approvalWorkflow(workspace: string): Promise<boolean>;
+  setApprovalWorkflow(workspace: string, on: boolean): Promise<void>;
   account(workspace: string, id: string): Promise<StoredAccount | undefined>;
   insert(workspace: string, payment: NewPayment): Promise<StoredPayment>;
   payment(workspace: string, id: string): Promise<StoredPayment | undefined>;
   /**
    * Moves `id` to `to` only if its status is one of `from` (compare-and-set), moving the balances as
-   * MONEY_MOVED says, all or nothing.
+   * MONEY_MOVED says, all or nothing. Entering `approved` starts its completion countdown at `at`.
    */
   transition(
     workspace: string,
@@ -119,9 +141,10 @@ export interface PaymentsStore {
     cause: TransitionCause,
   ): Promise<TransitionResult>;
   /**
-   * Completes every pending payment that is `delayMs` old at `now`, oldest (first created) first, as of
-   * the moment it became due: debit and credit move together, or the payment fails when the debit
-   * account cannot cover it. Each payment completes once, whoever calls.
+   * Completes every payment AWAITING_COMPLETION whose countdown started `delayMs` before `now`, in the
+   * order they became due (creation order among equals), as of the moment each became due: debit and
+   * credit move together, or the payment fails when the debit account cannot cover it. Each payment
+   * completes once, whoever calls.
    */
   completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
   snapshot(workspace: string): Promise<Snapshot>;

@@ -1,6 +1,7 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
 import {
+  AWAITING_COMPLETION,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -30,11 +31,15 @@ interface PaymentRow {
   created_at: string;
   completed_at: string | null;
   settled_at: string | null;
+  countdown_from: string | null;
   version: string;
 }
 
 const PAYMENT_COLUMNS =
-  "seq, id, amount, currency, method, from_account, to_account, description, reference, status, created_at, completed_at, settled_at, version";
+  "seq, id, amount, currency, method, from_account, to_account, description, reference, status, created_at, completed_at, settled_at, countdown_from, version";
+
+/** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
+const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
 
 /** bigint columns arrive as text (pg keeps 64-bit exact); every value we store fits a double exactly. */
 const num = (value: string | number) => Number(value);
@@ -44,6 +49,7 @@ const optionalNum = (value: string | number | null | undefined) =>
 function toRecord(row: PaymentRow): PaymentRecord {
   const completedAt = optionalNum(row.completed_at);
   const settledAt = optionalNum(row.settled_at);
+  const countdownFrom = optionalNum(row.countdown_from);
   return {
     seq: num(row.seq),
     id: row.id,
@@ -58,6 +64,7 @@ function toRecord(row: PaymentRow): PaymentRecord {
     createdAt: num(row.created_at),
     ...(completedAt === undefined ? {} : { completedAt }),
     ...(settledAt === undefined ? {} : { settledAt }),
+    ...(countdownFrom === undefined ? {} : { countdownFrom }),
   };
 }
 
@@ -152,7 +159,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       // The upsert takes the workspace's lock, so no write of another instance interleaves.
       await client.query(
         `INSERT INTO workspaces (workspace) VALUES ($1)
-         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0`,
+         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0, approval_workflow = false`,
         [seed.workspace],
       );
       await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
@@ -167,6 +174,18 @@ export class PostgresPaymentsStore implements PaymentsStore {
       [workspace],
     );
     return rows.map(toAccount);
+  }
+
+  async approvalWorkflow(workspace: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ approval_workflow: boolean }>(
+      "SELECT approval_workflow FROM workspaces WHERE workspace = $1",
+      [workspace],
+    );
+    return rows[0]?.approval_workflow ?? false;
+  }
+
+  async setApprovalWorkflow(workspace: string, on: boolean): Promise<void> {
+    await this.#pool.query("UPDATE workspaces SET approval_workflow = $2 WHERE workspace = $1", [workspace, on]);
   }
 
   async account(workspace: string, id: string): Promise<StoredAccount | undefined> {
@@ -225,16 +244,17 @@ export class PostgresPaymentsStore implements PaymentsStore {
          WHERE workspace = $1 RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version
        ), input AS (
          SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::bigint[])
-           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference, created_at, n)
+                              $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[])
+           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
+                                created_at, status, countdown_from, cause, n)
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
-                               description, reference, status, created_at, version)
+                               description, reference, status, created_at, countdown_from, version)
          SELECT $1, ws.base_seq + n, id, amount, currency, method, from_account, to_account,
-                description, reference, 'pending', created_at, ws.base_version + n FROM ws, input
+                description, reference, status, created_at, countdown_from, ws.base_version + n FROM ws, input
        ), history AS (
          INSERT INTO payment_history (workspace, seq, version, status, at, cause)
-         SELECT $1, ws.base_seq + n, ws.base_version + n, 'pending', created_at, 'api' FROM ws, input
+         SELECT $1, ws.base_seq + n, ws.base_version + n, status, created_at, cause FROM ws, input
        )
        SELECT base_seq, base_version FROM ws`,
       values: [
@@ -249,17 +269,19 @@ export class PostgresPaymentsStore implements PaymentsStore {
         column((d) => d.description ?? null),
         column((d) => d.reference ?? null),
         column((d) => d.createdAt),
+        column((d) => d.status),
+        column((d) => d.countdownFrom ?? null),
+        column((d) => d.cause),
       ],
     });
     const row = rows[0];
     if (!row) throw new Error(`Unknown workspace ${workspace}`);
     const baseSeq = num(row.base_seq);
     const baseVersion = num(row.base_version);
-    return drafts.map((draft, i) => ({
+    return drafts.map(({ cause, ...draft }, i) => ({
       ...draft,
       seq: baseSeq + i + 1,
-      status: "pending",
-      history: [{ status: "pending", at: draft.createdAt, cause: "api", version: baseVersion + i + 1 }],
+      history: [{ status: draft.status, at: draft.createdAt, cause, version: baseVersion + i + 1 }],
     }));
   }
 
@@ -314,15 +336,16 @@ export class PostgresPaymentsStore implements PaymentsStore {
     let settledAt = undoes ? undefined : payment.settledAt;
     if (MONEY_MOVED.has(to)) completedAt ??= at;
     if (to === "settled" || to === "reconciled") settledAt ??= at;
+    const countdownFrom = to === "approved" ? at : payment.countdownFrom;
     await client.query(
       `WITH ws AS (UPDATE workspaces SET version = version + 1 WHERE workspace = $1 RETURNING version),
        payment AS (
-         UPDATE payments SET status = $3, completed_at = $4, settled_at = $5, version = ws.version
+         UPDATE payments SET status = $3, completed_at = $4, settled_at = $5, countdown_from = $8, version = ws.version
          FROM ws WHERE payments.workspace = $1 AND payments.seq = $2
        )
        INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
        SELECT $1, $2, ws.version, $3, $6, $7, $4, $5 FROM ws`,
-      [workspace, payment.seq, to, completedAt ?? null, settledAt ?? null, at, cause],
+      [workspace, payment.seq, to, completedAt ?? null, settledAt ?? null, at, cause, countdownFrom ?? null],
     );
     return true;
   }
@@ -360,7 +383,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     const dueBy = now - delayMs;
     const probe = await this.#pool.query({
       name: "payspec_due_probe",
-      text: "SELECT 1 FROM payments WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 LIMIT 1",
+      text: `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2 LIMIT 1`,
       values: [workspace, dueBy],
     });
     if (probe.rowCount === 0) return;
@@ -369,12 +392,12 @@ export class PostgresPaymentsStore implements PaymentsStore {
       await client.query("SELECT 1 FROM workspaces WHERE workspace = $1 FOR UPDATE", [workspace]);
       const { rows } = await client.query<PaymentRow>(
         `SELECT ${PAYMENT_COLUMNS} FROM payments
-         WHERE workspace = $1 AND status = 'pending' AND created_at <= $2 ORDER BY seq`,
+         WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2 ORDER BY countdown_from, seq`,
         [workspace, dueBy],
       );
       for (const row of rows) {
         const payment = toRecord(row);
-        const dueAt = payment.createdAt + delayMs;
+        const dueAt = (payment.countdownFrom as number) + delayMs;
         if (!(await this.#apply(client, workspace, payment, "completed", dueAt, "completion"))) {
           await this.#apply(client, workspace, payment, "failed", dueAt, "completion");
         }
@@ -404,7 +427,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
         WHERE p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6
       ) q
       LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
-      WHERE $7::text IS NULL OR coalesce(h.status, q.status) = $7`;
+      WHERE ($7::text IS NULL OR coalesce(h.status, q.status) = $7)
+        AND ($8::text IS NULL OR q.method = $8)
+        AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)`;
     const params = [
       workspace,
       query.afterSeq,
@@ -413,6 +438,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.createdFrom ?? Number.MIN_SAFE_INTEGER,
       query.createdTo ?? Number.MAX_SAFE_INTEGER,
       query.status ?? null,
+      query.method ?? null,
+      query.account ?? null,
     ];
     type Row = PaymentRow & {
       then_version: string | null;
@@ -420,7 +447,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
-    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq LIMIT $8`, [...params, query.limit]);
+    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq LIMIT $10`, [...params, query.limit]);
     const items = rows.map((row) =>
       row.then_version === null
         ? toRecord(row)

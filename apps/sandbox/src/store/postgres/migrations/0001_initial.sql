@@ -8,7 +8,9 @@
 CREATE TABLE workspaces (
   workspace     text PRIMARY KEY,
   payment_count bigint NOT NULL DEFAULT 0,
-  version       bigint NOT NULL DEFAULT 0
+  version       bigint NOT NULL DEFAULT 0,
+  -- Whether a dashboard submit waits for an approver.
+  approval_workflow boolean NOT NULL DEFAULT false
 );
 
 CREATE TABLE accounts (
@@ -36,14 +38,17 @@ CREATE TABLE payments (
   created_at   bigint NOT NULL,
   completed_at bigint,
   settled_at   bigint,
+  -- When the completion delay started counting (creation, or approval); NULL while awaiting an approver.
+  countdown_from bigint,
   -- The workspace version of its latest change: a listing as of an older version reads the history.
   version      bigint NOT NULL,
   PRIMARY KEY (workspace, seq),
   UNIQUE (workspace, id)
 );
 CREATE INDEX payments_by_created_at ON payments (workspace, created_at);
--- Completion looks for due pending payments on every request: this index keeps that one probe cheap.
-CREATE INDEX payments_pending ON payments (workspace, created_at) WHERE status = 'pending';
+-- Completion looks for due payments on every request: this index keeps that one probe cheap.
+CREATE INDEX payments_awaiting_completion ON payments (workspace, countdown_from)
+  WHERE status IN ('pending', 'approved', 'processing');
 
 CREATE TABLE payment_history (
   workspace    text NOT NULL,

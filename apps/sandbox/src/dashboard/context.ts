@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from "fastify";
+import type { SandboxClocks } from "../clock.js";
+import type { SandboxSecret } from "../sandbox-secret.js";
+import type { GatewayStore, PaymentsStore } from "../store/index.js";
+import type { ApiRequestLog } from "./api-request-log.js";
+import type { SafeHtml } from "./html.js";
+
+export interface DashboardDeps {
+  readonly apiKeys: readonly string[];
+  readonly payments: PaymentsStore;
+  readonly gateway: GatewayStore;
+  readonly clocks: SandboxClocks;
+  readonly secret: SandboxSecret;
+  readonly completeAfterMs: number;
+  readonly requestLog: ApiRequestLog;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in workspace's API key ("" when nobody is signed in). */
+    dashboardKey: string;
+  }
+}
+
+/** What every dashboard page module gets: the sandbox's parts and the page plumbing. */
+export interface DashboardContext {
+  readonly deps: DashboardDeps;
+  /** The sandbox itself, for calls through its control API (same rules, same messages). */
+  readonly app: FastifyInstance;
+  /** Route option: sends whoever is not signed in to the sign-in page. */
+  readonly requireSession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** A full page for the signed-in workspace: header, navigation, sign out. */
+  render(request: FastifyRequest, reply: FastifyReply, title: string, content: SafeHtml, status?: number): FastifyReply;
+  /** The workspace's due payments completed, as the API does before it reads anything. */
+  completeDue(key: string): Promise<void>;
+  /** A call to the control API as this workspace (Bearer <its key>). */
+  control(key: string, method: "POST", url: string, body?: object): Promise<LightMyRequestResponse>;
+}

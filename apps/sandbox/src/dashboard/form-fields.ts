@@ -1,0 +1,14 @@
+import type { FastifyRequest } from "fastify";
+
+/** A text field of an urlencoded form, or undefined. */
+export function formField(request: FastifyRequest, name: string): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A query parameter, undefined when absent or empty (an empty filter box means no filter). */
+export function queryField(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

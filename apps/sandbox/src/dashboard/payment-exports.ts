@@ -1,0 +1,155 @@
+import { PassThrough } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { writeRecords } from "@payspec/client-core";
+import { type Payment, type PaymentPage, paymentCsvColumns } from "@payspec/payments-zod";
+import { ApiFailure } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import PDFDocument from "pdfkit";
+import { type ListingFilters, listPayments } from "../payments/list-payments.js";
+import type { DashboardContext } from "./context.js";
+import { html } from "./html.js";
+import { DASHBOARD } from "./layout.js";
+import { filtersOf, money } from "./payments-pages.js";
+
+/** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
+const EXPORT_PAGE = 1_000;
+/** PDF output waiting for a slow reader beyond this stops the writing until it drains. */
+const PDF_BACKLOG_BYTES = 1 << 20;
+
+/** Every payment of a listing, page after page through its cursors (one snapshot, however long it takes). */
+async function* allPayments(
+  first: PaymentPage,
+  next: (cursor: string) => Promise<PaymentPage>,
+): AsyncGenerator<Payment> {
+  let page = first;
+  for (;;) {
+    yield* page.data;
+    const cursor = page.pagination.next_cursor;
+    if (!cursor) return;
+    page = await next(cursor);
+  }
+}
+
+const PDF_COLUMNS = [
+  ["created_at", 118],
+  ["id", 118],
+  ["amount", 88],
+  ["method", 70],
+  ["status", 62],
+  ["from_account", 86],
+  ["to_account", 86],
+  ["reference", 70],
+  ["description", 84],
+] as const;
+const ROW_HEIGHT = 12;
+
+function pdfCell(payment: Payment, column: (typeof PDF_COLUMNS)[number][0]): string {
+  if (column === "amount") return money(payment.amount, payment.currency);
+  return String(payment[column] ?? "");
+}
+
+/**
+ * Writes the payments as a PDF table, page by page: each finished page leaves memory as it is written,
+ * and the writing waits while the reader is behind, so a 100,000-payment export stays flat.
+ */
+async function writePdf(payments: AsyncIterable<Payment>, filterText: string, reply: FastifyReply): Promise<void> {
+  const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: 30, info: { Title: "Payments" } });
+  void reply.type("application/pdf").header("content-disposition", 'attachment; filename="payments.pdf"').send(doc);
+  const bottom = doc.page.height - doc.page.margins.bottom - ROW_HEIGHT;
+  let y = 0;
+  const header = () => {
+    doc.font("Helvetica-Bold").fontSize(7);
+    let x = doc.page.margins.left;
+    for (const [name, width] of PDF_COLUMNS) {
+      doc.text(name, x, y, { width: width - 4, lineBreak: false, ellipsis: true });
+      x += width;
+    }
+    doc.font("Helvetica");
+    y += ROW_HEIGHT;
+  };
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(11)
+    .text(`Payments${filterText ? ` (${filterText})` : ""}`);
+  y = doc.y + 6;
+  header();
+  let count = 0;
+  for await (const payment of payments) {
+    if (y > bottom) {
+      doc.addPage();
+      y = doc.page.margins.top;
+      header();
+      while (doc.readableLength > PDF_BACKLOG_BYTES) {
+        if (reply.raw.destroyed) return;
+        await sleep(5);
+      }
+    }
+    let x = doc.page.margins.left;
+    for (const [name, width] of PDF_COLUMNS) {
+      doc.text(pdfCell(payment, name), x, y, { width: width - 4, lineBreak: false, ellipsis: true });
+      x += width;
+    }
+    y += ROW_HEIGHT;
+    count++;
+  }
+  doc
+    .font("Helvetica")
+    .fontSize(8)
+    .text(`${count} payments.`, doc.page.margins.left, y + 4);
+  doc.end();
+}
+
+/** The overview's current filter as CSV (the seed's dashboard columns, the client's writer) or PDF. */
+export function registerPaymentExports(dashboard: FastifyInstance, ctx: DashboardContext): void {
+  const { deps } = ctx;
+
+  /** The listing's first page, or the page that says what is wrong with the filter. */
+  const start = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.dashboardKey;
+    const { filters, problem } = filtersOf(request);
+    let error = problem;
+    if (!error) {
+      try {
+        await ctx.completeDue(key);
+        const list = (more: { cursor: string } | ({ limit: number } & ListingFilters)) =>
+          listPayments(deps.payments, deps.secret, key, more);
+        const first = await list({ ...filters, limit: EXPORT_PAGE });
+        return { filters, payments: allPayments(first, (cursor) => list({ cursor })) };
+      } catch (failure) {
+        if (!(failure instanceof ApiFailure)) throw failure;
+        error = failure.message;
+      }
+    }
+    await ctx.render(
+      request,
+      reply,
+      "Export not possible",
+      html`<p class="error" role="alert">${error}</p><p><a href="${DASHBOARD}">Back to payments</a></p>`,
+      400,
+    );
+    return undefined;
+  };
+
+  dashboard.get(`${DASHBOARD}/export.csv`, { preHandler: ctx.requireSession }, async (request, reply) => {
+    const started = await start(request, reply);
+    if (!started) return reply;
+    const body = new PassThrough();
+    void reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="payments.csv"')
+      .send(body);
+    // A reader that goes away ends the pipeline with an error; there is no one left to tell.
+    await writeRecords(started.payments, body, "csv", paymentCsvColumns).catch(() => body.destroy());
+    return reply;
+  });
+
+  dashboard.get(`${DASHBOARD}/export.pdf`, { preHandler: ctx.requireSession }, async (request, reply) => {
+    const started = await start(request, reply);
+    if (!started) return reply;
+    const filterText = Object.entries(started.filters)
+      .map(([name, value]) => `${name} ${value}`)
+      .join(", ");
+    await writePdf(started.payments, filterText, reply);
+    return reply;
+  });
+}

@@ -1,0 +1,288 @@
+import { currencyExponent, fromMinorUnits } from "@payspec/client-core";
+import { type Payment, type PaymentPage, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
+import { ApiFailure, validateFields } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { workspaceScope } from "../clock.js";
+import { type ListingFilters, listPayments } from "../payments/list-payments.js";
+import { paymentToApi } from "../payments/serialize.js";
+import type { StoredAccount, StoredPayment } from "../store/index.js";
+import type { DashboardContext } from "./context.js";
+import { formField, queryField } from "./form-fields.js";
+import { html, type SafeHtml } from "./html.js";
+import { DASHBOARD } from "./layout.js";
+
+const PAGE_SIZE = 25;
+
+export function money(minor: number, currency: string): string {
+  const major = fromMinorUnits(minor, currency);
+  const digits = currencyExponent(currency);
+  return `${major.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
+}
+
+/** The table's filters: the API's, plus method and account (the dashboard's own, as the seed says). */
+export const zDashboardFilters = z.object({
+  status: zPaymentStatus.optional(),
+  method: zPaymentMethod.optional(),
+  account: z.string().max(64).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+
+const FILTER_NAMES = ["status", "method", "account", "from", "to"] as const;
+
+/** The filters in the request's query: the parsed ones, or the first problem in words. */
+export function filtersOf(request: FastifyRequest): { filters: ListingFilters; problem?: string } {
+  const raw = Object.fromEntries(FILTER_NAMES.map((name) => [name, queryField(request, name)]));
+  const parsed = validateFields(zDashboardFilters, raw);
+  if (parsed.ok) return { filters: parsed.data };
+  const [field, message] = Object.entries(parsed.problems)[0] as [string, string];
+  return { filters: {}, problem: `${field}: ${message}` };
+}
+
+/** The query string that repeats these filters (for the next page, the exports). */
+export function filterQuery(filters: ListingFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const name of FILTER_NAMES) if (filters[name]) query.set(name, filters[name] as string);
+  return query;
+}
+
+/** Who made each change, as the status history says it. */
+const CAUSES = { api: "API", dashboard: "Dashboard", completion: "Completion", control: "Control API" } as const;
+
+/** What the detail page's actions reported, by the code its redirect carries (never user text). */
+const DONE: Record<string, string> = {
+  approved: "Approved.",
+  cancelled: "Cancelled.",
+  forced: "Status forced.",
+  created: "Payment created.",
+};
+
+function awaitsApproval(payment: StoredPayment): boolean {
+  return payment.status === "pending" && payment.countdownFrom === undefined;
+}
+
+/** The overview (accounts, settings, payments) and a payment's page with its actions. */
+export function registerPaymentsPages(
+  dashboard: FastifyInstance,
+  ctx: DashboardContext,
+  signIn: (request: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  const { deps } = ctx;
+  const post = { preHandler: [dashboard.csrfProtection, ctx.requireSession] };
+
+  dashboard.get(DASHBOARD, async (request, reply) => {
+    const key = request.dashboardKey;
+    if (!key) return signIn(request, reply);
+    await ctx.completeDue(key);
+    const { filters, problem } = filtersOf(request);
+    let listing: PaymentPage | undefined;
+    let error = problem;
+    if (!problem) {
+      try {
+        const cursor = queryField(request, "cursor");
+        listing = await listPayments(deps.payments, deps.secret, key, {
+          ...filters,
+          ...(cursor ? { cursor } : { limit: PAGE_SIZE }),
+        });
+      } catch (failure) {
+        if (!(failure instanceof ApiFailure)) throw failure;
+        error = failure.message;
+      }
+    }
+    const accounts = await deps.payments.accounts(key);
+    const workflow = await deps.payments.approvalWorkflow(key);
+    const now = await deps.clocks.now(workspaceScope(key));
+    const notice = DONE_OVERVIEW[queryField(request, "done") ?? ""];
+    return ctx.render(
+      request,
+      reply,
+      "Accounts and payments",
+      html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+      ${accountsTable(accounts)}
+      ${settingsSection(reply.generateCsrf(), workflow, now)}
+      ${paymentsSection(accounts, filters, listing, error)}`,
+      error ? 400 : 200,
+    );
+  });
+
+  const detail = async (request: FastifyRequest, reply: FastifyReply, id: string, error?: string) => {
+    const key = request.dashboardKey;
+    await ctx.completeDue(key);
+    const payment = await deps.payments.payment(key, id);
+    if (!payment) {
+      return ctx.render(request, reply, "Payment not found", html`<p>No payment ${id} in this workspace.</p>`, 404);
+    }
+    const notice = DONE[queryField(request, "done") ?? ""];
+    return ctx.render(
+      request,
+      reply,
+      `Payment ${payment.id}`,
+      html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+      ${paymentDetail(payment, reply.generateCsrf())}`,
+      error ? 409 : 200,
+    );
+  };
+
+  dashboard.get<{ Params: { id: string } }>(
+    `${DASHBOARD}/payments/:id`,
+    { preHandler: ctx.requireSession },
+    async (request, reply) => detail(request, reply, request.params.id),
+  );
+
+  const now = async (key: string) => deps.clocks.now(workspaceScope(key));
+
+  dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/approve`, post, async (request, reply) => {
+    const key = request.dashboardKey;
+    const { id } = request.params;
+    await ctx.completeDue(key);
+    const payment = await deps.payments.payment(key, id);
+    if (payment && !awaitsApproval(payment)) {
+      return detail(
+        request,
+        reply,
+        id,
+        `Only a dashboard payment waiting for an approver can be approved; this one is ${payment.status}.`,
+      );
+    }
+    const result = await deps.payments.transition(key, id, ["pending"], "approved", await now(key), "dashboard");
+    if (!result.ok)
+      return detail(request, reply, id, `It is ${result.payment?.status ?? "gone"} now; nothing was approved.`);
+    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=approved`, 303);
+  });
+
+  dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/cancel`, post, async (request, reply) => {
+    const key = request.dashboardKey;
+    const { id } = request.params;
+    await ctx.completeDue(key);
+    const result = await deps.payments.transition(
+      key,
+      id,
+      ["pending", "approved"],
+      "cancelled",
+      await now(key),
+      "dashboard",
+    );
+    if (!result.ok) {
+      return detail(
+        request,
+        reply,
+        id,
+        `Only pending or approved payments can be cancelled; this one is ${result.payment?.status ?? "gone"}.`,
+      );
+    }
+    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=cancelled`, 303);
+  });
+
+  // Forcing a status is the control API's job: the dashboard calls it, so the rules and messages are one.
+  dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/status`, post, async (request, reply) => {
+    const { id } = request.params;
+    const answer = await ctx.control(
+      request.dashboardKey,
+      "POST",
+      `/_sandbox/payments/${encodeURIComponent(id)}/status`,
+      {
+        status: formField(request, "status") ?? "",
+      },
+    );
+    if (answer.statusCode !== 200) return detail(request, reply, id, answer.json().message);
+    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=forced`, 303);
+  });
+}
+
+/** What the overview's controls reported, by the code their redirect carries. */
+export const DONE_OVERVIEW: Record<string, string> = {
+  "workflow-on": "Approval workflow on: dashboard payments now wait for an approver.",
+  "workflow-off": "Approval workflow off: dashboard payments now go straight to processing.",
+  "clock-advanced": "Clock advanced; payments that became due have completed.",
+  reset: "Workspace reset to its seed.",
+};
+
+function accountsTable(accounts: readonly StoredAccount[]): SafeHtml {
+  return html`<section><h2>Accounts</h2>
+  <table aria-label="Accounts"><thead><tr><th>Account</th><th>Name</th><th class="money">Balance</th></tr></thead>
+  <tbody>${accounts.map((a) => html`<tr><td>${a.id}</td><td>${a.name}</td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
+}
+
+function settingsSection(csrf: string, workflow: boolean, now: number): SafeHtml {
+  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
+  return html`<section aria-labelledby="controls-heading"><h2 id="controls-heading">Workspace settings and sandbox controls</h2>
+  <form class="inline" method="post" action="${DASHBOARD}/settings/approval-workflow">${token}
+    <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
+    <span>Approval workflow: <strong id="approval-workflow">${workflow ? "on" : "off"}</strong></span>
+    <button type="submit">${workflow ? "Turn the approval workflow off" : "Turn the approval workflow on"}</button>
+  </form>
+  <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
+    <span>Sandbox clock: <time id="sandbox-clock" datetime="${new Date(now).toISOString()}">${new Date(now).toISOString()}</time></span>
+    <label>Seconds <input name="seconds" type="number" min="1" step="1" required></label>
+    <button type="submit">Advance the clock</button>
+  </form>
+  <form class="inline" method="post" action="${DASHBOARD}/reset">${token}
+    <button type="submit">Reset this workspace</button>
+  </form></section>`;
+}
+
+function paymentsSection(
+  accounts: readonly StoredAccount[],
+  filters: ListingFilters,
+  listing: PaymentPage | undefined,
+  error: string | undefined,
+): SafeHtml {
+  const option = (value: string, chosen: string | undefined, label = value) =>
+    html`<option value="${value}" ${chosen === value ? html`selected` : ""}>${label}</option>`;
+  const query = filterQuery(filters);
+  const next = new URLSearchParams(query);
+  if (listing?.pagination.next_cursor) next.set("cursor", listing.pagination.next_cursor);
+  const exportQuery = query.toString();
+  return html`<section><h2>Payments</h2>
+  <p><a href="${DASHBOARD}/payments/new">New payment</a></p>
+  <form class="filters" method="get" action="${DASHBOARD}" aria-label="Filter payments">
+    <label>Status <select name="status"><option value="">any</option>${zPaymentStatus.options.map((s) => option(s, filters.status))}</select></label>
+    <label>Method <select name="method"><option value="">any</option>${zPaymentMethod.options.map((m) => option(m, filters.method))}</select></label>
+    <label>Account <select name="account"><option value="">any</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
+    <label>Created from <input type="date" name="from" value="${filters.from ?? ""}"></label>
+    <label>Created to <input type="date" name="to" value="${filters.to ?? ""}"></label>
+    <button type="submit">Filter</button>
+  </form>
+  <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>CSV</a>
+     · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}" download>PDF</a></p>
+  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.pagination.total ?? 0} payments.</p>`}
+  <table aria-label="Payments"><thead><tr><th>Created</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
+  <tbody>${(listing?.data ?? []).map(paymentRow)}</tbody></table>
+  ${listing?.pagination.next_cursor ? html`<p><a rel="next" href="${DASHBOARD}?${next.toString()}">Next page</a></p>` : ""}</section>`;
+}
+
+function paymentRow(p: Payment): SafeHtml {
+  return html`<tr><td>${p.created_at}</td><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
+    <td>${p.method}</td><td>${p.from_account}</td><td>${p.to_account}</td><td class="status">${p.status}</td><td>${p.description ?? ""}</td></tr>`;
+}
+
+function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
+  const fields = paymentToApi(payment);
+  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
+  const action = (path: string, label: string) =>
+    html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit">${label}</button></form>`;
+  const rows = Object.entries(fields).map(
+    ([name, value]) =>
+      html`<tr><th scope="row">${name}</th><td ${name === "status" ? html`id="payment-status"` : ""}>${name === "amount" ? money(Number(value), fields.currency) : String(value)}</td></tr>`,
+  );
+  const history = payment.history.map(
+    (change) =>
+      html`<tr><td>${new Date(change.at).toISOString()}</td><td class="status">${change.status}</td><td>${CAUSES[change.cause]}</td></tr>`,
+  );
+  const cancellable = payment.status === "pending" || payment.status === "approved";
+  return html`<table aria-label="Payment fields"><tbody>${rows}</tbody></table>
+  ${awaitsApproval(payment) ? html`<p>Waiting for an approver (created from the dashboard with the approval workflow on).</p>` : ""}
+  <section aria-label="Actions">
+    ${awaitsApproval(payment) ? action("approve", "Approve") : ""}
+    ${cancellable ? action("cancel", "Cancel payment") : ""}
+    <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${token}
+      <label>Force status (sandbox control) <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}">${s}</option>`)}</select></label>
+      <button type="submit">Force</button>
+    </form>
+  </section>
+  <h2>Status history</h2>
+  <table aria-label="Status history"><thead><tr><th>Time</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
+  <p><a href="${DASHBOARD}">Back to payments</a></p>`;
+}

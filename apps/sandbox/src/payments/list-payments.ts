@@ -1,0 +1,107 @@
+import type { PaymentMethod, PaymentPage, PaymentStatus } from "@payspec/payments-zod";
+import { ApiFailure } from "@payspec/server-kit";
+import type { SandboxSecret } from "../sandbox-secret.js";
+import type { PaymentsStore } from "../store/index.js";
+import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
+import { workspaceTag } from "./seed.js";
+import { paymentToApi } from "./serialize.js";
+
+const DAY_MS = 86_400_000;
+/** The spec's default page size. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** A listing's filters: the API's (status, date range) and the dashboard's (method, account). */
+export interface ListingFilters {
+  readonly status?: PaymentStatus;
+  readonly from?: string;
+  readonly to?: string;
+  readonly method?: PaymentMethod;
+  readonly account?: string;
+}
+
+const FILTERS = ["status", "from", "to", "method", "account"] as const satisfies readonly (keyof ListingFilters)[];
+
+export interface ListingRequest extends ListingFilters {
+  readonly cursor?: string;
+  /** The page size asked for; beside a cursor it changes the listing's page size from there on. */
+  readonly limit?: number;
+}
+
+function dateToMs(date: string | undefined): number | undefined {
+  return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
+}
+
+function filtersOf(request: ListingFilters): ListingFilters {
+  return Object.fromEntries(FILTERS.filter((f) => request[f] !== undefined).map((f) => [f, request[f]]));
+}
+
+/**
+ * One page of a workspace's payments: GET /v1/payments, and the dashboard's table and exports (which
+ * add the method and account filters). The first page fixes a snapshot; its signed cursor carries the
+ * snapshot, the filters and the page size to the next.
+ */
+export async function listPayments(
+  store: PaymentsStore,
+  secret: SandboxSecret,
+  workspace: string,
+  request: ListingRequest,
+): Promise<PaymentPage> {
+  const tag = workspaceTag(workspace);
+  let state: CursorState;
+  if (request.cursor) {
+    state = decodeCursor(request.cursor, tag, secret);
+    for (const filter of FILTERS) {
+      if (request[filter] !== undefined && request[filter] !== state[filter]) {
+        throw new ApiFailure(
+          "invalid_request",
+          `${filter} differs from the listing this cursor belongs to; repeat the same filters or omit them.`,
+          { param: filter },
+        );
+      }
+    }
+  } else {
+    if (request.from && request.to && request.from > request.to) {
+      throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
+    }
+    const snapshot = await store.snapshot(workspace);
+    state = {
+      workspace: tag,
+      snapshotSeq: snapshot.seq,
+      snapshotVersion: snapshot.version,
+      afterSeq: 0,
+      total: -1,
+      limit: request.limit ?? DEFAULT_PAGE_SIZE,
+      ...filtersOf(request),
+    };
+  }
+  // The cursor keeps the listing's page size; an explicit limit beside it changes it from here on.
+  const limit = request.limit ?? state.limit;
+  const toMs = dateToMs(state.to);
+  const { items, total } = await store.list(workspace, {
+    afterSeq: state.afterSeq,
+    snapshotSeq: state.snapshotSeq,
+    asOfVersion: state.snapshotVersion,
+    limit: limit + 1,
+    countTotal: state.total < 0,
+    ...(state.status ? { status: state.status } : {}),
+    ...(state.method ? { method: state.method } : {}),
+    ...(state.account ? { account: state.account } : {}),
+    ...(state.from ? { createdFrom: dateToMs(state.from) } : {}),
+    ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
+  });
+  const hasMore = items.length > limit;
+  const page = items.slice(0, limit);
+  const listingTotal = state.total >= 0 ? state.total : (total ?? 0);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(paymentToApi),
+    pagination: {
+      total: listingTotal,
+      limit,
+      has_more: hasMore,
+      ...(hasMore && last
+        ? { next_cursor: encodeCursor({ ...state, afterSeq: last.seq, total: listingTotal, limit }, secret) }
+        : {}),
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { KEY } from "../support/harness.js";
+
+const d = useDashboard(30);
+
+async function fillNewPayment(fields: { amount: string; method?: string; description?: string; to?: number }) {
+  const { page } = d;
+  await page.getByRole("link", { name: "New payment" }).first().click();
+  await page.getByLabel(/Amount in minor units/).fill(fields.amount);
+  if (fields.method) await page.getByLabel("Method").selectOption(fields.method);
+  const toOptions = await page.getByLabel("To account").locator("option").allTextContents();
+  await page.getByLabel("To account").selectOption({ index: fields.to ?? 1 });
+  expect(toOptions.length).toBeGreaterThan(1);
+  if (fields.description) await page.getByLabel(/Description/).fill(fields.description);
+  await page.getByRole("button", { name: "Create payment" }).click();
+}
+
+const statusOnPage = () => d.page.locator("#payment-status").textContent();
+const paymentIdOnPage = () => d.page.url().split("/payments/")[1]?.split("?")[0] as string;
+const apiStatus = async (id: string) => (await d.h.call("GET", `/v1/payments/${id}`, { key: KEY })).body.status;
+/** The status history as "status cause" per change (the time left out). */
+const history = async () => {
+  const rows = d.page.getByRole("table", { name: "Status history" }).locator("tbody tr");
+  const out: string[] = [];
+  for (const row of await rows.all()) out.push((await row.locator("td").allTextContents()).slice(1).join(" "));
+  return out;
+};
+
+describe("the dashboard's new payment form and approval workflow, in a real browser", () => {
+  it("with the workflow on: a submit waits as pending, an approver approves it, then cancels it", async () => {
+    await d.signIn();
+    await d.page.getByRole("button", { name: "Turn the approval workflow on" }).click();
+    expect(await d.page.locator("#approval-workflow").textContent()).toBe("on");
+    await fillNewPayment({ amount: "2500", description: "Invoice 7" });
+    await d.page.getByRole("heading", { name: /^Payment pay_/ }).waitFor();
+    const id = paymentIdOnPage();
+    expect(await statusOnPage()).toBe("pending");
+    expect(await apiStatus(id)).toBe("pending");
+    await d.page.screenshot({ path: `${SHOTS}payment-awaiting-approval.png`, fullPage: true });
+
+    // Waiting for an approver is not waiting for completion: an hour later it is still pending.
+    await d.page.getByRole("link", { name: "Accounts and payments" }).click();
+    await d.page.getByLabel("Seconds").fill("3600");
+    await d.page.getByRole("button", { name: "Advance the clock" }).click();
+    await d.page.getByRole("status").waitFor();
+    expect(await apiStatus(id)).toBe("pending");
+
+    await d.page.goto(`${d.url}/payments/${id}`);
+    await d.page.getByRole("button", { name: "Approve" }).click();
+    expect(await statusOnPage()).toBe("approved");
+    expect(await apiStatus(id)).toBe("approved");
+    expect(await d.page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+
+    await d.page.getByRole("button", { name: "Cancel payment" }).click();
+    expect(await statusOnPage()).toBe("cancelled");
+    expect(await apiStatus(id)).toBe("cancelled");
+    const changes = await history();
+    expect(changes).toEqual(["pending Dashboard", "approved Dashboard", "cancelled Dashboard"]);
+  });
+
+  it("an approved payment completes once the delay has passed since its approval", async () => {
+    await d.h.sandbox.stores.payments.setApprovalWorkflow(KEY, true);
+    await d.signIn();
+    await fillNewPayment({ amount: "700" });
+    await d.page.getByRole("button", { name: "Approve" }).click();
+    const id = paymentIdOnPage();
+    await d.h.control("/clock/advance", { seconds: 31 });
+    expect(await apiStatus(id)).toBe("completed");
+  });
+
+  it("with the workflow off: a submit goes to processing, then completes and moves the balances", async () => {
+    await d.signIn();
+    const before = await d.h.accounts();
+    await fillNewPayment({ amount: "1000", method: "card" });
+    const id = paymentIdOnPage();
+    expect(await statusOnPage()).toBe("processing");
+    expect(await apiStatus(id)).toBe("processing");
+    // Processing cannot be cancelled (the seed's rule 1): the dashboard offers no cancel, the API refuses.
+    expect(await d.page.getByRole("button", { name: "Cancel payment" }).count()).toBe(0);
+    expect((await d.h.call("DELETE", `/v1/payments/${id}`, { key: KEY })).status).toBe(409);
+
+    await d.h.control("/clock/advance", { seconds: 31 });
+    await d.page.reload();
+    expect(await statusOnPage()).toBe("completed");
+    const after = await d.h.accounts();
+    const payment = (await d.h.call("GET", `/v1/payments/${id}`, { key: KEY })).body;
+    const moved = (accountId: string) =>
+      Math.round(
+        ((after.find((a) => a.id === accountId)?.balance ?? 0) -
+          (before.find((a) => a.id === accountId)?.balance ?? 0)) *
+          100,
+      );
+    expect([moved(payment.from_account), moved(payment.to_account)]).toEqual([-1000, 1000]);
+    expect(await history()).toEqual(["processing Dashboard", "completed Completion"]);
+  });
+
+  it("shows the schema's errors beside each field and creates nothing", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "New payment" }).first().click();
+    await d.page.screenshot({ path: `${SHOTS}new-payment.png`, fullPage: true });
+    await d.page.getByLabel(/Amount in minor units/).fill("12.50");
+    await d.page.getByLabel("Method").selectOption("direct_debit");
+    await d.page.getByLabel(/Description/).fill("x".repeat(501));
+    await d.page.getByRole("button", { name: "Create payment" }).click();
+    await d.page.getByRole("alert").first().waitFor();
+    await d.page.screenshot({ path: `${SHOTS}new-payment-errors.png`, fullPage: true });
+    expect(await d.page.locator("#amount-error").textContent()).toContain("whole number of minor units");
+    expect(await d.page.locator("#method-error").textContent()).toContain("accepts only bank_transfer");
+    expect(await d.page.locator("#description-error").textContent()).toMatch(/500/);
+    expect(await d.page.getByLabel(/Amount in minor units/).getAttribute("aria-invalid")).toBe("true");
+
+    // The business rules speak through the same fields: paying an account itself.
+    await d.page.getByLabel(/Amount in minor units/).fill("100");
+    await d.page.getByLabel("Method").selectOption("eft");
+    await d.page.getByLabel(/Description/).fill("");
+    await d.page.getByLabel("To account").selectOption({ index: 0 });
+    await d.page.getByRole("button", { name: "Create payment" }).click();
+    expect(await d.page.locator("#to_account-error").textContent()).toContain("must differ from from_account");
+
+    const listing = await d.h.call("GET", "/v1/payments", { key: KEY });
+    expect(listing.body.pagination.total).toBe(0);
+  });
+
+  it("forces a status, advances the clock and resets the workspace from the page", async () => {
+    const made = await d.create(KEY);
+    await d.signIn();
+    await d.page.goto(`${d.url}/payments/${made.id}`);
+    await d.page.getByLabel(/Force status/).selectOption("settled");
+    await d.page.getByRole("button", { name: "Force" }).click();
+    expect(await statusOnPage()).toBe("settled");
+    expect(await apiStatus(made.id)).toBe("settled");
+    expect((await history()).at(-1)).toBe("settled Control API");
+
+    await d.page.getByRole("link", { name: "Accounts and payments" }).click();
+    const clockBefore = Date.parse((await d.page.locator("#sandbox-clock").getAttribute("datetime")) as string);
+    await d.page.getByLabel("Seconds").fill("86400");
+    await d.page.getByRole("button", { name: "Advance the clock" }).click();
+    const clockAfter = Date.parse((await d.page.locator("#sandbox-clock").getAttribute("datetime")) as string);
+    expect(clockAfter - clockBefore).toBeGreaterThanOrEqual(86_400_000);
+
+    await d.page.getByLabel("Seconds").fill("999999999999");
+    await d.page.getByRole("button", { name: "Advance the clock" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("at most 315360000 s");
+
+    await d.page.goto(d.url);
+    await d.page.getByRole("button", { name: "Reset this workspace" }).click();
+    expect(await d.page.locator("#payment-count").textContent()).toBe("0 payments.");
+    expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(404);
+  });
+});

@@ -1,0 +1,155 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
+import { paymentCsvColumns } from "@payspec/payments-zod";
+import { parse } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import { describe, expect, it } from "vitest";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { cardPayment, KEY } from "../support/harness.js";
+
+const d = useDashboard();
+const run = promisify(execFile);
+
+async function download(linkName: string) {
+  const [file] = await Promise.all([
+    d.page.waitForEvent("download"),
+    d.page.getByRole("link", { name: linkName }).click(),
+  ]);
+  return readFile((await file.path()) as string);
+}
+
+describe("the dashboard's exports, request log and gateway view, in a real browser", () => {
+  it("filters by method and account, and exports the filter as CSV (matching the API) and PDF", async () => {
+    const accounts = await d.h.accounts();
+    const [tryA, tryB] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+    for (let i = 0; i < 30; i++) {
+      await d.create(KEY, {
+        method: i % 3 === 0 ? "card" : "eft",
+        description: i === 0 ? 'Comma, "quote"\nnew line' : `n${i}`,
+        ...(i % 5 === 0 ? { from_account: tryB, to_account: tryA } : {}),
+      });
+    }
+    await d.signIn();
+    await d.page.locator('select[name="method"]').selectOption("card");
+    await d.page.getByRole("button", { name: "Filter" }).click();
+    expect(await d.page.locator("#payment-count").textContent()).toBe("10 payments.");
+    await d.page.locator('select[name="account"]').selectOption(tryB);
+    await d.page.getByRole("button", { name: "Filter" }).click();
+    // Card payments that touch tryB: all ten (every payment is between tryA and tryB).
+    expect(await d.page.locator("#payment-count").textContent()).toBe("10 payments.");
+    await d.page.goto(`${d.url}?method=eft`);
+    const rows = d.page.getByRole("table", { name: "Payments" }).locator("tbody tr");
+    expect(await rows.count()).toBe(20);
+
+    const csv = (await download("CSV")).toString("utf8");
+    const records = parse(csv, { columns: true }) as Record<string, string>[];
+    expect(csv.split("\n")[0]).toBe(paymentCsvColumns.join(","));
+    const api = (await d.h.call("GET", "/v1/payments?limit=100", { key: KEY })).body.data.filter(
+      (p: { method: string }) => p.method === "eft",
+    );
+    expect(records).toHaveLength(20);
+    expect(records.map((r) => [r.id, Number(r.amount), r.status, r.description])).toEqual(
+      api.map((p: Record<string, unknown>) => [p.id, p.amount, p.status, p.description ?? ""]),
+    );
+
+    await d.page.goto(`${d.url}?method=card`);
+    const pdf = await download("PDF");
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdf.subarray(-6).toString()).toContain("%%EOF");
+    expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
+  });
+
+  it("exports a listing bigger than one export page as PDF over several pages", async () => {
+    const accounts = await d.h.accounts();
+    const [from, to] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
+    const entry = { amount: 1, currency: "TRY", method: "eft", from_account: from, to_account: to };
+    for (let i = 0; i < 3; i++) {
+      const batch = await d.h.call("POST", "/v1/payments/batch", {
+        key: KEY,
+        json: { payments: Array.from({ length: 500 }, () => entry) },
+      });
+      expect(batch.body.created).toBe(500);
+    }
+    // Not signed in: the dashboard sends the browser to sign in, and exports nothing.
+    const answer = await d.context.request.get(`${d.url}/export.pdf`, { maxRedirects: 0 });
+    expect([answer.status(), answer.headers().location]).toEqual([303, "/_sandbox/dashboard"]);
+    await d.signIn();
+    const pdf = await (await d.context.request.get(`${d.url}/export.pdf`)).body();
+    // 1,500 rows at about 45 a page.
+    expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)?.length).toBeGreaterThan(30);
+    const csv = (await (await d.context.request.get(`${d.url}/export.csv`)).body()).toString("utf8");
+    expect(csv.trimEnd().split("\n")).toHaveLength(1_501);
+  });
+
+  it("shows a curl request in the live request log with its spec verdict, card numbers masked", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Request log" }).click();
+    await d.page.getByText("No API requests for this workspace yet").waitFor();
+    const accounts = await d.h.accounts();
+    const [from, to] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
+    await run("curl", [
+      "-sS",
+      "--noproxy",
+      "*",
+      "--max-time",
+      "10",
+      "-X",
+      "POST",
+      `${d.h.url}/v1/payments`,
+      "-H",
+      `Authorization: Bearer ${KEY}`,
+      "-H",
+      "Content-Type: application/json",
+      "--data",
+      JSON.stringify({
+        amount: 990,
+        currency: "TRY",
+        method: "card",
+        from_account: from,
+        to_account: to,
+        description: "card 4543590000000006 cvc 123",
+      }),
+    ]);
+    // The page refreshes itself: the curl request appears without a reload.
+    const row = d.page.getByRole("table", { name: "Request log" }).locator("tbody tr", { hasText: "/v1/payments" });
+    await row.first().waitFor({ timeout: 10_000 });
+    const cells = await row.first().locator("td").allTextContents();
+    expect(cells.slice(1)).toEqual(["POST", "/v1/payments", "201", expect.stringMatching(/ms$/), "conforms"]);
+    await d.page.screenshot({ path: `${SHOTS}request-log.png`, fullPage: true });
+    await row.first().getByRole("link").click();
+    const detail = await d.page.locator("main").textContent();
+    expect(detail).toContain("454359******0006");
+    expect(detail).not.toContain("4543590000000006");
+    expect(detail).toContain('"amount":990');
+
+    // An exchange the spec does not cover gets a verdict that says so (HEAD is served, but not specified).
+    await d.h.call("HEAD", "/v1/accounts", { key: KEY });
+    await d.page.goto(`${d.url}/requests`);
+    const head = d.page.getByRole("table", { name: "Request log" }).locator("tbody tr", { hasText: "HEAD" });
+    expect(await head.locator("td").last().textContent()).toBe("1 violation");
+    await head.getByRole("link").click();
+    expect(await d.page.locator("main li").textContent()).toContain("not an operation of the spec");
+  });
+
+  it("shows the gateway's card payments masked, and downloads the daily report", async () => {
+    const token = await d.h.login();
+    const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment() });
+    expect(paid.status).toBe(200);
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Gateway" }).click();
+    const table = d.page.getByRole("table", { name: "Card payments" });
+    expect(await table.locator("tbody tr").count()).toBe(1);
+    const text = await d.page.content();
+    expect(text).toContain("552879******0008");
+    expect(text).not.toContain("5528790000000008");
+    expect(text).not.toContain('"123"');
+    await d.page.screenshot({ path: `${SHOTS}gateway.png`, fullPage: true });
+    const report = await download("Download the daily report (.xlsx)");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(report as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet?.rowCount).toBe(2);
+    expect(JSON.stringify(sheet?.getRow(2).values)).not.toContain("5528790000000008");
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { KEY, OTHER_KEY } from "../support/harness.js";
+
+const d = useDashboard();
+const { signIn, create } = d;
+
+const paymentRows = () => d.page.getByRole("table", { name: "Payments" }).locator("tbody tr");
+
+describe("the sandbox dashboard, in a real browser", () => {
+  it("signs in with a workspace's API key into an HttpOnly, SameSite=Strict session, and out again", async () => {
+    await d.page.goto(d.url);
+    await d.page.screenshot({ path: `${SHOTS}sign-in.png` });
+    await d.page.getByLabel(/Workspace API key/).fill("sk_live_not_a_sandbox_key");
+    await d.page.getByRole("button", { name: "Sign in" }).click();
+    await expect(d.page.getByRole("alert").textContent()).resolves.toContain("not the API key of a workspace");
+    expect(await d.page.content()).not.toContain("sk_live_not_a_sandbox_key");
+
+    await signIn();
+    const cookies = await d.context.cookies();
+    const session = cookies.find((c) => c.name === "payspec_dashboard_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/_sandbox/dashboard" });
+    // The cookie names the workspace by its tag, never by its key.
+    expect(session?.value).not.toContain(KEY);
+    const balances = await d.page.getByRole("table", { name: "Accounts" }).locator("tbody tr").allTextContents();
+    expect(balances).toHaveLength(6);
+    expect(balances[0]).toMatch(/2,500,000\.00 TRY/);
+
+    await d.page.getByRole("button", { name: "Sign out" }).click();
+    await d.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect((await d.context.cookies()).find((c) => c.name === "payspec_dashboard_session")).toBeUndefined();
+  });
+
+  it("refuses a form without its CSRF token", async () => {
+    const answer = await fetch(`${d.url}/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `apiKey=${KEY}`,
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get("set-cookie") ?? "").not.toContain("payspec_dashboard_session");
+    expect(await answer.text()).toContain("did not come from this dashboard");
+  });
+
+  it("shows user text as text: a <script> description never runs", async () => {
+    await create(KEY, { description: "<script>window.__owned = 1</script><b>bold</b>" });
+    await signIn();
+    const cell = paymentRows().first().locator("td").last();
+    expect(await cell.textContent()).toBe("<script>window.__owned = 1</script><b>bold</b>");
+    expect(await d.page.evaluate(() => (globalThis as { __owned?: number }).__owned)).toBeUndefined();
+    expect(await d.page.locator("main b").count()).toBe(0);
+  });
+
+  it("lists payments with the API's filters and cursors, and shows a payment's history with causes", async () => {
+    const made = [];
+    for (let i = 0; i < 28; i++) made.push(await create(KEY, { amount: 100 + i }));
+    const cancelled = made[3] as { id: string };
+    await d.h.call("DELETE", `/v1/payments/${cancelled.id}`, { key: KEY });
+    await d.h.control(`/payments/${made[5]?.id}/status`, { status: "completed" });
+    await signIn();
+    await d.page.screenshot({ path: `${SHOTS}payments.png`, fullPage: true });
+    expect(await d.page.getByText("28 payments.").count()).toBe(1);
+    expect(await paymentRows().count()).toBe(25);
+    await d.page.getByRole("link", { name: "Next page" }).click();
+    expect(await paymentRows().count()).toBe(3);
+
+    await d.page.goto(d.url);
+    await d.page.getByLabel("Status").selectOption("cancelled");
+    await d.page.getByRole("button", { name: "Filter" }).click();
+    expect(await paymentRows().count()).toBe(1);
+    expect(await paymentRows().first().textContent()).toContain(cancelled.id);
+    const today = new Date().toISOString().slice(0, 10);
+    await d.page.goto(`${d.url}?from=2000-01-01&to=2000-01-31`);
+    expect(await paymentRows().count()).toBe(0);
+    await d.page.goto(`${d.url}?from=${today}&to=${today}`);
+    expect(await d.page.getByText("28 payments.").count()).toBe(1);
+
+    await d.page.goto(d.url);
+    await d.page.getByRole("link", { name: made[5]?.id }).click();
+    await d.page.getByRole("heading", { name: "Status history" }).waitFor();
+    await d.page.screenshot({ path: `${SHOTS}payment.png`, fullPage: true });
+    const history = await d.page.getByRole("table", { name: "Status history" }).locator("tbody tr").allTextContents();
+    expect(history).toHaveLength(2);
+    expect(history[0]).toMatch(/pending\s*API/);
+    expect(history[1]).toMatch(/completed\s*Control API/);
+    const fields = await d.page.getByRole("table", { name: "Payment fields" }).textContent();
+    expect(fields).toContain("1.05 TRY");
+    expect(fields).toContain("completed_at");
+  });
+
+  it("never shows another workspace's payments", async () => {
+    const mine = await create(KEY, { description: "mine" });
+    const theirs = await create(OTHER_KEY, { description: "theirs" });
+    await signIn();
+    const content = await d.page.content();
+    expect(content).toContain(mine.id);
+    expect(content).not.toContain(theirs.id);
+    const detail = await d.page.goto(`${d.url}/payments/${theirs.id}`);
+    expect(detail?.status()).toBe(404);
+    expect(await d.page.content()).not.toContain("theirs");
+  });
+});

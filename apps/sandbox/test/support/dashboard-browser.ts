@@ -1,0 +1,83 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, launchChromium, type Page } from "@payspec/test-browser";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { type Harness, harness, KEY, OTHER_KEY } from "./harness.js";
+
+/** Screenshots of each page, kept as test artifacts (two of them are in the README). */
+export const SHOTS = fileURLToPath(new URL("../../test-results/dashboard/", import.meta.url));
+
+export interface DashboardSession {
+  readonly h: Harness;
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** `<sandbox>/_sandbox/dashboard`. */
+  readonly url: string;
+  signIn(key?: string): Promise<void>;
+  /** A payment through the API, between the workspace's two TRY accounts. */
+  create(key: string, overrides?: Record<string, unknown>): Promise<{ id: string }>;
+}
+
+/**
+ * A real sandbox (memory or PostgreSQL, by project) and Debian's Chromium for a dashboard test file:
+ * both workspaces reset and a fresh browser context before each case, spec problems checked after.
+ */
+export function useDashboard(completeAfterSeconds = 30): DashboardSession {
+  let h: Harness;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let url: string;
+
+  beforeAll(async () => {
+    h = await harness({ completeAfterSeconds });
+    url = `${h.url}/_sandbox/dashboard`;
+    browser = await launchChromium();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h.close();
+  });
+  beforeEach(async () => {
+    await h.control("/reset");
+    await h.control("/reset", {}, OTHER_KEY);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context.close();
+    expect(h.problems.splice(0)).toEqual([]);
+  });
+
+  return {
+    get h() {
+      return h;
+    },
+    get page() {
+      return page;
+    },
+    get context() {
+      return context;
+    },
+    get url() {
+      return url;
+    },
+    async signIn(key = KEY) {
+      await page.goto(url);
+      await page.getByLabel(/Workspace API key/).fill(key);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Accounts and payments" }).waitFor();
+    },
+    async create(key, overrides = {}) {
+      const accounts = await h.accounts(key);
+      const [from, to] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
+      const reply = await h.call("POST", "/v1/payments", {
+        key,
+        json: { amount: 12_345, currency: "TRY", method: "eft", from_account: from, to_account: to, ...overrides },
+      });
+      expect(reply.status).toBe(201);
+      return reply.body as { id: string };
+    },
+  };
+}
