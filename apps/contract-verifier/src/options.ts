@@ -63,7 +63,8 @@ export const USAGE = `payspec verify: check a running provider against the paysp
 
 Model-based sequences (fast-check), shrunk to the shortest failing one:
   --stateful [--runs N] [--max-commands N]   (default 100 sequences of up to 12 requests; with
-                          --profile sandbox, also clock advances and forced states)
+                          --profile sandbox, also clock advances, forced states,
+                          dashboard submits and approvals)
 
 Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-verify proxy --help)
 

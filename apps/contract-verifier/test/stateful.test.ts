@@ -71,4 +71,19 @@ describe("--stateful: model-based sequences that shrink", () => {
       /pay by card again .*\n.*\n\s+expected 200 with the original payment/,
     );
   });
+
+  it("approving a payment that is not waiting for an approver breaks the model (sandbox profile)", async () => {
+    suite.proxy.inject({
+      when: (r) => r.method === "POST" && r.url.endsWith("/approve"),
+      fault: {
+        kind: "replace",
+        replace: (answer, request) =>
+          answer.status === 200 ? answer : { status: 200, body: { id: request.url.split("/")[3], status: "approved" } },
+      },
+    });
+    const result = modelResult(await stateful("sandbox", 7, 80));
+    expect(result?.status).toBe("failed");
+    expect(result?.violations[0]?.actual).toMatch(/approve payment #\d+: POST \/_sandbox\/payments\/pay_\w+\/approve/);
+    expect(result?.violations[0]?.actual).toContain("cannot be approved");
+  });
 });

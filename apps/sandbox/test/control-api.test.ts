@@ -158,3 +158,58 @@ describe("the clock is bounded", () => {
     expect((await h.call("GET", "/v1/payments", { key: KEY })).status).toBe(200);
   });
 });
+
+describe("the dashboard's paths over the control API", () => {
+  const submit = (json: Record<string, unknown> = {}, key: string = KEY) =>
+    h.control(
+      "/payments",
+      { amount: 500, currency: "TRY", method: "eft", from_account: tryA, to_account: tryB, ...json },
+      key,
+    );
+  const workflow = (enabled: boolean, key: string = KEY) =>
+    h.call("PUT", "/_sandbox/settings/approval-workflow", {
+      json: { enabled },
+      headers: { authorization: `Bearer ${key}` },
+    });
+  const status = async (id: string) => (await h.call("GET", `/v1/payments/${id}`, { key: KEY })).body.status;
+
+  it("with the approval workflow on: pending until approved, approved once, then cancellable", async () => {
+    expect((await workflow(true)).body).toEqual({ enabled: true });
+    const made = await submit();
+    expect([made.status, made.body.status]).toEqual([201, "pending"]);
+    await h.control("/clock/advance", { seconds: 86_400 });
+    expect(await status(made.body.id)).toBe("pending");
+    const approved = await h.control(`/payments/${made.body.id}/approve`);
+    expect([approved.status, approved.body.status]).toEqual([200, "approved"]);
+    const again = await h.control(`/payments/${made.body.id}/approve`);
+    expect([again.status, again.body.message]).toEqual([409, expect.stringContaining("not waiting for an approver")]);
+    expect((await h.call("DELETE", `/v1/payments/${made.body.id}`, { key: KEY })).body.status).toBe("cancelled");
+    await expectBooksBalanced();
+  });
+
+  it("with it off: processing, not cancellable, completes like any other; API payments cannot be approved", async () => {
+    const made = await submit();
+    expect(made.body.status).toBe("processing");
+    expect((await h.call("DELETE", `/v1/payments/${made.body.id}`, { key: KEY })).status).toBe(409);
+    const api = await create(100);
+    expect((await h.control(`/payments/${api.id}/approve`)).status).toBe(409);
+    await h.control("/clock/advance", { seconds: 31 });
+    expect([await status(made.body.id), await status(api.id)]).toEqual(["completed", "completed"]);
+    await expectBooksBalanced();
+  });
+
+  it("checks a submit like the API, keeps the setting per workspace, and refuses gateway tokens", async () => {
+    expect((await submit({ amount: 0 })).body).toMatchObject({ param: "amount" });
+    expect((await submit({ to_account: tryA })).body).toMatchObject({ param: "to_account" });
+    await workflow(true);
+    expect((await submit({}, OTHER_KEY)).status).toBe(400); // OTHER_KEY's workspace has other accounts
+    const theirs = (await h.accounts(OTHER_KEY)).filter((a) => a.currency === "TRY");
+    const other = await submit({ from_account: theirs[0]?.id, to_account: theirs[1]?.id }, OTHER_KEY);
+    expect(other.body.status).toBe("processing");
+    const token = await h.login();
+    expect((await workflow(true, token)).status).toBe(403);
+    expect(
+      (await h.call("PUT", "/_sandbox/settings/approval-workflow", { key: KEY, json: { enabled: "yes" } })).status,
+    ).toBe(400);
+  });
+});

@@ -117,7 +117,7 @@ class GetPayment implements Command {
     if (!id || !known) return;
     const reply = await send(real, this.toString(), "payments", { method: "GET", path: `/v1/payments/${id}` });
     const status = (reply.body as { status?: string }).status ?? "";
-    expect(reply.status === 200 && mayHaveBecome(known.status, status), `200 with status ${known.status}`, reply);
+    expect(reply.status === 200 && mayHaveBecome(known, status), `200 with status ${known.status}`, reply);
     known.status = status;
   }
   toString = () => `get payment #${this.at}`;
@@ -147,7 +147,7 @@ class CancelPayment implements Command {
     const now = await send(real, "  (read it back)", "payments", { method: "GET", path: `/v1/payments/${id}` });
     const status = (now.body as { status?: string }).status ?? "";
     expect(
-      status !== known.status && mayHaveBecome(known.status, status) && !CANCELLABLE.includes(status),
+      status !== known.status && mayHaveBecome(known, status) && !CANCELLABLE.includes(status),
       `the ${known.status} payment cancelled, not refused`,
       reply,
     );
@@ -197,7 +197,7 @@ class ListPayments implements Command {
     for (const [id, known] of model.payments) {
       const status = seen.get(id);
       if (status === undefined) throw new ModelBroken(`expected payment ${id} in the listing; it was missing`);
-      if (!mayHaveBecome(known.status, status))
+      if (!mayHaveBecome(known, status))
         throw new ModelBroken(`expected payment ${id} listed as ${known.status}; it was listed as ${status}`);
       known.status = status;
     }
@@ -275,6 +275,58 @@ class AdvanceClock implements Command {
   toString = () => `advance the sandbox clock ${this.seconds} s`;
 }
 
+/** A dashboard submit, through the control API: with the approval workflow on or off. */
+class DashboardSubmit implements Command {
+  constructor(
+    readonly amount: number,
+    readonly workflow: boolean,
+  ) {}
+  check = () => true;
+  async run(model: PaymentModel, real: RealSystem) {
+    const setting = await send(real, this.toString(), "payments", {
+      method: "PUT",
+      path: "/_sandbox/settings/approval-workflow",
+      json: { enabled: this.workflow },
+    });
+    expect(setting.status === 200, "200 from the sandbox control API", setting);
+    const json = withAccounts({ amount: this.amount, method: "eft" }, real.pair);
+    const reply = await send(real, "  (submit)", "payments", { method: "POST", path: "/_sandbox/payments", json });
+    const expected = this.workflow ? "pending" : "processing";
+    const payment = reply.body as { id?: string; status?: string };
+    expect(reply.status === 201 && payment.status === expected, `201 with a ${expected} payment`, reply);
+    model.payments.set(payment.id as string, { status: expected, amount: this.amount, awaitsApproval: this.workflow });
+  }
+  toString = () =>
+    `submit a payment of ${this.amount} from the dashboard, approval workflow ${this.workflow ? "on" : "off"}`;
+}
+
+/** An approver approves a payment: only one waiting for an approver can be, and only once. */
+class Approve implements Command {
+  constructor(readonly at: number) {}
+  check = (model: Readonly<PaymentModel>) => model.payments.size > 0;
+  async run(model: PaymentModel, real: RealSystem) {
+    const [id, known] = pick([...model.payments], this.at) ?? [];
+    if (!id || !known) return;
+    const reply = await send(real, this.toString(), "payments", {
+      method: "POST",
+      path: `/_sandbox/payments/${id}/approve`,
+    });
+    if (known.status === "pending" && known.awaitsApproval) {
+      const status = (reply.body as { status?: string }).status;
+      expect(reply.status === 200 && status === "approved", "200 with the payment approved", reply);
+      known.status = "approved";
+      known.awaitsApproval = false;
+      return;
+    }
+    expect(
+      reply.status === 409,
+      `409: a ${known.status} payment not waiting for an approver cannot be approved`,
+      reply,
+    );
+  }
+  toString = () => `approve payment #${this.at}`;
+}
+
 class ForceStatus implements Command {
   constructor(
     readonly at: number,
@@ -315,6 +367,8 @@ export function commandArbitraries(sandbox: boolean): fc.Arbitrary<Command>[] {
   if (sandbox) {
     commands.push(
       fc.constantFrom(10, 31, 3600).map((s) => new AdvanceClock(s)),
+      fc.tuple(amount, fc.boolean()).map(([a, workflow]) => new DashboardSubmit(a, workflow)),
+      index.map((i) => new Approve(i)),
       fc
         .tuple(index, fc.constantFrom("processing", "completed", "settled", "failed"))
         .map(([i, status]) => new ForceStatus(i, status)),

@@ -16,14 +16,21 @@ const BY_ITSELF: Record<string, readonly string[]> = {
 /** The seed: pending and approved payments can be cancelled; nothing else can. */
 export const CANCELLABLE: readonly string[] = ["pending", "approved"];
 
-/** True when `observed` is `known`, or a status the payment may have reached by itself since. */
-export function mayHaveBecome(known: string, observed: string): boolean {
-  return known === observed || (BY_ITSELF[known] ?? []).includes(observed);
-}
-
 export interface ModelPayment {
   status: string;
   readonly amount: number;
+  /**
+   * Made by a dashboard submit with the approval workflow on: while pending it waits for an approver
+   * and goes nowhere by itself (the seed: "Waits for approver action").
+   */
+  awaitsApproval?: boolean;
+}
+
+/** True when `observed` is the known status, or one the payment may have reached by itself since. */
+export function mayHaveBecome(known: ModelPayment, observed: string): boolean {
+  if (known.status === observed) return true;
+  if (known.status === "pending" && known.awaitsApproval) return false;
+  return (BY_ITSELF[known.status] ?? []).includes(observed);
 }
 
 /** What the model knows: the payments this sequence made, and the card payments by referenceId. */

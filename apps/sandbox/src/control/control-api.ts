@@ -1,9 +1,10 @@
-import { zPaymentStatus } from "@payspec/payments-zod";
+import { zPaymentCreate, zPaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
 import { isLiveToken } from "../gateway/gateway-api.js";
+import { approvePayment, submitFromDashboard } from "../payments/dashboard-actions.js";
 import { paymentToApi } from "../payments/serialize.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 
@@ -26,6 +27,8 @@ declare module "fastify" {
 }
 
 const forceStatus = z.object({ body: z.strictObject({ status: zPaymentStatus }) });
+const approvalWorkflow = z.object({ body: z.strictObject({ enabled: z.boolean() }) });
+const dashboardSubmit = z.object({ body: zPaymentCreate });
 const advanceClock = z.object({ body: z.strictObject({ seconds: z.number().positive() }) });
 
 function clockScope(scope: ControlScope): string {
@@ -86,6 +89,45 @@ export function registerControlApi(
         "invalid_request",
         `Payment ${id} cannot go from ${result.payment.status} to ${body.status}: the ${account} cannot cover it, and balances must always match completed payments.`,
         { status: 409, param: "status" },
+      );
+    });
+
+    /** The workspace's API key: the dashboard's paths are a workspace's, never the gateway's. */
+    const workspaceOf = (request: FastifyRequest, what: string): string => {
+      const scope = scopeOf(request);
+      if (scope.kind !== "workspace") {
+        throw new ApiFailure("forbidden", `${what} needs a workspace's API key, not a gateway token.`);
+      }
+      return scope.apiKey;
+    };
+
+    // The dashboard's paths over HTTP (the seed's state table): its approval-workflow setting, a
+    // dashboard submit, an approver's approval. Tests and the contract verifier drive them here.
+    control.put("/_sandbox/settings/approval-workflow", async (request) => {
+      const { body } = parseRequest(approvalWorkflow, { body: request.body });
+      await payments.setApprovalWorkflow(workspaceOf(request, "The approval workflow"), body.enabled);
+      return { enabled: body.enabled };
+    });
+
+    control.post("/_sandbox/payments", async (request, reply) => {
+      const key = workspaceOf(request, "A dashboard submit");
+      const { body } = parseRequest(dashboardSubmit, { body: request.body });
+      const payment = await submitFromDashboard(payments, key, body, await clocks.now(workspaceScope(key)));
+      return reply.code(201).send(paymentToApi(payment));
+    });
+
+    control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/approve", async (request) => {
+      const key = workspaceOf(request, "Approving");
+      const id = request.params.id;
+      const result = await approvePayment(payments, key, id, await clocks.now(workspaceScope(key)));
+      if (result.ok) return paymentToApi(result.payment);
+      if (result.reason === "not_found") {
+        throw new ApiFailure("not_found", `No payment ${id} in this workspace.`, { param: "id" });
+      }
+      throw new ApiFailure(
+        "invalid_request",
+        `Payment ${id} is not waiting for an approver (it is ${result.payment.status}); only a dashboard payment made with the approval workflow on can be approved, once.`,
+        { status: 409 },
       );
     });
 

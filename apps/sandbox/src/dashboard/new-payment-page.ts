@@ -2,8 +2,8 @@ import { type PaymentCreate, zPaymentCreate, zPaymentMethod } from "@payspec/pay
 import { ApiFailure, type FieldProblems, maskCardNumbers, validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock.js";
-import { preparePayment } from "../payments/create-payment.js";
-import type { NewPayment, StoredAccount } from "../store/index.js";
+import { submitFromDashboard } from "../payments/dashboard-actions.js";
+import type { StoredAccount, StoredPayment } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
@@ -29,14 +29,6 @@ function candidate(values: FormValues): Record<string, unknown> {
 /** What was typed, for the form shown again: a card number typed into a text field does not come back. */
 function shownAgain(values: FormValues): FormValues {
   return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, value && maskCardNumbers(value)]));
-}
-
-/** A dashboard submit: `pending` waiting for an approver with the workflow on, else straight to `processing`. */
-function dashboardPayment(draft: NewPayment, workflow: boolean): NewPayment {
-  const { countdownFrom: _countdown, ...fields } = draft;
-  return workflow
-    ? { ...fields, status: "pending", cause: "dashboard" }
-    : { ...fields, status: "processing", countdownFrom: draft.createdAt, cause: "dashboard" };
 }
 
 /** The new payment form, validated by the generated zod schema, with errors beside each field. */
@@ -85,15 +77,13 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
       }
       const input: PaymentCreate = checked.data;
       const now = await deps.clocks.now(workspaceScope(key));
-      let draft: NewPayment;
+      let payment: StoredPayment;
       try {
-        draft = await preparePayment((id) => deps.payments.account(key, id), input, now);
+        payment = await submitFromDashboard(deps.payments, key, input, now);
       } catch (failure) {
         if (!(failure instanceof ApiFailure)) throw failure;
         return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });
       }
-      const workflow = await deps.payments.approvalWorkflow(key);
-      const payment = await deps.payments.insert(key, dashboardPayment(draft, workflow));
       return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
     },
   );

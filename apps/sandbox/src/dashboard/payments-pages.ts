@@ -4,6 +4,7 @@ import { ApiFailure, validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { workspaceScope } from "../clock.js";
+import { approvePayment, awaitsApproval } from "../payments/dashboard-actions.js";
 import { type ListingFilters, listPayments } from "../payments/list-payments.js";
 import { paymentToApi } from "../payments/serialize.js";
 import type { StoredAccount, StoredPayment } from "../store/index.js";
@@ -57,10 +58,6 @@ const DONE: Record<string, string> = {
   forced: "Status forced.",
   created: "Payment created.",
 };
-
-function awaitsApproval(payment: StoredPayment): boolean {
-  return payment.status === "pending" && payment.countdownFrom === undefined;
-}
 
 /** The overview (accounts, settings, payments) and a payment's page with its actions. */
 export function registerPaymentsPages(
@@ -137,18 +134,15 @@ export function registerPaymentsPages(
     const key = request.dashboardKey;
     const { id } = request.params;
     await ctx.completeDue(key);
-    const payment = await deps.payments.payment(key, id);
-    if (payment && !awaitsApproval(payment)) {
+    const result = await approvePayment(deps.payments, key, id, await now(key));
+    if (!result.ok) {
       return detail(
         request,
         reply,
         id,
-        `Only a dashboard payment waiting for an approver can be approved; this one is ${payment.status}.`,
+        `Only a dashboard payment waiting for an approver can be approved; this one is ${result.payment?.status ?? "gone"}.`,
       );
     }
-    const result = await deps.payments.transition(key, id, ["pending"], "approved", await now(key), "dashboard");
-    if (!result.ok)
-      return detail(request, reply, id, `It is ${result.payment?.status ?? "gone"} now; nothing was approved.`);
     return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=approved`, 303);
   });
 

@@ -1,0 +1,54 @@
+import type { PaymentCreate } from "@payspec/payments-zod";
+import type { PaymentsStore, StoredPayment, TransitionResult } from "../store/index.js";
+import { preparePayment } from "./create-payment.js";
+
+/**
+ * The seed's dashboard paths, shared by the dashboard's pages and the control API (so tests and the
+ * contract verifier can drive them over HTTP): a dashboard submit, and an approver's approval.
+ */
+
+/** Waiting for an approver: a dashboard payment made under the approval workflow, not yet approved. */
+export function awaitsApproval(payment: StoredPayment): boolean {
+  return payment.status === "pending" && payment.countdownFrom === undefined;
+}
+
+/**
+ * A dashboard submit: the API's rules (throws their 4xx), then `pending` waiting for an approver when
+ * the workspace has the approval workflow, or straight to `processing` (completing like any other)
+ * when it has none.
+ */
+export async function submitFromDashboard(
+  store: PaymentsStore,
+  workspace: string,
+  input: PaymentCreate,
+  now: number,
+): Promise<StoredPayment> {
+  const { countdownFrom: _countdown, ...draft } = await preparePayment(
+    (id) => store.account(workspace, id),
+    input,
+    now,
+  );
+  const workflow = await store.approvalWorkflow(workspace);
+  return store.insert(
+    workspace,
+    workflow
+      ? { ...draft, status: "pending", cause: "dashboard" }
+      : { ...draft, status: "processing", countdownFrom: now, cause: "dashboard" },
+  );
+}
+
+/**
+ * An approver's approval: `pending → approved` for a payment waiting for one, which starts its
+ * completion countdown. `status` when the payment is not waiting for an approver.
+ */
+export async function approvePayment(
+  store: PaymentsStore,
+  workspace: string,
+  id: string,
+  now: number,
+): Promise<TransitionResult> {
+  const payment = await store.payment(workspace, id);
+  if (!payment) return { ok: false, reason: "not_found", payment: undefined };
+  if (!awaitsApproval(payment)) return { ok: false, reason: "status", payment };
+  return store.transition(workspace, id, ["pending"], "approved", now, "dashboard");
+}
