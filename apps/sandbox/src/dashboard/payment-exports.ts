@@ -30,22 +30,31 @@ async function* allPayments(
   }
 }
 
+/** Columns and their widths in characters: one monospaced line per payment, one text call per row. */
 const PDF_COLUMNS = [
-  ["created_at", 118],
-  ["id", 118],
-  ["amount", 88],
-  ["method", 70],
-  ["status", 62],
-  ["from_account", 86],
-  ["to_account", 86],
-  ["reference", 70],
-  ["description", 84],
+  ["created_at", 24],
+  ["id", 20],
+  ["amount", 22],
+  ["method", 15],
+  ["status", 10],
+  ["from_account", 16],
+  ["to_account", 16],
+  ["reference", 14],
+  ["description", 30],
 ] as const;
-const ROW_HEIGHT = 12;
+const ROW_HEIGHT = 10;
+const FONT_SIZE = 6.5;
 
 function pdfCell(payment: Payment, column: (typeof PDF_COLUMNS)[number][0]): string {
-  if (column === "amount") return money(payment.amount, payment.currency);
-  return String(payment[column] ?? "");
+  const text = column === "amount" ? money(payment.amount, payment.currency) : String(payment[column] ?? "");
+  return text.replace(/\s+/g, " ");
+}
+
+function pdfLine(cells: (name: (typeof PDF_COLUMNS)[number][0]) => string): string {
+  return PDF_COLUMNS.map(([name, width]) => {
+    const text = cells(name);
+    return (text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text).padEnd(width);
+  }).join("");
 }
 
 /**
@@ -55,47 +64,44 @@ function pdfCell(payment: Payment, column: (typeof PDF_COLUMNS)[number][0]): str
 async function writePdf(payments: AsyncIterable<Payment>, filterText: string, reply: FastifyReply): Promise<void> {
   const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: 30, info: { Title: "Payments" } });
   void reply.type("application/pdf").header("content-disposition", 'attachment; filename="payments.pdf"').send(doc);
+  const left = doc.page.margins.left;
   const bottom = doc.page.height - doc.page.margins.bottom - ROW_HEIGHT;
-  let y = 0;
-  const header = () => {
-    doc.font("Helvetica-Bold").fontSize(7);
-    let x = doc.page.margins.left;
-    for (const [name, width] of PDF_COLUMNS) {
-      doc.text(name, x, y, { width: width - 4, lineBreak: false, ellipsis: true });
-      x += width;
-    }
-    doc.font("Helvetica");
-    y += ROW_HEIGHT;
-  };
+  const line = (text: string, y: number) => doc.text(text, left, y, { lineBreak: false });
   doc
     .font("Helvetica-Bold")
     .fontSize(11)
     .text(`Payments${filterText ? ` (${filterText})` : ""}`);
-  y = doc.y + 6;
-  header();
+  // Courier: the columns line up by character count. Outside its Latin-1 range a character may not show.
+  doc.font("Courier").fontSize(FONT_SIZE);
+  let y = doc.y + 6;
+  line(
+    pdfLine((name) => name),
+    y,
+  );
+  y += ROW_HEIGHT;
   let count = 0;
   for await (const payment of payments) {
     if (y > bottom) {
       doc.addPage();
       y = doc.page.margins.top;
-      header();
+      line(
+        pdfLine((name) => name),
+        y,
+      );
+      y += ROW_HEIGHT;
       while (doc.readableLength > PDF_BACKLOG_BYTES) {
         if (reply.raw.destroyed) return;
         await sleep(5);
       }
     }
-    let x = doc.page.margins.left;
-    for (const [name, width] of PDF_COLUMNS) {
-      doc.text(pdfCell(payment, name), x, y, { width: width - 4, lineBreak: false, ellipsis: true });
-      x += width;
-    }
+    line(
+      pdfLine((name) => pdfCell(payment, name)),
+      y,
+    );
     y += ROW_HEIGHT;
     count++;
   }
-  doc
-    .font("Helvetica")
-    .fontSize(8)
-    .text(`${count} payments.`, doc.page.margins.left, y + 4);
+  line(`${count} payments.`, y + 4);
   doc.end();
 }
 
