@@ -6,6 +6,7 @@
  */
 import { table } from "@payspec/bench-kit";
 import { DEMO_API_KEYS, seedWorkspace, startSandbox } from "@payspec/sandbox";
+import { sampleRss } from "./rss-sampler.js";
 
 const key = DEMO_API_KEYS[0];
 const [from, to] = seedWorkspace(key)
@@ -46,18 +47,13 @@ async function topUp(records: number): Promise<void> {
 }
 
 async function exportOnce(cookie: string, format: "csv" | "pdf", records: number) {
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
+  const rss = sampleRss();
   const start = process.hrtime.bigint();
   const answer = await fetch(`${dashboard}/export.${format}`, { headers: { cookie } });
   let bytes = 0;
   for await (const chunk of answer.body ?? []) bytes += (chunk as Uint8Array).length;
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  clearInterval(sampler);
+  const { growthMb } = rss.stop();
   if (answer.status !== 200) throw new Error(`export.${format} answered ${answer.status}`);
   return {
     format,

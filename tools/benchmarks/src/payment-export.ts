@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import type { createPaymentsClient, PaymentCreate } from "@payspec/payments-client";
+import { sampleRss } from "./rss-sampler.js";
 
 type PaymentsClient = ReturnType<typeof createPaymentsClient>;
 
@@ -35,12 +36,7 @@ export async function exportRun(
     }));
     await client.createMany(batch);
   }
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
+  const rss = sampleRss();
   let bytes = 0;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -51,13 +47,13 @@ export async function exportRun(
   const start = process.hrtime.bigint();
   const written = await client.exportPayments(sink, { format: "csv", query: { limit: 10_000 } });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  clearInterval(sampler);
+  const { peakMb, growthMb } = rss.stop();
   return {
     records: written,
     seconds,
     recordsPerSecond: written / seconds,
-    peakRssMb: peak / 1e6,
-    growthMb: (peak - rssBefore) / 1e6,
+    peakRssMb: peakMb,
+    growthMb,
     csvMb: bytes / 1e6,
   };
 }
