@@ -61,7 +61,7 @@ async function exportOnce(cookie: string, format: "csv" | "pdf", records: number
     seconds,
     perSecond: records / seconds,
     mb: bytes / 1e6,
-    growthMb: (peak - rssBefore) / 1e6,
+    growthMb,
   };
 }
 
