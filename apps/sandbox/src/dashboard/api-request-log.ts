@@ -32,10 +32,11 @@ declare module "fastify" {
 
 function shown(text: string | undefined): string | undefined {
   if (text === undefined || text === "") return undefined;
-  const safe = redactCardData(text);
-  return safe.length > BODY_CHARS
-    ? `${safe.slice(0, BODY_CHARS)}… (${safe.length - BODY_CHARS} more characters)`
-    : safe;
+  if (text.length <= BODY_CHARS) return redactCardData(text);
+  // Only the part shown is redacted (a 10,000-record page is megabytes); the margin lets a card
+  // number that straddles the cut still be recognised whole and masked before it is cut.
+  const head = redactCardData(text.slice(0, BODY_CHARS + 64)).slice(0, BODY_CHARS);
+  return `${head}… (${text.length - BODY_CHARS} more characters)`;
 }
 
 function parsedJson(text: string | undefined, contentType: string | undefined): unknown {
@@ -98,7 +99,8 @@ export class ApiRequestLog {
       headers,
       body: parsedJson(body, type),
     });
-    const requestBody = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const requestBody = shown(request.body === undefined ? undefined : JSON.stringify(request.body));
+    const responseBody = shown(body);
     const entry: LoggedRequest = {
       id: this.#nextId++,
       at: Date.now(),
@@ -107,8 +109,8 @@ export class ApiRequestLog {
       status,
       latencyMs: reply.elapsedTime,
       violations: violations.map(redactCardData),
-      ...(shown(requestBody) ? { requestBody: shown(requestBody) } : {}),
-      ...(shown(body) ? { responseBody: shown(body) } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      ...(responseBody ? { responseBody } : {}),
     };
     const log = this.#byWorkspace.get(workspace) ?? [];
     this.#byWorkspace.set(workspace, log);

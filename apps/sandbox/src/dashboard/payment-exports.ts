@@ -9,7 +9,8 @@ import { type ListingFilters, listPayments } from "../payments/list-payments.js"
 import type { DashboardContext } from "./context.js";
 import { html } from "./html.js";
 import { DASHBOARD } from "./layout.js";
-import { filtersOf, money } from "./payments-pages.js";
+import { money } from "./money-format.js";
+import { filtersOf } from "./payments-pages.js";
 
 /** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
 const EXPORT_PAGE = 1_000;

@@ -1,4 +1,3 @@
-import { currencyExponent, fromMinorUnits } from "@payspec/client-core";
 import { type Payment, type PaymentPage, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure, validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -12,14 +11,9 @@ import type { DashboardContext } from "./context.js";
 import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { money } from "./money-format.js";
 
 const PAGE_SIZE = 25;
-
-export function money(minor: number, currency: string): string {
-  const major = fromMinorUnits(minor, currency);
-  const digits = currencyExponent(currency);
-  return `${major.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
-}
 
 /** The table's filters: the API's, plus method and account (the dashboard's own, as the seed says). */
 export const zDashboardFilters = z.object({
@@ -133,7 +127,7 @@ export function registerPaymentsPages(
   dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/approve`, post, async (request, reply) => {
     const key = request.dashboardKey;
     const { id } = request.params;
-    await ctx.completeDue(key);
+    // No completion first: a payment waiting for an approver never becomes due.
     const result = await approvePayment(deps.payments, key, id, await now(key));
     if (!result.ok) {
       return detail(
