@@ -25,6 +25,10 @@ export interface SandboxConfig {
   readonly databaseUrl?: string;
   /** A few completed and pending payments in every workspace at start and after a reset. */
   readonly samplePayments: boolean;
+  /** A dashboard session unused this long is over (OWASP's idle timeout). */
+  readonly dashboardIdleSeconds: number;
+  /** A dashboard session ends this long after sign-in, however busy (OWASP's absolute timeout). */
+  readonly dashboardMaxSeconds: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -56,6 +60,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     control: env.PAYSPEC_SANDBOX_CONTROL !== "off",
     logRequests: env.PAYSPEC_LOG === "requests",
     samplePayments: env.PAYSPEC_SAMPLE_PAYMENTS === "on",
+    dashboardIdleSeconds: positiveNumber("PAYSPEC_DASHBOARD_IDLE_SECONDS", env.PAYSPEC_DASHBOARD_IDLE_SECONDS, 1800),
+    dashboardMaxSeconds: positiveNumber("PAYSPEC_DASHBOARD_MAX_SECONDS", env.PAYSPEC_DASHBOARD_MAX_SECONDS, 43_200),
     ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
     ...(env.PAYSPEC_DATABASE_URL ? { databaseUrl: env.PAYSPEC_DATABASE_URL } : {}),
   };

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 
 /** What a keyed digest is for: one secret serves several purposes without one standing in for another. */
-export type DigestPurpose = "cursor" | "card-number" | "card-request" | "dashboard-cookie";
+export type DigestPurpose = "cursor" | "card-number" | "card-request" | "api-key" | "dashboard-sign-in";
 
 /**
  * The sandbox's secret: cursors are signed with it and card numbers are kept only as keyed hashes
@@ -13,6 +13,11 @@ export class SandboxSecret {
 
   constructor(secret?: string) {
     this.#key = secret ? Buffer.from(secret, "utf8") : randomBytes(32);
+  }
+
+  /** How a workspace's API key is kept in a database: a keyed hash that only this secret reproduces. */
+  storedWorkspaceId(apiKey: string): string {
+    return `key_${this.digest("api-key", apiKey).toString("hex")}`;
   }
 
   digest(purpose: DigestPurpose, data: string | Buffer): Buffer {

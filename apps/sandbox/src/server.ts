@@ -1,6 +1,6 @@
 import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
-import { createApiServer, registerRequestLog } from "@payspec/server-kit";
+import { ApiFailure, createApiServer, firstUnstorableField, registerRequestLog } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
@@ -10,7 +10,7 @@ import { registerDashboard } from "./dashboard/dashboard.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
-import { seedWorkspace } from "./payments/seed.js";
+import { seedWorkspace, workspaceTag } from "./payments/seed.js";
 import { SandboxSecret } from "./sandbox-secret.js";
 import { memoryStores, postgresStores, type SandboxStores, type WorkspaceSeed } from "./store/index.js";
 
@@ -33,24 +33,24 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-async function openStores(config: SandboxConfig): Promise<SandboxStores> {
+async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise<SandboxStores> {
   if (!config.databaseUrl) return memoryStores();
   if (!config.secret) {
     throw new Error(
       "PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET as well: instances sharing a database (or one instance across restarts) must share the secret that signs cursors and keys card-number hashes. It is never stored in the database; set the same long random value on every instance.",
     );
   }
-  return postgresStores(config.databaseUrl);
+  return postgresStores(config.databaseUrl, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
 }
 
 /** Both APIs and the control API on one Fastify instance, not yet listening. */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { stores: given, log, ...overrides } = options;
   const config: SandboxConfig = { ...configFromEnv(), ...overrides };
-  const stores = given ?? (await openStores(config));
+  const secret = new SandboxSecret(config.secret);
+  const stores = given ?? (await openStores(config, secret));
   const { payments, gateway } = stores;
   const clocks = new SandboxClocks(stores.clocks);
-  const secret = new SandboxSecret(config.secret);
   const addSamples = async (seed: WorkspaceSeed) => {
     if (!config.samplePayments) return;
     const now = await clocks.now(workspaceScope(seed.workspace));
@@ -63,7 +63,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const seed = seedWorkspace(apiKey);
     await payments.resetWorkspace(seed);
     requestLog?.clear(apiKey);
+    // Everyone signed in to the workspace's dashboard starts again: a reset is a new workspace.
+    await stores.sessions.deleteFor({ kind: "workspace", tag: workspaceTag(apiKey) });
     await addSamples(seed);
+  };
+  const resetGateway = async () => {
+    await gateway.clearPayments();
+    await stores.sessions.deleteFor({ kind: "gateway" });
   };
   const reset = async () => {
     await clocks.reset();
@@ -87,12 +93,25 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
+  // Text no database can keep (NUL, lone surrogates) is refused before any handler, on every store
+  // alike, in the called API's error shape (the dashboard shows its own error page).
+  app.addHook("preValidation", async (request) => {
+    const field =
+      firstUnstorableField(request.params) ?? firstUnstorableField(request.query) ?? firstUnstorableField(request.body);
+    if (field) {
+      throw new ApiFailure(
+        "invalid_request",
+        `${field}: contains a NUL character or a lone surrogate, which no text can hold; remove it.`,
+        { param: field },
+      );
+    }
+  });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   requestLog?.register(app);
   registerPaymentsApi(app, { config, store: payments, clocks, secret });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
   if (requestLog) {
-    registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace });
+    registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway });
     await registerDashboard(app, {
       apiKeys: config.apiKeys,
       payments,
@@ -101,6 +120,9 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clocks,
       secret,
       completeAfterMs: config.completeAfterSeconds * 1000,
+      sessions: stores.sessions,
+      sessionTimeouts: { idleSeconds: config.dashboardIdleSeconds, maxSeconds: config.dashboardMaxSeconds },
+      gatewayCredentials: { key: config.gatewayKey, secret: config.gatewaySecret },
     });
   }
   if (!given) app.addHook("onClose", () => stores.close());

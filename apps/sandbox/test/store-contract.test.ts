@@ -1,6 +1,7 @@
 import type { CardPayment } from "@payspec/card-gateway-zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedWorkspace } from "../src/index.js";
+import { SandboxSecret } from "../src/sandbox-secret.js";
 import {
   memoryStores,
   type NewPayment,
@@ -8,7 +9,7 @@ import {
   type SandboxStores,
   type StoredCardPayment,
 } from "../src/store/index.js";
-import { freshDatabase, onPostgres } from "./support/test-stores.js";
+import { freshDatabase, onPostgres, TEST_SECRET } from "./support/test-stores.js";
 
 /**
  * The store contract: what every PaymentsStore, GatewayStore and ClockStore promises, run against the
@@ -16,13 +17,18 @@ import { freshDatabase, onPostgres } from "./support/test-stores.js";
  * nothing else, so a store that passes this behaves the same behind the HTTP API.
  */
 let stores: SandboxStores;
+const TEST_SANDBOX_SECRET = new SandboxSecret(TEST_SECRET);
 const A = seedWorkspace("sk_contract_a");
 const B = seedWorkspace("sk_contract_b");
 const [tryFrom, tryTo] = A.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
 const balance = async (workspace: string, id: string) => (await stores.payments.account(workspace, id))?.balanceMinor;
 
 beforeEach(async () => {
-  stores = onPostgres() ? await postgresStores(await freshDatabase()) : memoryStores();
+  stores = onPostgres()
+    ? await postgresStores(await freshDatabase(), {
+        storedWorkspaceId: (key) => TEST_SANDBOX_SECRET.storedWorkspaceId(key),
+      })
+    : memoryStores();
   await stores.payments.reset([A, B]);
   await stores.gateway.reset();
   await stores.clocks.reset();
@@ -238,8 +244,8 @@ describe("the dashboard's approval workflow", () => {
   });
 
   it("a dashboard payment without the workflow starts processing and completes like any other, in due order", async () => {
-    const api = await stores.payments.insert(A.workspace, draft(10, 1_000));
     const processing = await stores.payments.insert(A.workspace, dashboardDraft(20, 500, false));
+    const api = await stores.payments.insert(A.workspace, draft(10, 1_000));
     expect(processing.status).toBe("processing");
     await stores.payments.completeDue(A.workspace, 5_600, 5_000);
     expect((await stores.payments.payment(A.workspace, processing.id))?.status).toBe("completed");
@@ -249,6 +255,26 @@ describe("the dashboard's approval workflow", () => {
       status: "completed",
       at: 6_000,
     });
+  });
+});
+
+describe("creation order", () => {
+  it("creation times never go backwards along the listing, so completion follows the listing", async () => {
+    // Two instances' clocks a little apart: the later-numbered create computed an earlier time.
+    const first = await stores.payments.insert(A.workspace, draft(1, 1_000));
+    const second = await stores.payments.insert(A.workspace, draft(2, 400));
+    expect([second.seq, second.createdAt, second.countdownFrom]).toEqual([first.seq + 1, 1_000, 1_000]);
+    expect((await stores.payments.payment(A.workspace, second.id))?.createdAt).toBe(1_000);
+    // The debit account covers all but the last in the listing.
+    const account = A.accounts.find((a) => a.id === tryFrom) as { balanceMinor: number };
+    // Listing order: the rest of the balance, then 1 more (computed earlier, so due earlier unless raised).
+    const rest = await stores.payments.insert(A.workspace, draft(account.balanceMinor - 3, 900));
+    const one = await stores.payments.insert(A.workspace, draft(1, 800));
+    await stores.payments.completeDue(A.workspace, 10_000, 5_000);
+    const statuses = await Promise.all(
+      [first, second, rest, one].map(async (p) => (await stores.payments.payment(A.workspace, p.id))?.status),
+    );
+    expect(statuses).toEqual(["completed", "completed", "completed", "failed"]);
   });
 });
 

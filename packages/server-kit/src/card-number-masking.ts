@@ -1,27 +1,148 @@
-/** `%34` is "4": a card number can hide in a URL as percent-encoded digits. */
-const PERCENT_ENCODED_DIGIT = /%3([0-9])/gi;
+/**
+ * Card numbers as they hide in text: 13 to 19 digits that pass the Luhn check, written in one piece or
+ * in groups separated by a space, dash, dot or plus, any of them (digits included) possibly
+ * percent-encoded (`%34%35…`, `%20`, `%2B`): how a PAN looks in a URL, a query string or free text.
+ * One finder serves masking (logs, messages, the request log) and refusing (free-text fields), so what
+ * is refused and what is masked can never drift apart.
+ */
+const DIGIT = String.raw`(?:\d|%3\d)`;
+const SEPARATOR = String.raw`(?:[ .+\-]|%2[0bde])`;
+/** Digit groups joined by single separators: the candidates, split into groups below. */
+const GROUPED_RUN = new RegExp(`${DIGIT}+(?:${SEPARATOR}${DIGIT}+)*`, "gi");
+/** A run's tokens, left to right: a separator, or a group of digits ("%20" is a separator, not digits). */
+const TOKEN = new RegExp(`(${SEPARATOR})|${DIGIT}+`, "gi");
 
-/** 13 or more digits, possibly grouped by single spaces or dashes ("4543 5900 0000 0006"). */
-const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
+const MIN_DIGITS = 13;
+const MAX_DIGITS = 19;
 
-function mask(run: string): string {
-  const digits = run.replace(/[ -]/g, "");
+function digitsOf(text: string): string {
+  return text.replace(/%3(\d)/gi, "$1").replace(/\D/g, "");
+}
+
+/** The Luhn checksum every payment card number carries. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Where a card number stands in a text: [start, end) and its digits. */
+export interface CardNumberMatch {
+  readonly start: number;
+  readonly end: number;
+  readonly digits: string;
+}
+
+/**
+ * Every card number in `text`. Within a run of groups ("2026-11-22 4543 5900 0000 0006"), each
+ * sequence of whole groups is a candidate, longest first, so digits put before or after a card number
+ * do not hide it; a single unbroken run of more than 19 digits is not a card number.
+ */
+export function findCardNumbers(text: string): CardNumberMatch[] {
+  const found: CardNumberMatch[] = [];
+  for (const run of text.matchAll(GROUPED_RUN)) {
+    const groups = [...run[0].matchAll(TOKEN)]
+      .filter((g) => g[1] === undefined)
+      .map((g) => ({
+        start: (run.index ?? 0) + (g.index ?? 0),
+        end: (run.index ?? 0) + (g.index ?? 0) + g[0].length,
+        digits: digitsOf(g[0]),
+      }));
+    let i = 0;
+    while (i < groups.length) {
+      let digits = "";
+      let best: CardNumberMatch | undefined;
+      let bestEnd = i;
+      for (let j = i; j < groups.length; j++) {
+        digits += (groups[j] as (typeof groups)[number]).digits;
+        if (digits.length > MAX_DIGITS) break;
+        if (digits.length >= MIN_DIGITS && passesLuhn(digits)) {
+          best = {
+            start: (groups[i] as (typeof groups)[number]).start,
+            end: (groups[j] as (typeof groups)[number]).end,
+            digits,
+          };
+          bestEnd = j;
+        }
+      }
+      if (best) {
+        found.push(best);
+        i = bestEnd + 1;
+      } else {
+        i++;
+      }
+    }
+  }
+  return found;
+}
+
+/** Whether a text holds a card number (see findCardNumbers). */
+export function containsCardNumber(text: string): boolean {
+  return findCardNumbers(text).length > 0;
+}
+
+function masked(digits: string): string {
   return `${digits.slice(0, 6)}${"*".repeat(digits.length - 10)}${digits.slice(-4)}`;
 }
 
 /**
- * Masks anything in a text that could be a card number to its first six and last four digits,
- * including percent-encoded and grouped forms. Used on every error message, logged path and banner,
- * because those are the places where text a caller sent can come back out.
+ * Masks every card number in a text to its first six and last four digits (separators and
+ * percent-encoding folded into the masked form). Used on every error message, logged path and query,
+ * request-log entry and banner: the places where text a caller sent can come back out.
  */
 export function maskCardNumbers(text: string): string {
-  return text.replace(PERCENT_ENCODED_DIGIT, "$1").replace(DIGIT_RUN, mask);
+  const matches = findCardNumbers(text);
+  if (matches.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const m of matches) {
+    out += text.slice(at, m.start) + masked(m.digits);
+    at = m.end;
+  }
+  return out + text.slice(at);
 }
 
+/** A field that carries a card verification code, whatever its exact name: cvc, cvv2, card_cvc, cvn… */
+const CVC_FIELD = /cv[cvn]/i;
+const REMOVED = "***";
+
 /**
- * A text (a JSON body, a report line) with card data made safe to show: anything that could be a card
- * number masked, and CVCs dropped whether sent as text or as a number (`"cvc": 1234`).
+ * A parsed JSON value made safe to show: every field whose name says it is a verification code
+ * replaced, whatever its value (text, number, list, object), and every card number in a string masked.
+ */
+export function redactCardValue(value: unknown): unknown {
+  if (typeof value === "string") return maskCardNumbers(value);
+  if (Array.isArray(value)) return value.map(redactCardValue);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        maskCardNumbers(key),
+        CVC_FIELD.test(key) ? REMOVED : redactCardValue(item),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** A CVC-named field in JSON text that does not parse (a cut body): its value up to the next , } or ]. */
+const CVC_FIELD_IN_TEXT = /("[^"]*cv[cvn][^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"?|\[[^\]]*\]?|\{[^}]*\}?|[^,}\]]+)/gi;
+
+/**
+ * A text (a JSON body, a report line) with card data made safe to show: JSON is redacted field by
+ * field (redactCardValue); text that is not JSON, or is cut short, has its CVC-named fields blanked
+ * by pattern and its card numbers masked.
  */
 export function redactCardData(text: string): string {
-  return maskCardNumbers(text).replace(/"(cvc2?|cvv2?)"\s*:\s*("[^"]*"|-?[\d.eE+-]+)/gi, '"$1":"***"');
+  try {
+    return JSON.stringify(redactCardValue(JSON.parse(text)));
+  } catch {
+    return maskCardNumbers(text.replace(CVC_FIELD_IN_TEXT, `$1"${REMOVED}"`));
+  }
 }

@@ -1,7 +1,15 @@
 export { ApiFailure, type ApiName, apiOf, type FailureKind, type FailureOptions } from "./api-failure.js";
 export { type ApiServerOptions, createApiServer } from "./api-server.js";
 export { basicCredentials, credentialsFor } from "./authorization.js";
-export { maskCardNumbers, redactCardData } from "./card-number-masking.js";
+export {
+  type CardNumberMatch,
+  containsCardNumber,
+  findCardNumbers,
+  maskCardNumbers,
+  passesLuhn,
+  redactCardData,
+  redactCardValue,
+} from "./card-number-masking.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
 export { type AllowedMethods, registerErrorHandling, send, sendMethodNotAllowed } from "./error-handler.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
@@ -10,4 +18,5 @@ export { registerRequestLog } from "./request-log.js";
 export { coerceNumbers, type FieldProblems, parseRequest, validateFields } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
 export { parseServerArgs, portNumber, type ServerArgs } from "./server-cli-args.js";
+export { firstStringField, firstUnstorableField, isStorableText } from "./string-fields.js";
 export { firstXmlUnsafeField, isXmlSafe, xmlSafeText } from "./xml-safe-text.js";

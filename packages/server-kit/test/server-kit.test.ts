@@ -73,7 +73,13 @@ describe("server-kit", () => {
     await fetch(`${url}/api/v1/reference/5528790000000008?cvc=123`);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^GET \/api\/v1\/reference\/552879\*{6}0008 404 \d+\.\dms$/);
-    expect(maskCardNumbers("/x/1234567890123456789/y")).toBe("/x/123456*********6789/y");
+    expect(maskCardNumbers("/x/4000000000000000006/y")).toBe("/x/400000*********0006/y");
+    lines.length = 0;
+    await fetch(`${url}/v1/5516.3991.9193.8598`);
+    await fetch(`${url}/v1/5767+1900+3076+0632`);
+    await fetch(`${url}/v1/5214%209284%205200%200493`);
+    expect(lines.join("\n")).not.toMatch(/9193|1900\D?3076|9284\D*5200/);
+    expect(lines).toHaveLength(3);
   });
 });
 

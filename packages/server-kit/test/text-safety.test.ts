@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { firstXmlUnsafeField, jsonErrorOffset, maskCardNumbers, xmlSafeText } from "../src/index.js";
+import {
+  containsCardNumber,
+  firstUnstorableField,
+  firstXmlUnsafeField,
+  jsonErrorOffset,
+  maskCardNumbers,
+  redactCardData,
+  redactCardValue,
+  xmlSafeText,
+} from "../src/index.js";
 
 describe("jsonErrorOffset", () => {
   it("agrees with JSON.parse on what is valid, and points at the fault", () => {
@@ -39,6 +48,59 @@ describe("maskCardNumbers", () => {
     expect(maskCardNumbers("%34%35%34%33%35%39%30%30%30%30%30%30%30%30%30%36")).toBe("454359******0006");
     expect(maskCardNumbers("card 4543 5900 0000 0006 ok")).toBe("card 454359******0006 ok");
     expect(maskCardNumbers("pay_ab12 and 2026-11-22")).toBe("pay_ab12 and 2026-11-22");
+  });
+
+  it("finds Luhn-valid 13 to 19 digit numbers in any grouping: dots, plus, percent-encoded separators", () => {
+    for (const written of [
+      "5516.3991.9193.8598",
+      "5767+1900+3076+0632",
+      "5214%209284%205200%200493",
+      "5214%2B9284%2B5200%2B0493",
+      "4543-5900-0000-0006",
+      "FTR 2026-11-22 4543590000000006 paid",
+      "ref45435900000000 06x",
+    ]) {
+      expect(containsCardNumber(written), written).toBe(true);
+      expect(maskCardNumbers(written), written).not.toMatch(/5900\D?0000\D?0000|9193|3076|9284\D*5200/);
+    }
+    expect(maskCardNumbers("x 5516.3991.9193.8598 y")).toBe("x 551639******8598 y");
+  });
+
+  it("leaves numbers that are not card numbers alone: Luhn-invalid, too short, too long", () => {
+    // A millisecond timestamp that fails Luhn, a 2^53 bound, 12 digits, 20 digits in one piece.
+    for (const text of ["1763900000001", "9007199254740993", "123456789012", "45435900000000060000"]) {
+      expect(containsCardNumber(text), text).toBe(false);
+      expect(maskCardNumbers(text)).toBe(text);
+    }
+  });
+});
+
+describe("redactCardData", () => {
+  it("removes every CVC-named field whatever its value type, and masks card numbers in any string", () => {
+    const body = {
+      card: { cardNumber: "4543590000000006", cvc: "123" },
+      cvc: ["1357"],
+      card_cvc: "8642",
+      CVV2: 9753,
+      extra: { cvn: { v: "2468" } },
+      note: "paid with 5516.3991.9193.8598",
+    };
+    const shown = redactCardData(JSON.stringify(body));
+    for (const secret of ['123"', "1357", "8642", "9753", "2468", "4543590000000006", "9193"]) {
+      expect(shown).not.toContain(secret.replace("\\", ""));
+    }
+    expect(redactCardValue(body)).toMatchObject({ card: { cardNumber: "454359******0006", cvc: "***" }, cvc: "***" });
+    // A body cut short is not JSON: its CVC fields are blanked by pattern.
+    const cut = redactCardData('{"card_cvc": "8642", "cvc": ["1357", "24');
+    expect(cut).not.toMatch(/8642|1357/);
+  });
+});
+
+describe("firstUnstorableField", () => {
+  it("names the field holding a NUL or a lone surrogate, and passes any other text", () => {
+    expect(firstUnstorableField({ a: "ok", b: { c: "x\u0000y" } })).toBe("b.c");
+    expect(firstUnstorableField({ list: ["ok", "\uD800"] })).toBe("list[1]");
+    expect(firstUnstorableField({ a: "ş ğ ı İ 😀 \uFFFE" })).toBeUndefined();
   });
 });
 

@@ -15,6 +15,8 @@ export interface ControlApiDeps {
   readonly clocks: SandboxClocks;
   /** One workspace back to how the sandbox starts it (seed accounts, sample payments if configured). */
   readonly resetWorkspace: (apiKey: string) => Promise<void>;
+  /** The gateway's card payments cleared (tokens kept), its dashboard sessions ended. */
+  readonly resetGateway: () => Promise<void>;
 }
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
@@ -43,7 +45,7 @@ function clockScope(scope: ControlScope): string {
  */
 export function registerControlApi(
   app: FastifyInstance,
-  { apiKeys, payments, gateway, clocks, resetWorkspace }: ControlApiDeps,
+  { apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway }: ControlApiDeps,
 ): void {
   const keys = new Set(apiKeys);
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
@@ -65,7 +67,7 @@ export function registerControlApi(
       const scope = scopeOf(request);
       await clocks.reset(clockScope(scope));
       if (scope.kind === "workspace") await resetWorkspace(scope.apiKey);
-      else await gateway.clearPayments();
+      else await resetGateway();
       return { reset: scope.kind, now: new Date(await clocks.now(clockScope(scope))).toISOString() };
     });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from "fastify";
 import type { SandboxClocks } from "../clock.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
-import type { GatewayStore, PaymentsStore } from "../store/index.js";
+import type { DashboardSession, GatewayStore, PaymentsStore, SessionStore } from "../store/index.js";
 import type { ApiRequestLog } from "./api-request-log.js";
 import type { SafeHtml } from "./html.js";
 
@@ -13,12 +13,18 @@ export interface DashboardDeps {
   readonly secret: SandboxSecret;
   readonly completeAfterMs: number;
   readonly requestLog: ApiRequestLog;
+  readonly sessions: SessionStore;
+  readonly sessionTimeouts: { readonly idleSeconds: number; readonly maxSeconds: number };
+  /** The gateway's Basic-login credentials: the only sign-in that shows the gateway's data. */
+  readonly gatewayCredentials: { readonly key: string; readonly secret: string };
 }
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in workspace's API key ("" when nobody is signed in). */
     dashboardKey: string;
+    /** The signed-in session (a workspace's or the gateway's), if any. */
+    dashboardSession: DashboardSession | undefined;
   }
 }
 
@@ -29,7 +35,11 @@ export interface DashboardContext {
   readonly app: FastifyInstance;
   /** Route option: sends whoever is not signed in to the sign-in page. */
   readonly requireSession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  /** A full page for the signed-in workspace: header, navigation, sign out. */
+  /** Route option: the gateway's pages, for a session signed in with the gateway's credentials only. */
+  readonly requireGatewaySession: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The session's CSRF token, for a page's forms. */
+  csrf(request: FastifyRequest): string;
+  /** A full page for the signed-in workspace or gateway: header, navigation, sign out. */
   render(request: FastifyRequest, reply: FastifyReply, title: string, content: SafeHtml, status?: number): FastifyReply;
   /** The workspace's due payments completed, as the API does before it reads anything. */
   completeDue(key: string): Promise<void>;

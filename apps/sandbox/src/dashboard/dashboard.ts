@@ -1,16 +1,23 @@
+import { timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
-import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock.js";
 import { workspaceTag } from "../payments/seed.js";
 import type { DashboardContext, DashboardDeps } from "./context.js";
+import {
+  checkSessionToken,
+  DashboardSessions,
+  fromThisOrigin,
+  isFormBody,
+  SECURITY_HEADERS,
+} from "./dashboard-security.js";
 import { formField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
 import { html, type SafeHtml } from "./html.js";
-import { DASHBOARD, page } from "./layout.js";
+import { DASHBOARD, page, STYLESHEET } from "./layout.js";
 import { registerNewPaymentPage } from "./new-payment-page.js";
 import { registerPaymentExports } from "./payment-exports.js";
 import { registerPaymentsPages } from "./payments-pages.js";
@@ -19,60 +26,92 @@ import { registerWorkspaceControls } from "./workspace-controls.js";
 
 export type { DashboardDeps } from "./context.js";
 
-const SESSION_COOKIE = "payspec_dashboard_session";
-/** Cookies never leave the dashboard's path, are invisible to scripts, and are never sent cross-site. */
-const COOKIE_OPTIONS = { path: DASHBOARD, httpOnly: true, sameSite: "strict", signed: true } as const;
-
 /** htmx, served from the installed package: the dashboard loads nothing from elsewhere. */
 async function readHtmx(): Promise<string> {
   const require = createRequire(import.meta.url);
   return readFile(require.resolve("htmx.org/dist/htmx.min.js"), "utf8");
 }
 
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** What an error page says, by status: never what was sent. */
+function errorMessage(status: number): string {
+  if (status === 403) {
+    return "This form has expired or did not come from this dashboard. Go back, reload the page and send it again.";
+  }
+  if (status === 415)
+    return "The dashboard takes forms only as HTML forms send them (application/x-www-form-urlencoded).";
+  if (status < 500) return "That request could not be read. Go back and try again.";
+  return "Something went wrong on our side. Reload the page.";
+}
+
 /**
  * The sandbox dashboard at /_sandbox/dashboard: a workspace's accounts, payments, request log and
- * sandbox controls, by hand, in a browser. Server-rendered HTML, one workspace per session: the
- * session cookie holds the workspace's tag (signed with the sandbox secret), never its key. Every
- * form carries a CSRF token.
+ * sandbox controls, or the gateway's card payments, by hand, in a browser. Server-rendered HTML with
+ * server-side sessions (a workspace's API key or the gateway's credentials sign in), a CSRF token
+ * bound to the session and an origin check on every form, and headers that forbid framing and inline
+ * script.
  */
 export async function registerDashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const byTag = new Map(deps.apiKeys.map((key) => [workspaceTag(key), key]));
+  const sessions = new DashboardSessions(deps.sessions, deps.secret, {
+    idleMs: deps.sessionTimeouts.idleSeconds * 1000,
+    maxMs: deps.sessionTimeouts.maxSeconds * 1000,
+  });
   const htmx = await readHtmx();
   await app.register(async (dashboard) => {
-    await dashboard.register(fastifyCookie, { secret: deps.secret.digest("dashboard-cookie", "v1").toString("hex") });
+    await dashboard.register(fastifyCookie);
     await dashboard.register(fastifyFormbody);
-    await dashboard.register(fastifyCsrf, {
-      cookieOpts: COOKIE_OPTIONS,
-      getToken: (request) => formField(request, "_csrf"),
-    });
-    dashboard.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      const message =
-        status === 403
-          ? "This form has expired or did not come from this dashboard. Go back, reload the page and send it again."
-          : status < 500
-            ? "That request could not be read. Go back and try again."
-            : "Something went wrong on our side. Reload the page.";
-      return reply
-        .code(status)
-        .type("text/html; charset=utf-8")
-        .send(
-          page(
-            "Error",
-            html`<p class="error" role="alert">${message}</p><p><a href="${DASHBOARD}">Back to the dashboard</a></p>`,
-          ),
-        );
+
+    const send = (reply: FastifyReply, body: string, status = 200) =>
+      reply.code(status).type("text/html; charset=utf-8").send(body);
+    const errorPage = (reply: FastifyReply, status: number) =>
+      send(
+        reply,
+        page(
+          "Error",
+          html`<p class="error" role="alert">${errorMessage(status)}</p><p><a href="${DASHBOARD}">Back to the dashboard</a></p>`,
+        ),
+        status,
+      );
+
+    // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
+    // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
+    dashboard.setErrorHandler((error: Error & { statusCode?: number; status?: number }, _request, reply) => {
+      const given = error.statusCode ?? error.status ?? 500;
+      return errorPage(reply, given >= 400 && given < 500 ? given : 500);
     });
 
     dashboard.decorateRequest("dashboardKey", "");
-    dashboard.addHook("onRequest", async (request) => {
-      const raw = request.cookies[SESSION_COOKIE];
-      const unsigned = raw ? request.unsignCookie(raw) : undefined;
-      request.dashboardKey = (unsigned?.valid && unsigned.value && byTag.get(unsigned.value)) || "";
+    dashboard.decorateRequest("dashboardSession", undefined);
+    dashboard.addHook("onRequest", async (request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      if (request.method === "POST") {
+        if (!fromThisOrigin(request)) return errorPage(reply, 403);
+        // Refused before any parser runs: a JSON, XML or multipart body never reaches a form handler.
+        if (!isFormBody(request)) return errorPage(reply, 415);
+      }
+      const session = await sessions.current(request);
+      if (session) {
+        request.dashboardSession = session;
+        if (session.subject.kind === "workspace") request.dashboardKey = byTag.get(session.subject.tag) ?? "";
+      }
+      return undefined;
     });
-
-    const send = (reply: FastifyReply, body: string, status = 200) =>
-      reply.code(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(body);
+    // The synchronizer token: every form but sign-in carries its session's token.
+    dashboard.addHook("preHandler", async (request, reply) => {
+      if (request.method !== "POST") return undefined;
+      const token = formField(request, "_csrf");
+      const valid =
+        request.url === `${DASHBOARD}/sign-in`
+          ? sessions.checkSignInToken(request, token)
+          : checkSessionToken(request.dashboardSession, token);
+      return valid ? undefined : errorPage(reply, 403);
+    });
 
     const ctx: DashboardContext = {
       deps,
@@ -80,12 +119,15 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       requireSession: async (request, reply) => {
         if (!request.dashboardKey) await reply.redirect(DASHBOARD, 303);
       },
-      render: (request, reply, title, content, status) =>
-        send(
-          reply,
-          page(title, content, { workspace: workspaceTag(request.dashboardKey), csrf: reply.generateCsrf() }),
-          status,
-        ),
+      requireGatewaySession: async (request, reply) => {
+        if (request.dashboardSession?.subject.kind !== "gateway") await reply.redirect(DASHBOARD, 303);
+      },
+      csrf: (request) => request.dashboardSession?.csrfToken ?? "",
+      render: (request, reply, title, content, status) => {
+        const subject = request.dashboardSession?.subject;
+        const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
+        return send(reply, page(title, content, { ...who, csrf: ctx.csrf(request) }), status);
+      },
       completeDue: async (key) =>
         deps.payments.completeDue(key, await deps.clocks.now(workspaceScope(key)), deps.completeAfterMs),
       control: (key, method, url, body) =>
@@ -97,31 +139,68 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
         }),
     };
 
-    const signInPage = (reply: FastifyReply, error?: string) =>
-      send(reply, page("Sign in", signInForm(reply.generateCsrf(), error)), error ? 401 : 200);
+    const signInPage = (request: FastifyRequest, reply: FastifyReply, error?: string) =>
+      send(reply, page("Sign in", signInForms(sessions.signInToken(request, reply), error)), error ? 401 : 200);
 
     dashboard.get(`${DASHBOARD}/assets/htmx.min.js`, async (_request, reply) =>
       reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
     );
+    dashboard.get(`${DASHBOARD}/assets/dashboard.css`, async (_request, reply) =>
+      reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
+    );
 
-    dashboard.post(`${DASHBOARD}/sign-in`, { preHandler: dashboard.csrfProtection }, async (request, reply) => {
-      const key = formField(request, "apiKey") ?? "";
-      if (!deps.apiKeys.includes(key)) {
+    dashboard.post(`${DASHBOARD}/sign-in`, async (request, reply) => {
+      const key = formField(request, "apiKey");
+      const gatewayKey = formField(request, "gatewayKey");
+      if (key !== undefined) {
+        if (!deps.apiKeys.includes(key)) {
+          return signInPage(
+            request,
+            reply,
+            "That is not the API key of a workspace of this sandbox. Use one it printed at start.",
+          );
+        }
+        await sessions.signIn(request, reply, { kind: "workspace", tag: workspaceTag(key) });
+        return reply.redirect(DASHBOARD, 303);
+      }
+      const secret = formField(request, "gatewaySecret") ?? "";
+      if (
+        gatewayKey === undefined ||
+        !sameSecret(gatewayKey, deps.gatewayCredentials.key) ||
+        !sameSecret(secret, deps.gatewayCredentials.secret)
+      ) {
         return signInPage(
+          request,
           reply,
-          "That is not the API key of a workspace of this sandbox. Use one it printed at start.",
+          "Those are not the gateway's API key and secret. Use the ones of its Basic login.",
         );
       }
-      reply.setCookie(SESSION_COOKIE, workspaceTag(key), COOKIE_OPTIONS);
+      await sessions.signIn(request, reply, { kind: "gateway" });
+      return reply.redirect(`${DASHBOARD}/gateway`, 303);
+    });
+
+    dashboard.post(`${DASHBOARD}/sign-out`, async (request, reply) => {
+      await sessions.signOut(request, reply);
       return reply.redirect(DASHBOARD, 303);
     });
 
-    dashboard.post(`${DASHBOARD}/sign-out`, { preHandler: dashboard.csrfProtection }, async (_request, reply) => {
-      reply.clearCookie(SESSION_COOKIE, { path: DASHBOARD });
-      return reply.redirect(DASHBOARD, 303);
-    });
+    // Any other dashboard address: an HTML page that says so (with the dashboard's headers), not the APIs' JSON.
+    dashboard.all(`${DASHBOARD}/*`, async (_request, reply) =>
+      send(
+        reply,
+        page(
+          "Not found",
+          html`<p class="error" role="alert">There is no such dashboard page.</p><p><a href="${DASHBOARD}">Go to the dashboard</a></p>`,
+        ),
+        404,
+      ),
+    );
 
-    registerPaymentsPages(dashboard, ctx, (_request: FastifyRequest, reply: FastifyReply) => signInPage(reply));
+    registerPaymentsPages(dashboard, ctx, (request: FastifyRequest, reply: FastifyReply) =>
+      request.dashboardSession?.subject.kind === "gateway"
+        ? reply.redirect(`${DASHBOARD}/gateway`, 303)
+        : signInPage(request, reply),
+    );
     registerNewPaymentPage(dashboard, ctx);
     registerPaymentExports(dashboard, ctx);
     registerWorkspaceControls(dashboard, ctx);
@@ -130,12 +209,21 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
   });
 }
 
-function signInForm(csrf: string, error?: string): SafeHtml {
+function signInForms(csrf: string, error?: string): SafeHtml {
+  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
+  const described = error ? html`aria-describedby="sign-in-error"` : "";
   return html`${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : ""}
-  <form method="post" action="${DASHBOARD}/sign-in">
-    <input type="hidden" name="_csrf" value="${csrf}">
+  <section aria-labelledby="workspace-sign-in"><h2 id="workspace-sign-in">A payments workspace</h2>
+  <form method="post" action="${DASHBOARD}/sign-in">${token}
     <label>Workspace API key (a sandbox key, such as sk_sandbox_demo_1)
-      <input name="apiKey" type="password" autocomplete="off" required ${error ? html`aria-describedby="sign-in-error"` : ""}></label>
+      <input name="apiKey" type="password" autocomplete="off" required ${described}></label>
     <p><button type="submit">Sign in</button></p>
-  </form>`;
+  </form></section>
+  <section aria-labelledby="gateway-sign-in"><h2 id="gateway-sign-in">The card gateway</h2>
+  <p>The gateway's card payments and reports are shown only to its own credentials (those of its Basic login).</p>
+  <form method="post" action="${DASHBOARD}/sign-in">${token}
+    <label>Gateway API key <input name="gatewayKey" autocomplete="off" required></label>
+    <label>Gateway secret <input name="gatewaySecret" type="password" autocomplete="off" required></label>
+    <p><button type="submit">Sign in to the gateway</button></p>
+  </form></section>`;
 }

@@ -22,7 +22,7 @@ function paymentRow({ payment: p }: StoredCardPayment) {
  */
 export function registerGatewayPage(dashboard: FastifyInstance, ctx: DashboardContext): void {
   const { gateway, clocks } = ctx.deps;
-  const signedIn = { preHandler: ctx.requireSession };
+  const signedIn = { preHandler: ctx.requireGatewaySession };
   const today = async () => istanbulDateTime(await clocks.now(GATEWAY_SCOPE)).slice(0, 10);
 
   dashboard.get(`${DASHBOARD}/gateway`, signedIn, async (request, reply) => {

@@ -1,9 +1,10 @@
-import { html, SafeHtml } from "./html.js";
+import { html, type SafeHtml } from "./html.js";
 
 /** The dashboard's mount point: everything lives under it, and its cookies are scoped to it. */
 export const DASHBOARD = "/_sandbox/dashboard";
 
-const STYLE = `
+/** The dashboard's stylesheet, served as a file: the CSP allows no inline style. */
+export const STYLESHEET = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f7f9; }
 header { background: #16324f; color: #fff; padding: .6rem 1.2rem; display: flex; gap: 1.2rem; align-items: center; }
 header a { color: #fff; } header form { margin-left: auto; }
@@ -23,24 +24,29 @@ pre { background: #fff; padding: .6rem; overflow-x: auto; white-space: pre-wrap;
 section { margin-bottom: 1.4rem; }
 `;
 
-/** The dashboard's pages, in navigation order. */
-const NAVIGATION = [
+/** A workspace's pages, in navigation order. */
+const WORKSPACE_NAVIGATION = [
   ["", "Accounts and payments"],
   ["/payments/new", "New payment"],
   ["/requests", "Request log"],
-  ["/gateway", "Gateway"],
 ] as const;
+/** The gateway's pages. */
+const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;
+
+/** Who is signed in: a workspace (by its tag) or the gateway. */
+export type SignedIn = ({ readonly workspace: string } | { readonly gateway: true }) & { readonly csrf: string };
 
 /**
  * One page: a header with the workspace, navigation and sign out; the content. Pages work without
  * script; htmx (served by the sandbox, nothing from a CDN) only refreshes the live request log.
  */
-export function page(title: string, content: SafeHtml, session?: { workspace: string; csrf: string }): string {
+export function page(title: string, content: SafeHtml, session?: SignedIn): string {
+  const navigation = session && "workspace" in session ? WORKSPACE_NAVIGATION : GATEWAY_NAVIGATION;
   const nav = session
     ? html`<header>
         <strong>payspec sandbox</strong>
-        <nav aria-label="Dashboard">${NAVIGATION.map(([path, label]) => html`<a href="${DASHBOARD}${path}">${label}</a>`)}</nav>
-        <span>Workspace ${session.workspace}</span>
+        <nav aria-label="Dashboard">${navigation.map(([path, label]) => html`<a href="${DASHBOARD}${path}">${label}</a>`)}</nav>
+        <span>${"workspace" in session ? `Workspace ${session.workspace}` : "Card gateway"}</span>
         <form method="post" action="${DASHBOARD}/sign-out">
           <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">Sign out</button>
         </form>
@@ -48,7 +54,8 @@ export function page(title: string, content: SafeHtml, session?: { workspace: st
     : html`<header><strong>payspec sandbox</strong></header>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · payspec sandbox</title><style>${new SafeHtml(STYLE)}</style>
+<title>${title} · payspec sandbox</title><link rel="stylesheet" href="${DASHBOARD}/assets/dashboard.css">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>
 <script src="${DASHBOARD}/assets/htmx.min.js" defer></script></head>
 <body>${nav}<main><h1>${title}</h1>${content}</main></body></html>`.text;
 }

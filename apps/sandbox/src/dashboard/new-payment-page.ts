@@ -48,7 +48,7 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
       request,
       reply,
       "New payment",
-      newPaymentForm(reply.generateCsrf(), accounts, workflow, values, problems),
+      newPaymentForm(ctx.csrf(request), accounts, workflow, values, problems),
       invalid ? 400 : 200,
     );
   };
@@ -57,36 +57,32 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
     show(request, reply),
   );
 
-  dashboard.post(
-    `${DASHBOARD}/payments`,
-    { preHandler: [dashboard.csrfProtection, ctx.requireSession] },
-    async (request, reply) => {
-      const key = request.dashboardKey;
-      const values = Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues;
-      const checked = validateFields(zPaymentCreate, candidate(values));
-      if (!checked.ok) {
-        const problems = { ...checked.problems };
-        if (values.method === DIRECT_DEBIT) {
-          problems.method =
-            "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.";
-        }
-        if (problems.amount && values.amount !== undefined && !/^-?\d+$/.test(values.amount)) {
-          problems.amount = "Enter a whole number of minor units (kuruş, cents): 1250 is 12.50.";
-        }
-        return show(request, reply, shownAgain(values), problems);
+  dashboard.post(`${DASHBOARD}/payments`, { preHandler: ctx.requireSession }, async (request, reply) => {
+    const key = request.dashboardKey;
+    const values = Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues;
+    const checked = validateFields(zPaymentCreate, candidate(values));
+    if (!checked.ok) {
+      const problems = { ...checked.problems };
+      if (values.method === DIRECT_DEBIT) {
+        problems.method =
+          "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.";
       }
-      const input: PaymentCreate = checked.data;
-      const now = await deps.clocks.now(workspaceScope(key));
-      let payment: StoredPayment;
-      try {
-        payment = await submitFromDashboard(deps.payments, key, input, now);
-      } catch (failure) {
-        if (!(failure instanceof ApiFailure)) throw failure;
-        return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });
+      if (problems.amount && values.amount !== undefined && !/^-?\d+$/.test(values.amount)) {
+        problems.amount = "Enter a whole number of minor units (kuruş, cents): 1250 is 12.50.";
       }
-      return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
-    },
-  );
+      return show(request, reply, shownAgain(values), problems);
+    }
+    const input: PaymentCreate = checked.data;
+    const now = await deps.clocks.now(workspaceScope(key));
+    let payment: StoredPayment;
+    try {
+      payment = await submitFromDashboard(deps.payments, key, input, now);
+    } catch (failure) {
+      if (!(failure instanceof ApiFailure)) throw failure;
+      return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });
+    }
+    return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
+  });
 }
 
 function newPaymentForm(

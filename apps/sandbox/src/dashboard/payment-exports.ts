@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate, setTimeout as sleep } from "node:timers/promises";
 import { writeRecords } from "@payspec/client-core";
 import { type Payment, type PaymentPage, paymentCsvColumns } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
@@ -81,8 +81,21 @@ async function writePdf(payments: AsyncIterable<Payment>, filterText: string, re
   );
   y += ROW_HEIGHT;
   let count = 0;
+  // The reader went away: the rest is work for nobody, so it stops at the next page.
+  let gone = false;
+  reply.raw.once("close", () => {
+    gone = !reply.raw.writableFinished;
+  });
   for await (const payment of payments) {
     if (y > bottom) {
+      // Laying out a page is synchronous work: between pages every other request gets its turn, so a
+      // 50,000-row export never holds the process for more than one page's layout.
+      await setImmediate();
+      while (!gone && doc.readableLength > PDF_BACKLOG_BYTES) await sleep(5);
+      if (gone) {
+        doc.destroy();
+        return;
+      }
       doc.addPage();
       y = doc.page.margins.top;
       line(
@@ -90,10 +103,6 @@ async function writePdf(payments: AsyncIterable<Payment>, filterText: string, re
         y,
       );
       y += ROW_HEIGHT;
-      while (doc.readableLength > PDF_BACKLOG_BYTES) {
-        if (reply.raw.destroyed) return;
-        await sleep(5);
-      }
     }
     line(
       pdfLine((name) => pdfCell(payment, name)),

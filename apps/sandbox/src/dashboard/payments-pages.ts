@@ -60,7 +60,7 @@ export function registerPaymentsPages(
   signIn: (request: FastifyRequest, reply: FastifyReply) => unknown,
 ): void {
   const { deps } = ctx;
-  const post = { preHandler: [dashboard.csrfProtection, ctx.requireSession] };
+  const post = { preHandler: ctx.requireSession };
 
   dashboard.get(DASHBOARD, async (request, reply) => {
     const key = request.dashboardKey;
@@ -91,7 +91,7 @@ export function registerPaymentsPages(
       "Accounts and payments",
       html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
       ${accountsTable(accounts)}
-      ${settingsSection(reply.generateCsrf(), workflow, now)}
+      ${settingsSection(ctx.csrf(request), workflow, now)}
       ${paymentsSection(accounts, filters, listing, error)}`,
       error ? 400 : 200,
     );
@@ -111,7 +111,7 @@ export function registerPaymentsPages(
       `Payment ${payment.id}`,
       html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
       ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-      ${paymentDetail(payment, reply.generateCsrf())}`,
+      ${paymentDetail(payment, ctx.csrf(request))}`,
       error ? 409 : 200,
     );
   };

@@ -9,7 +9,7 @@ import { DASHBOARD } from "./layout.js";
  * reset the workspace), which go through the control API so its rules and messages are the only ones.
  */
 export function registerWorkspaceControls(dashboard: FastifyInstance, ctx: DashboardContext): void {
-  const post = { preHandler: [dashboard.csrfProtection, ctx.requireSession] };
+  const post = { preHandler: ctx.requireSession };
   const refused = (request: FastifyRequest, reply: FastifyReply, message: string) =>
     ctx.render(
       request,

@@ -1,10 +1,12 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { routes } from "@payspec/card-gateway-zod";
+import { type CardPaymentRequest, routes } from "@payspec/card-gateway-zod";
 import {
   ApiFailure,
   basicCredentials,
+  containsCardNumber,
   credentialsFor,
   dailyReportFile,
+  firstStringField,
   firstXmlUnsafeField,
   parseRequest,
 } from "@payspec/server-kit";
@@ -80,6 +82,7 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
           { param: unsafe },
         );
       }
+      refuseCardNumbersInFreeText(body);
       return processCardPayment(store, secret, body, await now());
     });
 
@@ -124,4 +127,22 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
       },
     );
   });
+}
+
+/**
+ * A card number belongs in card.cardNumber and nowhere else: one in the holder's name, a product, an
+ * additional parameter or any other text would be stored, echoed and printed in the daily report.
+ * (The referenceId is a UUID, whose all-digit groups could pass the Luhn check by chance.)
+ */
+function refuseCardNumbersInFreeText(body: CardPaymentRequest): void {
+  const { referenceId: _reference, card, ...rest } = body;
+  const { cardNumber: _number, ...cardText } = card;
+  const field = firstStringField({ ...rest, card: cardText }, containsCardNumber);
+  if (field) {
+    throw new ApiFailure(
+      "invalid_request",
+      `${field}: looks like it holds a card number; a card number goes in card.cardNumber only. Remove it.`,
+      { param: field },
+    );
+  }
 }

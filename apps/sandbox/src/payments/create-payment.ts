@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
-import { ApiFailure } from "@payspec/server-kit";
+import { ApiFailure, containsCardNumber } from "@payspec/server-kit";
 import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment } from "../store/index.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -21,6 +21,7 @@ export type AccountLookup = (id: string) => Promise<StoredAccount | undefined>;
  * differ, and hold the payment's currency. Returns the payment to insert; throws the 4xx otherwise.
  */
 export async function preparePayment(account: AccountLookup, input: PaymentCreate, now: number): Promise<NewPayment> {
+  refuseCardNumbers(input);
   // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
   // never leaves a payment behind.
   new Date(now).toISOString();
@@ -57,6 +58,23 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
     countdownFrom: now,
     cause: "api",
   };
+}
+
+/**
+ * PCI DSS keeps a card number out of every store, free text included (Stripe refuses one in a
+ * description): a description or reference that holds one is refused, naming the field, never the number.
+ */
+function refuseCardNumbers(input: PaymentCreate): void {
+  for (const field of ["description", "reference"] as const) {
+    const text = input[field];
+    if (text !== undefined && containsCardNumber(text)) {
+      throw new ApiFailure(
+        "invalid_request",
+        `${field}: looks like it holds a card number; card numbers may not be sent in free text. Remove it.`,
+        { param: field },
+      );
+    }
+  }
 }
 
 /** One create (POST /v1/payments, the sample payments): the rules, then the insert. */

@@ -27,6 +27,9 @@ interface Workspace {
   version: number;
 }
 
+/** Due payments completed before the event loop gets a turn. */
+const COMPLETION_CHUNK = 2_000;
+
 type MutablePayment = StoredPayment & { history: StatusChange[] };
 
 /** The first index whose createdAt is at or after `ms` (payments are in creation order). */
@@ -129,10 +132,16 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const ws = this.#ws(workspace);
     ws.version++;
     const { cause, ...fields } = draft;
+    // Creation times never go backwards along the listing (as on PostgreSQL, where instances' clocks
+    // differ): a create that computed its time before an earlier-numbered one is raised to it.
+    const floor = ws.payments[ws.payments.length - 1]?.createdAt ?? 0;
+    const shift = Math.max(0, floor - draft.createdAt);
     const payment: MutablePayment = {
       ...fields,
+      createdAt: draft.createdAt + shift,
+      ...(draft.countdownFrom === undefined ? {} : { countdownFrom: draft.countdownFrom + shift }),
       seq: ws.payments.length + 1,
-      history: [{ status: draft.status, at: draft.createdAt, cause, version: ws.version }],
+      history: [{ status: draft.status, at: draft.createdAt + shift, cause, version: ws.version }],
     };
     ws.payments.push(payment);
     ws.byId.set(payment.id, payment);
@@ -196,7 +205,11 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     const ws = this.#ws(workspace);
+    let done = 0;
     for (let next = ws.due.peek(); next && next.countdownFrom + delayMs <= now; next = ws.due.peek()) {
+      // Thousands falling due at once: other requests (other workspaces' too) get a turn between chunks.
+      if (++done % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (ws.due.peek() !== next) continue;
       ws.due.pop();
       const payment = ws.payments[next.seq - 1] as StoredPayment;
       // A stale entry: the payment moved on, or its countdown restarted (and has its own entry).

@@ -2,10 +2,13 @@ import pg from "pg";
 import { MemoryClockStore } from "./memory-clock-store.js";
 import { MemoryGatewayStore } from "./memory-gateway-store.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
-import { migrate } from "./postgres/migrate.js";
+import { MemorySessionStore } from "./memory-session-store.js";
+import { HashedScopesClockStore, HashedWorkspacesStore, type StoredWorkspaceId } from "./postgres/hashed-workspaces.js";
+import { migrate, migrations } from "./postgres/migrate.js";
 import { PostgresClockStore } from "./postgres/postgres-clock-store.js";
 import { PostgresGatewayStore } from "./postgres/postgres-gateway-store.js";
 import { PostgresPaymentsStore } from "./postgres/postgres-payments-store.js";
+import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import type { SandboxStores } from "./types.js";
 
 /** The in-memory stores: per process, gone on restart. The default. */
@@ -14,30 +17,44 @@ export function memoryStores(): SandboxStores {
     payments: new MemoryPaymentsStore(),
     gateway: new MemoryGatewayStore(),
     clocks: new MemoryClockStore(),
+    sessions: new MemorySessionStore(),
     close: async () => undefined,
   };
+}
+
+export interface PostgresStoresOptions {
+  /**
+   * How API keys are kept: a keyed hash (the sandbox derives one from PAYSPEC_SANDBOX_SECRET). Every
+   * instance on the database must use the same.
+   */
+  readonly storedWorkspaceId: StoredWorkspaceId;
+  readonly poolSize?: number;
 }
 
 /**
  * The PostgreSQL stores on `databaseUrl`, its schema brought up to date first. Several instances may
  * open the same database at once.
  */
-export async function postgresStores(databaseUrl: string, poolSize = 20): Promise<SandboxStores> {
+export async function postgresStores(
+  databaseUrl: string,
+  { storedWorkspaceId, poolSize = 20 }: PostgresStoresOptions,
+): Promise<SandboxStores> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle connection the server drops (a restart, a terminated backend) must not crash the sandbox:
   // the pool discards it and the next query opens a new one.
   pool.on("error", () => undefined);
   try {
-    await migrate(pool);
+    await migrate(pool, migrations(), { storedWorkspaceId });
   } catch (error) {
     await pool.end();
     const reason = (error as Error).message;
     throw new Error(`The sandbox could not prepare its PostgreSQL database (PAYSPEC_DATABASE_URL): ${reason}`);
   }
   return {
-    payments: new PostgresPaymentsStore(pool),
+    payments: new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId),
     gateway: new PostgresGatewayStore(pool),
-    clocks: new PostgresClockStore(pool),
+    clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
+    sessions: new PostgresSessionStore(pool),
     close: () => pool.end(),
   };
 }

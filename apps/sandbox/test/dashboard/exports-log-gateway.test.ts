@@ -5,6 +5,7 @@ import { paymentCsvColumns } from "@payspec/payments-zod";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
 
@@ -138,8 +139,17 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     const token = await d.h.login();
     const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment() });
     expect(paid.status).toBe(200);
+    // A workspace's session sees none of the gateway's data: it is sent back to its own overview.
     await d.signIn();
-    await d.page.getByRole("link", { name: "Gateway" }).click();
+    expect(await d.page.getByRole("link", { name: "Gateway" }).count()).toBe(0);
+    await d.page.goto(`${d.url}/gateway`);
+    await d.page.getByRole("heading", { name: "Accounts and payments" }).waitFor();
+    await d.page.getByRole("button", { name: "Sign out" }).click();
+    // The gateway's own credentials (those of its Basic login) sign in to the gateway's view.
+    await d.page.getByLabel("Gateway API key").fill(DEMO_GATEWAY_KEY);
+    await d.page.getByLabel("Gateway secret").fill(DEMO_GATEWAY_SECRET);
+    await d.page.getByRole("button", { name: "Sign in to the gateway" }).click();
+    await d.page.getByRole("heading", { name: "Gateway card payments" }).waitFor();
     const table = d.page.getByRole("table", { name: "Card payments" });
     expect(await table.locator("tbody tr").count()).toBe(1);
     const text = await d.page.content();

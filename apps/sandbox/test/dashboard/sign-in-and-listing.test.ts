@@ -12,7 +12,7 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.goto(d.url);
     await d.page.screenshot({ path: `${SHOTS}sign-in.png` });
     await d.page.getByLabel(/Workspace API key/).fill("sk_live_not_a_sandbox_key");
-    await d.page.getByRole("button", { name: "Sign in" }).click();
+    await d.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(d.page.getByRole("alert").textContent()).resolves.toContain("not the API key of a workspace");
     expect(await d.page.content()).not.toContain("sk_live_not_a_sandbox_key");
 

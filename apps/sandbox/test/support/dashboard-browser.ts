@@ -66,7 +66,7 @@ export function useDashboard(completeAfterSeconds = 30): DashboardSession {
     async signIn(key = KEY) {
       await page.goto(url);
       await page.getByLabel(/Workspace API key/).fill(key);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("heading", { name: "Accounts and payments" }).waitFor();
     },
     async create(key, overrides = {}) {

@@ -5,33 +5,75 @@ import type pg from "pg";
 /** pg_advisory_lock's two-int key for migrations: any constant every instance shares ("pays", "pec" in ASCII). */
 const MIGRATION_LOCK = [0x70617973, 0x706563];
 
+/** What a migration may need beyond SQL: how this sandbox keys an API key for storage. */
+export interface MigrationContext {
+  readonly storedWorkspaceId: (apiKey: string) => string;
+}
+
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  readonly sql: string;
+  /** A SQL file's statements, or code for what SQL cannot do (a keyed hash needs the sandbox secret). */
+  readonly sql?: string;
+  readonly run?: (client: pg.ClientBase, context: MigrationContext) => Promise<void>;
 }
+
+/**
+ * 0003: workspaces were keyed by their API key in clear; now by a keyed hash of it (HMAC with the
+ * sandbox secret), as gateway tokens are. Every row that names a workspace is rewritten.
+ */
+const hashApiKeys: Migration = {
+  version: 3,
+  name: "hash_api_keys",
+  async run(client, { storedWorkspaceId }) {
+    // Children follow their workspace's new key (payments → payment_history through its own key).
+    await client.query(`
+      ALTER TABLE accounts DROP CONSTRAINT accounts_workspace_fkey,
+        ADD CONSTRAINT accounts_workspace_fkey FOREIGN KEY (workspace) REFERENCES workspaces ON DELETE CASCADE ON UPDATE CASCADE;
+      ALTER TABLE payments DROP CONSTRAINT payments_workspace_fkey,
+        ADD CONSTRAINT payments_workspace_fkey FOREIGN KEY (workspace) REFERENCES workspaces ON DELETE CASCADE ON UPDATE CASCADE;
+      ALTER TABLE payment_history DROP CONSTRAINT payment_history_workspace_seq_fkey,
+        ADD CONSTRAINT payment_history_workspace_seq_fkey FOREIGN KEY (workspace, seq) REFERENCES payments ON DELETE CASCADE ON UPDATE CASCADE;`);
+    const { rows } = await client.query<{ workspace: string }>("SELECT workspace FROM workspaces");
+    for (const { workspace: apiKey } of rows) {
+      const id = storedWorkspaceId(apiKey);
+      await client.query("UPDATE workspaces SET workspace = $2 WHERE workspace = $1", [apiKey, id]);
+      await client.query("UPDATE clock_offsets SET scope = $2 WHERE scope = $1", [
+        `workspace:${apiKey}`,
+        `workspace:${id}`,
+      ]);
+    }
+  },
+};
 
 /**
  * The versioned SQL files, `NNNN_name.sql`, in order. They sit next to this module in the sources and
  * are copied beside the bundle in dist, so `./migrations` holds them in both.
  */
 export function migrations(dir = fileURLToPath(new URL("./migrations/", import.meta.url))): Migration[] {
-  return readdirSync(dir)
+  const files = readdirSync(dir)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
-    .sort()
     .map((file) => ({
       version: Number(file.slice(0, 4)),
       name: file.slice(5, -4),
       sql: readFileSync(`${dir}/${file}`, "utf8"),
     }));
+  return [...files, hashApiKeys].sort((a, b) => a.version - b.version);
 }
+
+/** Without a secret (the migration tests), keys are "hashed" to themselves. */
+const IDENTITY: MigrationContext = { storedWorkspaceId: (apiKey) => apiKey };
 
 /**
  * Brings the database to the newest schema: each migration not yet applied runs in its own
  * transaction and is recorded. Instances that start at once queue on an advisory lock, so each
  * migration runs exactly once; a database migrated by a newer sandbox is refused rather than misread.
  */
-export async function migrate(pool: pg.Pool, available: readonly Migration[] = migrations()): Promise<number[]> {
+export async function migrate(
+  pool: pg.Pool,
+  available: readonly Migration[] = migrations(),
+  context: MigrationContext = IDENTITY,
+): Promise<number[]> {
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1, $2)", MIGRATION_LOCK);
@@ -55,7 +97,8 @@ export async function migrate(pool: pg.Pool, available: readonly Migration[] = m
         if (applied.has(migration.version)) continue;
         await client.query("BEGIN");
         try {
-          await client.query(migration.sql);
+          if (migration.sql) await client.query(migration.sql);
+          await migration.run?.(client, context);
           await client.query("INSERT INTO payspec_migrations (version, name) VALUES ($1, $2)", [
             migration.version,
             migration.name,

@@ -97,6 +97,9 @@ interface InsertQueue {
   flushing: boolean;
 }
 
+/** Due payments completed per transaction: the workspace's lock is let go between chunks. */
+const COMPLETION_CHUNK = 1_000;
+
 /** At most this many creates per grouped insert (a full batch request's worth). */
 const MAX_INSERT_GROUP = 500;
 
@@ -159,7 +162,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       // The upsert takes the workspace's lock, so no write of another instance interleaves.
       await client.query(
         `INSERT INTO workspaces (workspace) VALUES ($1)
-         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0, approval_workflow = false`,
+         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0, approval_workflow = false,
+           last_created_at = 0, previous_created_at = 0`,
         [seed.workspace],
       );
       await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
@@ -225,8 +229,19 @@ export class PostgresPaymentsStore implements PaymentsStore {
         );
         for (const [i, g] of group.entries()) g.resolve(stored[i] as StoredPayment);
       } catch (error) {
-        // The statement is atomic: none of the group was stored, and every caller hears so.
-        for (const g of group) g.reject(error as Error);
+        if (group.length === 1) {
+          group[0]?.reject(error as Error);
+          continue;
+        }
+        // The statement is atomic: none of the group was stored. One bad value must not fail the
+        // others (each is its own request, or its own batch entry), so each goes in on its own.
+        for (const g of group) {
+          try {
+            g.resolve((await this.#insertGroup(workspace, [g.draft]))[0] as StoredPayment);
+          } catch (alone) {
+            g.reject(alone as Error);
+          }
+        }
       }
     }
     queue.flushing = false;
@@ -235,28 +250,38 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async #insertGroup(workspace: string, drafts: readonly NewPayment[]): Promise<StoredPayment[]> {
     // One statement, so one implicit transaction: take the workspace's next seqs and versions under its
-    // row lock, insert the payments and their first history entries.
+    // row lock, insert the payments and their first history entries. Creation times are raised to the
+    // workspace's latest (never lowered), so they never go backwards along the listing; a countdown that
+    // started at creation moves with it.
     const column = <T>(pick: (d: NewPayment) => T) => drafts.map(pick);
-    const { rows } = await this.#pool.query<{ base_seq: string; base_version: string }>({
+    const { rows } = await this.#pool.query<{ base_seq: string; base_version: string; created_at: string }>({
       name: "payspec_insert_payments",
       text: `WITH ws AS (
-         UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2
-         WHERE workspace = $1 RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version
-       ), input AS (
+         UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2,
+           previous_created_at = last_created_at,
+           last_created_at = greatest(last_created_at, (SELECT max(c) FROM unnest($11::bigint[]) AS c))
+         WHERE workspace = $1
+         RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version, previous_created_at AS floor
+       ), given AS (
          SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
                               $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[])
            WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
-                                created_at, status, countdown_from, cause, n)
+                                asked_at, status, asked_countdown, cause, n)
+       ), input AS (
+         SELECT given.*, ws.base_seq, ws.base_version,
+                greatest(ws.floor, max(asked_at) OVER (ORDER BY n)) AS created_at
+         FROM given, ws
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
                                description, reference, status, created_at, countdown_from, version)
-         SELECT $1, ws.base_seq + n, id, amount, currency, method, from_account, to_account,
-                description, reference, status, created_at, countdown_from, ws.base_version + n FROM ws, input
+         SELECT $1, base_seq + n, id, amount, currency, method, from_account, to_account,
+                description, reference, status, created_at, asked_countdown + (created_at - asked_at),
+                base_version + n FROM input
        ), history AS (
          INSERT INTO payment_history (workspace, seq, version, status, at, cause)
-         SELECT $1, ws.base_seq + n, ws.base_version + n, status, created_at, cause FROM ws, input
+         SELECT $1, base_seq + n, base_version + n, status, created_at, cause FROM input
        )
-       SELECT base_seq, base_version FROM ws`,
+       SELECT base_seq, base_version, created_at FROM input ORDER BY n`,
       values: [
         workspace,
         drafts.length,
@@ -274,15 +299,20 @@ export class PostgresPaymentsStore implements PaymentsStore {
         column((d) => d.cause),
       ],
     });
-    const row = rows[0];
-    if (!row) throw new Error(`Unknown workspace ${workspace}`);
-    const baseSeq = num(row.base_seq);
-    const baseVersion = num(row.base_version);
-    return drafts.map(({ cause, ...draft }, i) => ({
-      ...draft,
-      seq: baseSeq + i + 1,
-      history: [{ status: draft.status, at: draft.createdAt, cause, version: baseVersion + i + 1 }],
-    }));
+    if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
+    const baseSeq = num(rows[0].base_seq);
+    const baseVersion = num(rows[0].base_version);
+    return drafts.map(({ cause, ...draft }, i) => {
+      const createdAt = num((rows[i] as { created_at: string }).created_at);
+      const shift = createdAt - draft.createdAt;
+      return {
+        ...draft,
+        createdAt,
+        ...(draft.countdownFrom === undefined ? {} : { countdownFrom: draft.countdownFrom + shift }),
+        seq: baseSeq + i + 1,
+        history: [{ status: draft.status, at: createdAt, cause, version: baseVersion + i + 1 }],
+      };
+    });
   }
 
   async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {
@@ -387,21 +417,81 @@ export class PostgresPaymentsStore implements PaymentsStore {
       values: [workspace, dueBy],
     });
     if (probe.rowCount === 0) return;
-    await inTransaction(this.#pool, async (client) => {
+    // In chunks, each its own transaction under the workspace's lock: other requests of the workspace
+    // get the lock between chunks, and each chunk costs a fixed number of statements, so the whole
+    // costs time linear in the number of payments (one row updated thousands of times in a single
+    // transaction costs quadratic time in PostgreSQL: every update walks the row's version chain).
+    while (await this.#completeChunk(workspace, dueBy, delayMs)) {
+      // The event loop, too, gets a turn between chunks.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Completes the next COMPLETION_CHUNK due payments; whether there may be more. */
+  async #completeChunk(workspace: string, dueBy: number, delayMs: number): Promise<boolean> {
+    return inTransaction(this.#pool, async (client) => {
       // Under the workspace's lock, re-read: another instance may have completed them meanwhile.
       await client.query("SELECT 1 FROM workspaces WHERE workspace = $1 FOR UPDATE", [workspace]);
       const { rows } = await client.query<PaymentRow>(
         `SELECT ${PAYMENT_COLUMNS} FROM payments
-         WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2 ORDER BY countdown_from, seq`,
+         WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2
+         ORDER BY countdown_from, seq LIMIT ${COMPLETION_CHUNK}`,
         [workspace, dueBy],
       );
-      for (const row of rows) {
+      if (rows.length === 0) return false;
+      const accounts = await client.query<{ id: string; balance_minor: string }>(
+        "SELECT id, balance_minor FROM accounts WHERE workspace = $1",
+        [workspace],
+      );
+      const balances = new Map(accounts.rows.map((a) => [a.id, num(a.balance_minor)]));
+      const moved = new Set<string>();
+      // The balances as each payment becomes due, oldest first: completed when the debit account
+      // covers it, failed otherwise.
+      const outcomes = rows.map((row) => {
         const payment = toRecord(row);
         const dueAt = (payment.countdownFrom as number) + delayMs;
-        if (!(await this.#apply(client, workspace, payment, "completed", dueAt, "completion"))) {
-          await this.#apply(client, workspace, payment, "failed", dueAt, "completion");
+        const debit = balances.get(payment.from_account);
+        const credit = balances.get(payment.to_account);
+        if (debit === undefined || credit === undefined || debit < payment.amount) {
+          return { seq: payment.seq, status: "failed", at: dueAt, completedAt: null };
         }
+        balances.set(payment.from_account, debit - payment.amount);
+        balances.set(payment.to_account, (balances.get(payment.to_account) as number) + payment.amount);
+        moved.add(payment.from_account).add(payment.to_account);
+        return { seq: payment.seq, status: "completed", at: dueAt, completedAt: dueAt };
+      });
+      const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
+      await client.query(
+        `WITH ws AS (
+           UPDATE workspaces SET version = version + $2 WHERE workspace = $1 RETURNING version - $2 AS base
+         ), change AS (
+           SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[]) WITH ORDINALITY
+             AS c(seq, status, at, completed_at, n)
+         ), payment AS (
+           UPDATE payments p SET status = change.status, completed_at = change.completed_at, version = ws.base + change.n
+           FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
+         )
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at)
+         SELECT $1, change.seq, ws.base + change.n, change.status, change.at, 'completion', change.completed_at
+         FROM change, ws`,
+        [
+          workspace,
+          outcomes.length,
+          column((o) => o.seq),
+          column((o) => o.status),
+          column((o) => o.at),
+          column((o) => o.completedAt),
+        ],
+      );
+      if (moved.size > 0) {
+        const ids = [...moved];
+        await client.query(
+          `UPDATE accounts a SET balance_minor = u.balance FROM unnest($2::text[], $3::bigint[]) AS u(id, balance)
+           WHERE a.workspace = $1 AND a.id = u.id`,
+          [workspace, ids, ids.map((id) => balances.get(id))],
+        );
       }
+      return rows.length === COMPLETION_CHUNK;
     });
   }
 
