@@ -1,6 +1,6 @@
 import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
-import { ApiFailure, createApiServer, firstUnstorableField, registerRequestLog } from "@payspec/server-kit";
+import { assertStorableText, createApiServer, registerRequestLog } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
@@ -93,18 +93,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
-  // Text no database can keep (NUL, lone surrogates) is refused before any handler, on every store
-  // alike, in the called API's error shape (the dashboard shows its own error page).
+  // Text no database can keep (NUL, lone surrogates) in a path or query is refused before any handler,
+  // on every store alike, in the called API's error shape (the dashboard shows its own error page).
+  // Bodies are judged by each operation, so that one bad batch entry fails only itself.
   app.addHook("preValidation", async (request) => {
-    const field =
-      firstUnstorableField(request.params) ?? firstUnstorableField(request.query) ?? firstUnstorableField(request.body);
-    if (field) {
-      throw new ApiFailure(
-        "invalid_request",
-        `${field}: contains a NUL character or a lone surrogate, which no text can hold; remove it.`,
-        { param: field },
-      );
-    }
+    assertStorableText(request.params);
+    assertStorableText(request.query);
   });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   requestLog?.register(app);

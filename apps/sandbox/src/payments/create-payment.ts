@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
-import { ApiFailure, containsCardNumber } from "@payspec/server-kit";
+import { ApiFailure, assertStorableText, containsCardNumber } from "@payspec/server-kit";
 import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment } from "../store/index.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -21,7 +21,7 @@ export type AccountLookup = (id: string) => Promise<StoredAccount | undefined>;
  * differ, and hold the payment's currency. Returns the payment to insert; throws the 4xx otherwise.
  */
 export async function preparePayment(account: AccountLookup, input: PaymentCreate, now: number): Promise<NewPayment> {
-  refuseCardNumbers(input);
+  refuseUnsafeText(input);
   // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
   // never leaves a payment behind.
   new Date(now).toISOString();
@@ -61,10 +61,12 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
 }
 
 /**
- * PCI DSS keeps a card number out of every store, free text included (Stripe refuses one in a
- * description): a description or reference that holds one is refused, naming the field, never the number.
+ * Text that must not be stored: what no database can hold (NUL, lone surrogates), and card numbers,
+ * which PCI DSS keeps out of every store, free text included (Stripe refuses one in a description).
+ * Refused naming the field, never quoting it.
  */
-function refuseCardNumbers(input: PaymentCreate): void {
+function refuseUnsafeText(input: PaymentCreate): void {
+  assertStorableText(input);
   for (const field of ["description", "reference"] as const) {
     const text = input[field];
     if (text !== undefined && containsCardNumber(text)) {
