@@ -27,6 +27,7 @@ export function firstStringField(value: unknown, bad: (text: string) => boolean,
  * Text a database can keep exactly: no NUL (PostgreSQL's text refuses it) and no lone UTF-16
  * surrogate (UTF-8 cannot encode one; it would be stored as U+FFFD, not as sent).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isStorableText(text: string): boolean {
