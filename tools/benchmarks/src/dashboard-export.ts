@@ -17,19 +17,47 @@ const [from, to] = seedWorkspace(key)
 const sandbox = await startSandbox({ completeAfterSeconds: 1_000_000 });
 const dashboard = `${sandbox.url}/_sandbox/dashboard`;
 
-/** Signs in like a browser: the form's CSRF token and cookie, then the session cookie. */
+/** Signs in like a browser: the form's token and its cookie, sent from the dashboard's own origin. */
 async function signIn(): Promise<string> {
   const form = await fetch(dashboard);
-  const csrfCookie = (form.headers.getSetCookie()[0] ?? "").split(";")[0] as string;
+  const formCookie = (form.headers.getSetCookie()[0] ?? "").split(";")[0] as string;
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
   const signedIn = await fetch(`${dashboard}/sign-in`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: formCookie, origin: sandbox.url },
     body: new URLSearchParams({ _csrf: token, apiKey: key }),
   });
   const session = signedIn.headers.getSetCookie().find((c) => c.startsWith("payspec_dashboard_session"));
-  return [csrfCookie, (session ?? "").split(";")[0]].join("; ");
+  if (!session) throw new Error(`sign-in answered ${signedIn.status}`);
+  return session.split(";")[0] as string;
+}
+
+/**
+ * Latencies of other requests (another workspace's accounts, one at a time) while `during` runs, and
+ * with nothing running, for the same count: the export must leave the rest of the sandbox answering.
+ */
+async function otherRequestsLatency(during: () => Promise<unknown>) {
+  const other = { authorization: `Bearer ${DEMO_API_KEYS[1]}` };
+  const sample = async (until: () => boolean, max: number) => {
+    const ms: number[] = [];
+    while (!until() && ms.length < max) {
+      const start = performance.now();
+      await (await fetch(`${sandbox.url}/v1/accounts`, { headers: other })).arrayBuffer();
+      ms.push(performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return ms;
+  };
+  let done = false;
+  const work = during().finally(() => {
+    done = true;
+  });
+  const busy = await sample(() => done, 100_000);
+  await work;
+  const idle = await sample(() => false, busy.length);
+  const p = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) * q)] ?? 0;
+  return { count: busy.length, idleP50: p(idle, 0.5), idleP99: p(idle, 0.99), busyP50: p(busy, 0.5), busyP99: p(busy, 0.99) };
 }
 
 async function topUp(records: number): Promise<void> {
@@ -68,9 +96,14 @@ async function exportOnce(cookie: string, format: "csv" | "pdf", records: number
 try {
   const cookie = await signIn();
   const rows = [];
+  let latency: Awaited<ReturnType<typeof otherRequestsLatency>> | undefined;
   for (const records of [20_000, 100_000]) {
     await topUp(records);
     rows.push(await exportOnce(cookie, "csv", records), await exportOnce(cookie, "pdf", records));
+    if (records === 20_000) {
+      await topUp(50_000);
+      latency = await otherRequestsLatency(() => exportOnce(cookie, "pdf", 50_000));
+    }
   }
   console.log("\nDashboard exports (in-process sandbox, memory store), one run each\n");
   console.log(
@@ -83,6 +116,25 @@ try {
     const [small, large] = rows.filter((r) => r.format === format);
     console.log(
       `${format.toUpperCase()}: RSS growth at 100k is ${(large?.growthMb ?? 0).toFixed(1)} MB vs ${(small?.growthMb ?? 0).toFixed(1)} MB at 20k (flat: about the same)`,
+    );
+  }
+  if (latency) {
+    console.log("\nOther requests (GET /v1/accounts of another workspace) while a 50,000-row PDF export runs\n");
+    console.log(
+      table(
+        ["requests", "p50 ms idle", "p99 ms idle", "p50 ms during", "p99 ms during", "p99 ratio", "goal p99"],
+        [
+          [
+            latency.count,
+            latency.idleP50,
+            latency.idleP99,
+            latency.busyP50,
+            latency.busyP99,
+            latency.busyP99 / Math.max(latency.idleP99, 0.001),
+            "< 100 ms",
+          ],
+        ],
+      ),
     );
   }
 } finally {
