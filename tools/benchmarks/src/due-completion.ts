@@ -27,6 +27,7 @@ async function fill(sandbox: RunningSandbox, count: number): Promise<void> {
 }
 
 async function run(store: string, count: number, databaseUrl?: string) {
+  process.stderr.write(`${store} ${count}…\n`);
   const sandbox = await startSandbox({
     completeAfterSeconds: 30,
     ...(databaseUrl ? { databaseUrl, secret: "bench-secret" } : {}),
