@@ -111,11 +111,23 @@ export function maskCardNumbers(text: string): string {
 
 /** A field that carries a card verification code, whatever its exact name: cvc, cvv2, card_cvc, cvn… */
 const CVC_FIELD = /cv[cvn]/i;
+/** A field that carries a card number by name: masked whatever its digits (a mistyped PAN is still a PAN). */
+const CARD_NUMBER_FIELD = /card_?number|^pan$/i;
 const REMOVED = "***";
+
+function maskedField(value: unknown): unknown {
+  if (typeof value !== "string" && typeof value !== "number") return REMOVED;
+  const digits = String(value).replace(/\D/g, "");
+  return digits.length >= 12 ? masked(digits) : REMOVED;
+}
+
+/** Already masked (first six, stars, last four): shown as it is. */
+const isMasked = (value: unknown) => typeof value === "string" && /^\d{6}\*+\d{4}$/.test(value);
 
 /**
  * A parsed JSON value made safe to show: every field whose name says it is a verification code
- * replaced, whatever its value (text, number, list, object), and every card number in a string masked.
+ * replaced, whatever its value (text, number, list, object), a field named as a card number masked
+ * whether or not its digits pass the Luhn check, and every card number in any other string masked.
  */
 export function redactCardValue(value: unknown): unknown {
   if (typeof value === "string") return maskCardNumbers(value);
@@ -124,7 +136,11 @@ export function redactCardValue(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         maskCardNumbers(key),
-        CVC_FIELD.test(key) ? REMOVED : redactCardValue(item),
+        CVC_FIELD.test(key)
+          ? REMOVED
+          : CARD_NUMBER_FIELD.test(key) && !isMasked(item)
+            ? maskedField(item)
+            : redactCardValue(item),
       ]),
     );
   }

@@ -90,6 +90,11 @@ describe("redactCardData", () => {
       expect(shown).not.toContain(secret.replace("\\", ""));
     }
     expect(redactCardValue(body)).toMatchObject({ card: { cardNumber: "454359******0006", cvc: "***" }, cvc: "***" });
+    // A field named as a card number is masked even when its digits fail the Luhn check.
+    expect(redactCardValue({ card: { cardNumber: "2153960390549674746" }, pan: 4543590000000007 })).toEqual({
+      card: { cardNumber: "215396*********4746" },
+      pan: "454359******0007",
+    });
     // A body cut short is not JSON: its CVC fields are blanked by pattern.
     const cut = redactCardData('{"card_cvc": "8642", "cvc": ["1357", "24');
     expect(cut).not.toMatch(/8642|1357/);

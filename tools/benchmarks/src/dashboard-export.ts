@@ -56,8 +56,15 @@ async function otherRequestsLatency(during: () => Promise<unknown>) {
   const busy = await sample(() => done, 100_000);
   await work;
   const idle = await sample(() => false, busy.length);
-  const p = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) * q)] ?? 0;
-  return { count: busy.length, idleP50: p(idle, 0.5), idleP99: p(idle, 0.99), busyP50: p(busy, 0.5), busyP99: p(busy, 0.99) };
+  const p = (values: number[], q: number) =>
+    [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) * q)] ?? 0;
+  return {
+    count: busy.length,
+    idleP50: p(idle, 0.5),
+    idleP99: p(idle, 0.99),
+    busyP50: p(busy, 0.5),
+    busyP99: p(busy, 0.99),
+  };
 }
 
 async function topUp(records: number): Promise<void> {

@@ -65,14 +65,22 @@ const postgres = await startPostgres({ fast: false });
 try {
   const rows: Awaited<ReturnType<typeof run>>[] = [];
   for (const count of [10_000, 50_000, 100_000]) rows.push(await run("memory", count));
-  for (const count of [10_000, 50_000, 100_000]) rows.push(await run("postgres", count, await postgres.createDatabase()));
+  for (const count of [10_000, 50_000, 100_000])
+    rows.push(await run("postgres", count, await postgres.createDatabase()));
   console.log("\nCompleting due payments after one clock advance (in-process sandbox), one run each\n");
   console.log(
     table(
       ["store", "due payments", "seconds", "payments/s", "s per payment vs 10k", "worst other-workspace ms"],
       rows.map((r) => {
         const base = rows.find((b) => b.store === r.store && b.count === 10_000) as (typeof rows)[number];
-        return [r.store, r.count, r.seconds, r.count / r.seconds, r.seconds / r.count / (base.seconds / base.count), r.worstOtherMs];
+        return [
+          r.store,
+          r.count,
+          r.seconds,
+          r.count / r.seconds,
+          r.seconds / r.count / (base.seconds / base.count),
+          r.worstOtherMs,
+        ];
       }),
     ),
   );

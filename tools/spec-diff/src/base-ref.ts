@@ -17,9 +17,11 @@ export interface Base {
 }
 
 /**
- * What to compare against when no --base is given. On a branch: where it left main. On main: the last
- * release of the specs (a `@payspec/specs@x.y.z` tag), else the parent commit. A repository with a
- * single commit is the only one with nothing to compare; a shallow clone is an error, never a pass.
+ * What to compare against when no --base is given. On a branch: where it left main. On main: the commit
+ * CI names in PAYSPEC_SPEC_DIFF_BASE (the one before the push), else the last release of the specs (a
+ * `@payspec/specs@x.y.z` tag, or the newest commit that wrote specs/CHANGELOG.md), else the parent
+ * commit. A repository with a single commit is the only one with nothing to compare; a shallow clone
+ * is an error, never a pass.
  */
 export function defaultBase(cwd: string): Base {
   const branch = git(cwd, "rev-parse", "--abbrev-ref", "HEAD");
@@ -29,8 +31,20 @@ export function defaultBase(cwd: string): Base {
       if (base) return { ref: base, reason: `where ${branch} left ${main}` };
     }
   }
+  const given = process.env.PAYSPEC_SPEC_DIFF_BASE;
+  if (given && !/^0+$/.test(given)) {
+    // What CI passes for a push: the commit before it (GitHub: github.event.before), so every commit of
+    // a multi-commit push is judged together. All zeros is GitHub's "new branch": no such commit.
+    if (git(cwd, "rev-parse", "--verify", "--quiet", `${given}^{commit}`)) {
+      return { ref: given, reason: "PAYSPEC_SPEC_DIFF_BASE (the commit before this push)" };
+    }
+  }
   const tag = git(cwd, "describe", "--tags", "--abbrev=0", "--match", "@payspec/specs@*");
   if (tag) return { ref: tag, reason: `the last release of the specs (${tag})` };
+  // A release (changeset version) writes the specs' changelog: the newest commit that touched it is the
+  // last release, tagged or not, and everything since it is one change to judge.
+  const release = git(cwd, "log", "-1", "--format=%H", "--", "specs/CHANGELOG.md");
+  if (release) return { ref: release, reason: "the last release commit (the newest to write specs/CHANGELOG.md)" };
   const parent = git(cwd, "rev-parse", "--verify", "--quiet", "HEAD~1");
   if (parent) return { ref: parent, reason: "the parent commit (no release tag yet)" };
   if (git(cwd, "rev-parse", "--is-shallow-repository") === "true") {

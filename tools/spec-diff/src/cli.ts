@@ -14,7 +14,10 @@ const AFFECTS: Record<string, string> = {
   nobody: "nobody",
 };
 
-/** `pnpm spec:diff [--base REF]`: 0 when every breaking change has its major changeset, 1 when not, 2 on bad input. */
+/**
+ * `pnpm spec:diff [--base REF]`: 0 when every breaking change since the base has a major changeset
+ * added since the base, 1 when not, 2 on bad input.
+ */
 async function main(argv: readonly string[]): Promise<number> {
   const i = argv.indexOf("--base");
   const cwd = process.env.PAYSPEC_REPO ?? repoRoot;
@@ -44,16 +47,27 @@ async function main(argv: readonly string[]): Promise<number> {
     for (const c of changes.filter((x) => x.severity === "safe").slice(0, 30))
       console.log(`  safe     [${c.rule}] ${c.where}`);
   }
+  if (result.ignoredChangesets.length > 0) {
+    console.log(
+      `\n${result.ignoredChangesets.length} changeset(s) were pending before ${base.ref}; they speak for earlier changes and are not counted.`,
+    );
+  }
   if (result.missingMajor.length > 0) {
+    const missing = result.missingMajor.map((m) => m.pkg);
     const specs = [...result.changesBySpec]
       .filter(
         ([spec, changes]) =>
-          changes.some((c) => c.severity === "breaking") &&
-          packagesOfSpec[spec]?.some((p) => result.missingMajor.includes(p)),
+          changes.some((c) => c.severity === "breaking") && packagesOfSpec[spec]?.some((p) => missing.includes(p)),
       )
       .map(([spec]) => spec.replace(/^specs\//, "").replace(/\.openapi\.yaml$/, ""));
+    const lines = result.missingMajor.map((m) =>
+      m.got === "none"
+        ? `  ${m.pkg}: no changeset added by this change names it (breaking: ${m.classes.join(", ")})`
+        : `  ${m.pkg}: ${m.file} bumps it ${m.got}, but a breaking change needs major (breaking: ${m.classes.join(", ")})`,
+    );
     console.error(
-      `\nBreaking spec changes need a major changeset for: ${result.missingMajor.join(", ")}.\n` +
+      `\nBreaking spec changes need a major changeset added by this change for: ${missing.join(", ")}.\n` +
+        `${lines.join("\n")}\n` +
         "Make it pass by recording a major release that says what consumers must change:\n" +
         specs
           .map((spec) => `  pnpm changeset --bump major --spec ${spec} --message "What callers must change"`)
@@ -62,7 +76,7 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
-  console.log("\nspec:diff: every breaking change has its major changeset.");
+  console.log("\nspec:diff: every breaking change has its major changeset, added by this change.");
   return 0;
 }
 

@@ -8,7 +8,14 @@ export {
   type SpecDoc,
   type SpecName,
 } from "./change-catalogue.js";
-export { type Bump, packagesMissingMajor, packagesOfSpec, pendingBumps } from "./changeset-gate.js";
+export {
+  type Bump,
+  type ChangeBumps,
+  changeBumps,
+  type MissingMajor,
+  packagesMissingMajor,
+  packagesOfSpec,
+} from "./changeset-gate.js";
 export { PayspecDiffer } from "./payspec-differ.js";
 export { type GateResult, runGate } from "./run-gate.js";
 export type { SpecChange, SpecDiffer } from "./spec-change.js";

@@ -2,17 +2,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileAtRef } from "./base-ref.js";
-import { packagesMissingMajor, packagesOfSpec, pendingBumps } from "./changeset-gate.js";
+import { changeBumps, type MissingMajor, packagesMissingMajor, packagesOfSpec } from "./changeset-gate.js";
 import type { SpecChange, SpecDiffer } from "./spec-change.js";
 
 export interface GateResult {
   readonly base: string;
   readonly changesBySpec: Map<string, SpecChange[]>;
-  /** Packages that need a major changeset and have none. */
-  readonly missingMajor: string[];
+  /** Packages that need a major changeset added by this change and have none. */
+  readonly missingMajor: MissingMajor[];
+  /** Changesets pending from before the base: not counted. */
+  readonly ignoredChangesets: readonly string[];
 }
 
-/** Compares every spec with its version at `base` and checks the pending changesets against the result. */
+/** Compares every spec with its version at `base` and checks the changesets added since then against the result. */
 export async function runGate(cwd: string, base: string, differ: SpecDiffer): Promise<GateResult> {
   const scratch = await mkdtemp(join(tmpdir(), "payspec-spec-diff-"));
   const changesBySpec = new Map<string, SpecChange[]>();
@@ -30,5 +32,11 @@ export async function runGate(cwd: string, base: string, differ: SpecDiffer): Pr
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { base, changesBySpec, missingMajor: packagesMissingMajor(changesBySpec, await pendingBumps(cwd)) };
+  const change = await changeBumps(cwd, base);
+  return {
+    base,
+    changesBySpec,
+    missingMajor: packagesMissingMajor(changesBySpec, change),
+    ignoredChangesets: change.ignored,
+  };
 }

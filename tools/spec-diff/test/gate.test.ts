@@ -57,7 +57,11 @@ describe("the breaking-change gate", () => {
       result.changesBySpec.get("specs/payments-accounts.openapi.yaml")?.some((c) => c.severity === "breaking"),
     ).toBe(true);
     expect(result.changesBySpec.get("specs/card-gateway.openapi.yaml")).toEqual([]);
-    expect(result.missingMajor).toEqual(["@payspec/payments-client", "@payspec/specs"]);
+    expect(result.missingMajor.map((m) => [m.pkg, m.got])).toEqual([
+      ["@payspec/payments-client", "none"],
+      ["@payspec/specs", "minor"],
+    ]);
+    expect(result.missingMajor[1]?.classes).toContain("request.enum.narrowed");
   });
 
   it("passes once the affected packages have a major changeset", async () => {
@@ -75,7 +79,7 @@ describe("the breaking-change gate", () => {
     expect(failure.stdout).toContain("BREAKING [request.enum.narrowed] POST /v1/payments request body: method");
     expect(failure.stderr).toContain("pnpm changeset --bump major --spec payments-accounts");
     expect(failure.stderr).toContain(
-      "need a major changeset for: @payspec/payments-client, @payspec/payments-zod, @payspec/specs",
+      "need a major changeset added by this change for: @payspec/payments-client, @payspec/payments-zod, @payspec/specs",
     );
     git("checkout", "-q", "--", "specs");
     writeFileSync(
@@ -143,5 +147,161 @@ describe("no silent pass", () => {
     const result = await cliIn(single);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("nothing to compare: the repository has a single commit");
+  });
+});
+
+/** The reproductions: each breaking, each once passed because a major was already pending. */
+const REPRODUCTIONS: [string, string, (text: string) => string, string][] = [
+  [
+    "delete reference from PaymentCreate",
+    "specs/payments-accounts.openapi.yaml",
+    (t) =>
+      t.replace(
+        "        reference:\n          type: string\n          maxLength: 140",
+        "        unused:\n          type: string\n          maxLength: 140",
+      ),
+    "request.property.removed-strict",
+  ],
+  [
+    "narrow the currency enum",
+    "specs/card-gateway.openapi.yaml",
+    (t) => t.replace("      enum: [TRY, USD, EUR]\n", "      enum: [TRY, USD]\n"),
+    "enum.narrowed",
+  ],
+  [
+    "remove an operation",
+    "specs/payments-accounts.openapi.yaml",
+    (t) => t.replace(/ {2}\/v1\/payments\/batch:\n[\s\S]*?(?=\n {2}\/|\ncomponents:)/, ""),
+    "operation.removed",
+  ],
+];
+
+describe("the gate judges the change, not the backlog", () => {
+  const pendingMajorOnMain = () => {
+    git("checkout", "-q", "--", "specs");
+    git("checkout", "-q", "main");
+    changeset("old-major", {
+      "@payspec/specs": "major",
+      "@payspec/payments-zod": "major",
+      "@payspec/payments-client": "major",
+      "@payspec/card-gateway-zod": "major",
+      "@payspec/card-gateway-client": "major",
+    });
+    commitAll("a major changeset left pending long ago");
+    git("checkout", "-q", "-B", "feature");
+  };
+
+  it.each(REPRODUCTIONS)(
+    "fails %s despite a major changeset pending from an earlier commit",
+    { timeout: 120_000 },
+    async (_name, spec, edit, rule) => {
+      pendingMajorOnMain();
+      writeFileSync(join(repo, spec), edit(readFileSync(join(repo, spec), "utf8")));
+      expect(readFileSync(join(repo, spec), "utf8")).not.toBe(readFileSync(join(realSpecs, spec.slice(6)), "utf8"));
+      const result = await runGate(repo, "main", new PayspecDiffer());
+      expect(result.ignoredChangesets).toEqual([".changeset/old-major.md"]);
+      expect(result.missingMajor.length).toBeGreaterThan(0);
+      expect(result.missingMajor.flatMap((m) => m.classes).join(" ")).toContain(rule);
+      const cliResult = await cliIn(repo, "--base", "main");
+      expect(cliResult.code).toBe(1);
+      expect(cliResult.stderr).toContain("no changeset added by this change names it");
+      expect(cliResult.stderr).toContain(rule);
+      expect(cliResult.stderr).toContain("pnpm changeset --bump major --spec");
+    },
+  );
+
+  it("passes the same change once it adds its own major changeset", { timeout: 120_000 }, async () => {
+    pendingMajorOnMain();
+    const spec = join(repo, "specs/payments-accounts.openapi.yaml");
+    writeFileSync(
+      spec,
+      readFileSync(spec, "utf8").replace(
+        "enum: [bank_transfer, card, virtual_account, eft]",
+        "enum: [bank_transfer, card, virtual_account]",
+      ),
+    );
+    changeset("drop-eft", {
+      "@payspec/specs": "major",
+      "@payspec/payments-zod": "major",
+      "@payspec/payments-client": "major",
+    });
+    commitAll("drop eft, with its major changeset");
+    const result = await cliIn(repo);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("every breaking change has its major changeset, added by this change");
+  });
+
+  it("fails a change whose own changeset is minor, saying which file and which level", {
+    timeout: 120_000,
+  }, async () => {
+    pendingMajorOnMain();
+    const spec = join(repo, "specs/payments-accounts.openapi.yaml");
+    writeFileSync(
+      spec,
+      readFileSync(spec, "utf8").replace(
+        "enum: [bank_transfer, card, virtual_account, eft]",
+        "enum: [bank_transfer, card, virtual_account]",
+      ),
+    );
+    changeset("drop-eft", {
+      "@payspec/specs": "minor",
+      "@payspec/payments-zod": "minor",
+      "@payspec/payments-client": "minor",
+    });
+    const result = await cliIn(repo, "--base", "main");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "@payspec/payments-client: .changeset/drop-eft.md bumps it minor, but a breaking change needs major",
+    );
+  });
+});
+
+describe("the gate on main", () => {
+  it("judges a whole multi-commit push from the commit before it (PAYSPEC_SPEC_DIFF_BASE)", {
+    timeout: 120_000,
+  }, async () => {
+    git("checkout", "-q", "main");
+    const before = git("rev-parse", "HEAD");
+    const spec = join(repo, "specs/payments-accounts.openapi.yaml");
+    writeFileSync(
+      spec,
+      readFileSync(spec, "utf8").replace(
+        "enum: [bank_transfer, card, virtual_account, eft]",
+        "enum: [bank_transfer, card, virtual_account]",
+      ),
+    );
+    commitAll("breaking, first commit of the push");
+    writeFileSync(join(repo, "notes.txt"), "a harmless second commit\n");
+    commitAll("harmless, last commit of the push");
+    // The last commit alone changes nothing; the push as a whole breaks the spec.
+    expect((await cliIn(repo)).code).toBe(0);
+    const pushed = await run(tsx, [cli], {
+      env: { ...process.env, PAYSPEC_REPO: repo, PAYSPEC_SPEC_DIFF_BASE: before },
+    }).catch((e) => e);
+    expect(pushed.code).toBe(1);
+    expect(pushed.stdout).toContain("PAYSPEC_SPEC_DIFF_BASE");
+  });
+
+  it("compares with the last release commit (the newest to write specs/CHANGELOG.md)", {
+    timeout: 120_000,
+  }, async () => {
+    git("checkout", "-q", "--", "specs");
+    git("checkout", "-q", "main");
+    writeFileSync(join(repo, "specs/CHANGELOG.md"), "# @payspec/specs\n\n## 1.0.0\n");
+    commitAll("Version Packages");
+    const release = git("rev-parse", "HEAD");
+    const spec = join(repo, "specs/payments-accounts.openapi.yaml");
+    writeFileSync(
+      spec,
+      readFileSync(spec, "utf8").replace(
+        "enum: [bank_transfer, card, virtual_account, eft]",
+        "enum: [bank_transfer, card, virtual_account]",
+      ),
+    );
+    commitAll("breaking");
+    writeFileSync(join(repo, "notes.txt"), "later\n");
+    commitAll("later");
+    expect(defaultBase(repo)).toMatchObject({ ref: release });
+    expect((await cliIn(repo)).code).toBe(1);
   });
 });

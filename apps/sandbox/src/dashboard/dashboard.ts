@@ -14,7 +14,7 @@ import {
   isFormBody,
   SECURITY_HEADERS,
 } from "./dashboard-security.js";
-import { formField } from "./form-fields.js";
+import { formField, queryField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD, page, STYLESHEET } from "./layout.js";
@@ -139,8 +139,15 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
         }),
     };
 
-    const signInPage = (request: FastifyRequest, reply: FastifyReply, error?: string) =>
-      send(reply, page("Sign in", signInForms(sessions.signInToken(request, reply), error)), error ? 401 : 200);
+    const signInPage = (request: FastifyRequest, reply: FastifyReply, error?: string) => {
+      // A reset ends every session of the workspace, the resetting one's too: say so where it lands.
+      const notice = queryField(request, "done") === "reset" ? RESET_NOTICE : undefined;
+      return send(
+        reply,
+        page("Sign in", signInForms(sessions.signInToken(request, reply), error, notice)),
+        error ? 401 : 200,
+      );
+    };
 
     dashboard.get(`${DASHBOARD}/assets/htmx.min.js`, async (_request, reply) =>
       reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
@@ -209,10 +216,13 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
   });
 }
 
-function signInForms(csrf: string, error?: string): SafeHtml {
+const RESET_NOTICE = "The workspace was reset, which ends every session of it. Sign in again.";
+
+function signInForms(csrf: string, error?: string, notice?: string): SafeHtml {
   const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
   const described = error ? html`aria-describedby="sign-in-error"` : "";
   return html`${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : ""}
+  ${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
   <section aria-labelledby="workspace-sign-in"><h2 id="workspace-sign-in">A payments workspace</h2>
   <form method="post" action="${DASHBOARD}/sign-in">${token}
     <label>Workspace API key (a sandbox key, such as sk_sandbox_demo_1)

@@ -145,6 +145,9 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
 
     await d.page.goto(d.url);
     await d.page.getByRole("button", { name: "Reset this workspace" }).click();
+    // A reset ends every session of the workspace: the page says so and asks to sign in again.
+    expect(await d.page.getByRole("status").textContent()).toContain("The workspace was reset");
+    await d.signIn();
     expect(await d.page.locator("#payment-count").textContent()).toBe("0 payments.");
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(404);
   });

@@ -111,7 +111,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
         method: "card",
         from_account: from,
         to_account: to,
-        description: "card 4543590000000006 cvc 123",
+        description: "Kasım faturası FTR-ŞĞİ-0042",
       }),
     ]);
     // The page refreshes itself: the curl request appears without a reload.
@@ -122,9 +122,29 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await d.page.screenshot({ path: `${SHOTS}request-log.png`, fullPage: true });
     await row.first().getByRole("link").click();
     const detail = await d.page.locator("main").textContent();
-    expect(detail).toContain("454359******0006");
-    expect(detail).not.toContain("4543590000000006");
+    expect(detail).toContain("Kasım faturası FTR-ŞĞİ-0042");
     expect(detail).toContain('"amount":990');
+
+    // A card number in free text is refused (400, conforming to the spec), and masked in the log.
+    const refused = await d.h.call("POST", "/v1/payments", {
+      key: KEY,
+      json: {
+        amount: 990,
+        currency: "TRY",
+        method: "card",
+        from_account: from,
+        to_account: to,
+        description: "card 4543590000000006 cvc 123",
+      },
+    });
+    expect(refused.status).toBe(400);
+    await d.page.goto(`${d.url}/requests`);
+    const refusedRow = d.page.getByRole("table", { name: "Request log" }).locator("tbody tr", { hasText: "400" });
+    expect((await refusedRow.first().locator("td").allTextContents()).at(-1)).toBe("conforms");
+    await refusedRow.first().getByRole("link").click();
+    const refusedDetail = await d.page.locator("main").textContent();
+    expect(refusedDetail).toContain("454359******0006");
+    expect(refusedDetail).not.toContain("4543590000000006");
 
     // An exchange the spec does not cover gets a verdict that says so (HEAD is served, but not specified).
     await d.h.call("HEAD", "/v1/accounts", { key: KEY });

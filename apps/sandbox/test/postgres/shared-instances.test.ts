@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, seedWorkspace } from "../../src/index.js";
+import { SandboxSecret } from "../../src/sandbox-secret.js";
 import { cardPayment } from "../support/harness.js";
 import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
@@ -184,7 +185,7 @@ describe("two sandbox processes on one database", () => {
     // No double transition, and completion once per payment (the history is the record).
     const history = await db.query(
       "SELECT seq, array_agg(status ORDER BY version) AS statuses FROM payment_history WHERE workspace = $1 GROUP BY seq",
-      [KEY],
+      [new SandboxSecret(TEST_SECRET).storedWorkspaceId(KEY)],
     );
     expect(history.rows).toHaveLength(210);
     for (const row of history.rows) expect(row.statuses).toHaveLength(2);
