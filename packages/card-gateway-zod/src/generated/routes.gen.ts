@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 1.0.0, sha256 4c6e9f17da37041c99e4f8b933f8bdfbdad74f8bfcc4e367b1724925b7840c7b)
+// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 f07c548ab5264e232819da7d2b72d9514d4182af5a5319adc93e9a2a39df85de)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";

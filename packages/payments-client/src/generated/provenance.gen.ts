@@ -1,10 +1,10 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 1.0.0, sha256 267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 d52183df945f018907e137ad3e7c860be2ce06298a4426316e925f386a7633b5)
 // regenerate with `pnpm generate`.
 
 /** The spec this package was generated from: its path in the payspec repository, info.version and sha256. */
 export const specProvenance = {
   "spec": "specs/payments-accounts.openapi.yaml",
-  "version": "1.0.0",
-  "sha256": "267e8f1edfa603d0b733b3bb71cc6e8b755a1de0952a389ff06cbe14317e50e7"
+  "version": "2.0.0",
+  "sha256": "d52183df945f018907e137ad3e7c860be2ce06298a4426316e925f386a7633b5"
 } as const;
