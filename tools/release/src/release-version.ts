@@ -12,7 +12,9 @@ function run(command: string, args: readonly string[]): void {
   console.log(`\n$ ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
   if (result.status !== 0) {
-    console.error(`release:version: "${command} ${args.join(" ")}" failed; fix that and run pnpm release:version again.`);
+    console.error(
+      `release:version: "${command} ${args.join(" ")}" failed; fix that and run pnpm release:version again.`,
+    );
     process.exit(2);
   }
 }
@@ -20,4 +22,6 @@ function run(command: string, args: readonly string[]): void {
 run("changeset", ["version"]);
 for (const { spec, from, to } of await syncSpecVersions(root)) console.log(`${spec}: info.version ${from} -> ${to}`);
 run("pnpm", ["generate"]);
-console.log("\nrelease:version: versions, changelogs and spec versions written; review and commit them as one release commit.");
+console.log(
+  "\nrelease:version: versions, changelogs and spec versions written; review and commit them as one release commit.",
+);
