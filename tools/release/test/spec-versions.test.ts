@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,15 +29,30 @@ describe("spec versions follow their packages", () => {
       mkdirSync(join(scratch, packageDir), { recursive: true });
       mkdirSync(join(scratch, "specs"), { recursive: true });
       cpSync(join(root, spec), join(scratch, spec));
-      writeFileSync(join(scratch, packageDir, "package.json"), JSON.stringify({ version: "2.0.0" }));
+      writeFileSync(join(scratch, packageDir, "package.json"), JSON.stringify({ version: "3.0.0" }));
     }
     const before = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
     const synced = await syncSpecVersions(scratch);
-    expect(synced.map((s) => s.to)).toEqual(["2.0.0", "2.0.0"]);
+    expect(synced.map((s) => s.to)).toEqual(["3.0.0", "3.0.0"]);
     const after = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
-    expect(infoVersion(after)).toBe("2.0.0");
-    expect(after).toBe(withInfoVersion(before, "2.0.0"));
-    expect(after.split("\n").filter((line, i) => line !== before.split("\n")[i])).toEqual(["  version: 2.0.0"]);
+    expect(infoVersion(after)).toBe("3.0.0");
+    expect(after).toBe(withInfoVersion(before, "3.0.0"));
+    expect(after.split("\n").filter((line, i) => line !== before.split("\n")[i])).toEqual(["  version: 3.0.0"]);
     expect(await syncSpecVersions(scratch)).toEqual([]);
+  });
+});
+
+describe("the first release", () => {
+  it("gave every public package a released version and a CHANGELOG.md, and left nothing pending", () => {
+    const dirs = ["specs", ...["packages", "apps"].flatMap((d) => readdirSync(join(root, d)).map((p) => `${d}/${p}`))];
+    const publicDirs = dirs.filter((dir) => !JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).private);
+    expect(publicDirs.length).toBeGreaterThanOrEqual(9);
+    for (const dir of publicDirs) {
+      const { name, version } = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+      expect(version, name).not.toBe("0.0.0");
+      const changelog = readFileSync(join(root, dir, "CHANGELOG.md"), "utf8");
+      expect(changelog, name).toContain(`# ${name}`);
+      expect(changelog, name).toContain(`## ${version}`);
+    }
   });
 });
