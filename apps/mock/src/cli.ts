@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseServerArgs, portNumber } from "@payspec/server-kit";
+import { parseServerArgs, portNumber, startupProblemMessage } from "@payspec/server-kit";
 import { DEFAULT_MOCK_PORT, startMock } from "./server.js";
 
 const USAGE = `payspec-mock: both payment APIs mocked by Prism from their specs, on one port.
@@ -9,7 +9,7 @@ Usage: payspec-mock [--port N] [--host ADDRESS] [--dynamic]
   --port N         port to listen on (default: $PORT or ${DEFAULT_MOCK_PORT}; 0 picks a free one)
   --host ADDRESS   address to listen on (default: $HOST or 127.0.0.1)
   --dynamic        schema-generated data instead of the specs' examples (or PAYSPEC_MOCK_DYNAMIC=true)
-  --help           this text
+  -h, --help       this text
 
 Per request: 'Prefer: code=404', 'Prefer: example=declined', 'Prefer: dynamic=true'.`;
 
@@ -26,7 +26,15 @@ async function main(): Promise<number> {
   }
   const dynamic = args.on.has("dynamic") || process.env.PAYSPEC_MOCK_DYNAMIC === "true";
   const host = args.host ?? process.env.HOST ?? "127.0.0.1";
-  const mock = await startMock({ port, host, dynamic, logRequests: process.env.PAYSPEC_LOG === "requests" });
+  let mock: Awaited<ReturnType<typeof startMock>>;
+  try {
+    mock = await startMock({ port, host, dynamic, logRequests: process.env.PAYSPEC_LOG === "requests" });
+  } catch (error) {
+    const message = startupProblemMessage(error, { port, host });
+    if (message === undefined) throw error;
+    process.stderr.write(`payspec-mock: ${message}\n`);
+    return 2;
+  }
   process.stdout.write(
     [
       `payspec mock (Prism) listening on ${mock.url}`,

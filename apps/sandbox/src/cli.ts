@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { parseServerArgs } from "@payspec/server-kit";
-import { configFromEnv, type SandboxConfig } from "./config.js";
-import { startSandbox } from "./server.js";
+import { parseServerArgs, startupProblemMessage } from "@payspec/server-kit";
+import { configFromEnv, DEFAULT_PORT, type SandboxConfig } from "./config.js";
+import { type RunningSandbox, startSandbox } from "./server.js";
 import { startupBanner } from "./startup-banner.js";
 
 const USAGE = `payspec-sandbox: both payment APIs, stateful, on one port (http://127.0.0.1:4010).
@@ -10,7 +10,7 @@ Usage: payspec-sandbox [--port N] [--host ADDRESS]
 
   --port N         port to listen on (default: $PORT or 4010; 0 picks a free one)
   --host ADDRESS   address to listen on (default: $HOST or 127.0.0.1)
-  --help           this text
+  -h, --help       this text
 
 Every other setting is an environment variable (PAYSPEC_API_KEYS, PAYSPEC_SAMPLE_PAYMENTS=off, …):
 see the README of @payspec/sandbox.`;
@@ -21,20 +21,24 @@ async function main(): Promise<number> {
     (args.exitCode === 0 ? process.stdout : process.stderr).write(args.message);
     return args.exitCode;
   }
-  let config: SandboxConfig;
+  let config: SandboxConfig | undefined;
+  let sandbox: RunningSandbox;
   try {
     config = configFromEnv();
+    sandbox = await startSandbox({
+      ...config,
+      // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
+      samplePayments: process.env.PAYSPEC_SAMPLE_PAYMENTS !== "off",
+      ...(args.port === undefined ? {} : { port: args.port }),
+      ...(args.host === undefined ? {} : { host: args.host }),
+    });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    const where = { port: args.port ?? config?.port ?? DEFAULT_PORT, host: args.host ?? config?.host ?? "127.0.0.1" };
+    const message = startupProblemMessage(error, where);
+    if (message === undefined) throw error;
+    process.stderr.write(`payspec-sandbox: ${message}\n`);
     return 2;
   }
-  const sandbox = await startSandbox({
-    ...config,
-    // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
-    samplePayments: process.env.PAYSPEC_SAMPLE_PAYMENTS !== "off",
-    ...(args.port === undefined ? {} : { port: args.port }),
-    ...(args.host === undefined ? {} : { host: args.host }),
-  });
   process.stdout.write(startupBanner(sandbox.config, sandbox.url));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

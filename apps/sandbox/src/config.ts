@@ -1,3 +1,5 @@
+import { StartupProblem } from "@payspec/server-kit";
+
 /** Everything the sandbox reads from its environment, with the documented defaults. */
 export interface SandboxConfig {
   readonly host: string;
@@ -39,7 +41,11 @@ export const DEMO_GATEWAY_SECRET = "gw_demo_secret";
 function positiveNumber(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, got "${raw}".`);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new StartupProblem(
+      `${name} must be a number of at least 0, got "${raw}": fix it or unset it for the default.`,
+    );
+  }
   return value;
 }
 

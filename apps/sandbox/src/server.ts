@@ -1,6 +1,6 @@
 import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
-import { assertStorableText, createApiServer, registerRequestLog } from "@payspec/server-kit";
+import { assertStorableText, createApiServer, registerRequestLog, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig } from "./config.js";
@@ -36,7 +36,7 @@ export interface Sandbox {
 async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise<SandboxStores> {
   if (!config.databaseUrl) return memoryStores();
   if (!config.secret) {
-    throw new Error(
+    throw new StartupProblem(
       "PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET as well: instances sharing a database (or one instance across restarts) must share the secret that signs cursors and keys card-number hashes. It is never stored in the database; set the same long random value on every instance.",
     );
   }

@@ -1,4 +1,4 @@
-import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, type SandboxConfig } from "./config.js";
+import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type SandboxConfig } from "./config.js";
 import { seedWorkspace } from "./payments/seed.js";
 
 /** `sk_live_…a1b2`: enough to tell keys apart, too little to use one. */
@@ -9,6 +9,13 @@ export function maskSecret(value: string): string {
 
 function shown(value: string, demo: readonly string[]): string {
   return demo.includes(value) ? value : maskSecret(value);
+}
+
+/** The demo login in full (the README publishes it); a login of one's own masked, its secret never shown. */
+function gatewayLogin(config: SandboxConfig): string {
+  return config.gatewayKey === DEMO_GATEWAY_KEY && config.gatewaySecret === DEMO_GATEWAY_SECRET
+    ? `demo login ${DEMO_GATEWAY_KEY} / ${DEMO_GATEWAY_SECRET}`
+    : `key ${maskSecret(config.gatewayKey)} (its secret is yours: PAYSPEC_GATEWAY_SECRET)`;
 }
 
 /**
@@ -28,10 +35,16 @@ export function startupBanner(config: SandboxConfig, url: string): string {
           .join(", ")}`,
     ),
     "",
-    `Card gateway: POST ${url}/auth/login with Basic base64(<key>:<secret>), key ${shown(config.gatewayKey, [DEMO_GATEWAY_KEY])}` +
-      (config.gatewayKey === DEMO_GATEWAY_KEY ? " (the demo secret is in the README)" : ""),
+    `Card gateway: POST ${url}/auth/login with Basic base64(<key>:<secret>), ${gatewayLogin(config)}`,
     `  tokens live ${config.tokenTtlSeconds} s; payments complete after ${config.completeAfterSeconds} s`,
-    `  control API /_sandbox: ${config.control ? "on" : "off"}; request log: ${config.logRequests ? "on" : "off (PAYSPEC_LOG=requests)"}`,
+    "",
+    ...(config.control
+      ? [
+          `Dashboard: ${url}/_sandbox/dashboard (sign in with a key above, or the gateway's login)`,
+          "Control API /_sandbox: on (reset, clock, forced states; see the sandbox README)",
+        ]
+      : ["Dashboard and control API /_sandbox: off (PAYSPEC_SANDBOX_CONTROL=off)"]),
+    `Request log: ${config.logRequests ? "on" : "off (PAYSPEC_LOG=requests)"}; API reference: pnpm build:docs (in a clone of payspec)`,
     "",
   ].join("\n");
 }

@@ -106,10 +106,22 @@ describe("a card number in a URL", () => {
 });
 
 describe("the start banner", () => {
-  it("shows the demo keys, masks other keys and never prints a secret or a Basic header", () => {
+  it("shows the demo keys and login, masks other keys and never prints a secret of one's own or a Basic header", () => {
     const demo = startupBanner(configFromEnv({}), "http://127.0.0.1:4010");
     expect(demo).toContain("sk_sandbox_demo_1");
-    expect(demo).not.toContain("gw_demo_secret");
+    // The documented demo login, so a newcomer can log in without looking it up; and where to go next.
+    expect(demo).toContain("demo login gw_demo_key / gw_demo_secret");
+    expect(demo).toContain("Dashboard: http://127.0.0.1:4010/_sandbox/dashboard");
+    expect(demo).toContain("Control API /_sandbox: on");
+    expect(demo).toContain("pnpm build:docs");
+    const ownSecret = startupBanner(
+      configFromEnv({ PAYSPEC_GATEWAY_SECRET: "mine-not-the-demo" }),
+      "http://127.0.0.1:4010",
+    );
+    expect(ownSecret).not.toContain("mine-not-the-demo");
+    expect(ownSecret).not.toContain("gw_demo_secret");
+    const off = startupBanner(configFromEnv({ PAYSPEC_SANDBOX_CONTROL: "off" }), "http://127.0.0.1:4010");
+    expect(off).toContain("Dashboard and control API /_sandbox: off");
     const own = startupBanner(
       configFromEnv({
         PAYSPEC_API_KEYS: "sk_live_9f8e7d6c5b4aa1b2",

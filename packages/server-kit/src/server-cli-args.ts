@@ -18,7 +18,7 @@ export function portNumber(text: string): number | undefined {
 }
 
 /**
- * The command line every payspec server shares: `--port N`, `--host ADDRESS`, `--help`, and its own
+ * The command line every payspec server shares: `--port N`, `--host ADDRESS`, `--help` (`-h`), and its own
  * boolean switches. A leading `--` is dropped (`pnpm start -- --port 5000` passes it along).
  * `--help` answers exit 0 with the usage; anything wrong answers exit 2 naming it.
  */
@@ -31,7 +31,7 @@ export function parseServerArgs(argv: readonly string[], usage: string, switches
       options: {
         port: { type: "string" },
         host: { type: "string" },
-        help: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
         ...Object.fromEntries(switches.map((name) => [name, { type: "boolean" as const }])),
       },
     }).values;

@@ -1,3 +1,4 @@
+import { StartupProblem } from "@payspec/server-kit";
 import pg from "pg";
 import { MemoryClockStore } from "./memory-clock-store.js";
 import { MemoryGatewayStore } from "./memory-gateway-store.js";
@@ -48,7 +49,9 @@ export async function postgresStores(
   } catch (error) {
     await pool.end();
     const reason = (error as Error).message;
-    throw new Error(`The sandbox could not prepare its PostgreSQL database (PAYSPEC_DATABASE_URL): ${reason}`);
+    throw new StartupProblem(
+      `The sandbox could not use its PostgreSQL database (PAYSPEC_DATABASE_URL): ${reason}. Check the URL, that the server is running and that this user may create tables in that database.`,
+    );
   }
   return {
     payments: new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId),
