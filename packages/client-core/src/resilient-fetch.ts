@@ -42,6 +42,14 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * - idempotent requests (GET, DELETE, …) on network errors, timeouts and retryable statuses.
  * Everything else is surfaced as a typed error: NetworkError, TimeoutError, or the response itself.
  */
+/** A signal that aborts with a TimeoutError after `ms`, held alive by its own timer. */
+function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
+  timer.unref?.();
+  return controller.signal;
+}
+
 export function resilientFetch(options: ResilientFetchOptions): FetchLike {
   const sleep = options.sleep ?? defaultSleep;
   const describe = options.describe ?? ((r: Request) => `${r.method} ${new URL(r.url).pathname}`);
@@ -54,7 +62,10 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
       const lastAttempt = attempt >= retry.maxRetries;
       // The body of a Request can be read once; every attempt sends its own copy.
       const attemptRequest = lastAttempt ? request : request.clone();
-      const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+      // A timer of our own, not AbortSignal.timeout: a timeout signal that only AbortSignal.any holds
+      // can be garbage-collected before it fires (seen under load: a stalled body then hung for good).
+      // The timer keeps its controller alive; unref'd, it never keeps a process running.
+      const timeout = options.timeoutMs ? timeoutSignal(options.timeoutMs) : undefined;
       const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
       let response: Response;
       try {
