@@ -96,7 +96,11 @@ export async function createScratchProject(nodeDir: string): Promise<ScratchProj
       include: ["examples/*.ts"],
     }),
   );
-  await cp(join(WORKSPACE, "examples"), join(dir, "examples"), { recursive: true });
+  // The examples as a user has them: the files, not the workspace package that runs them in a clone.
+  await cp(join(WORKSPACE, "examples"), join(dir, "examples"), {
+    recursive: true,
+    filter: (source) => !/(package\.json|run-examples\.ts|node_modules|tsconfig\.json)$/.test(source),
+  });
   const installed = await run("npm", ["install", "--no-audit", "--no-fund"], {
     cwd: dir,
     env: userEnv(nodeDir),
