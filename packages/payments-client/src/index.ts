@@ -17,7 +17,7 @@ export {
 export { paymentCsvColumns } from "@payspec/payments-zod";
 export { type CreateManyOutcome, MAX_BATCH_SIZE } from "./batch.js";
 export { createPaymentsClient, type PaymentsClient, type PaymentsClientOptions } from "./create-payments-client.js";
-export { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
+export { PaymentsApiError, type PaymentsErrorCode, type PaymentsFieldError } from "./errors.js";
 export { writePayments } from "./export.js";
 export { specProvenance } from "./generated/provenance.gen.js";
 export type { ReconciledOutcome } from "./reconcile.js";

@@ -6,6 +6,7 @@ import {
   ApiError,
   createPaymentsClient,
   type PaymentCreate,
+  PaymentsApiError,
   type PaymentsClient,
   RequestValidationError,
   ResponseValidationError,
@@ -179,3 +180,14 @@ async function collect(write: (out: PassThrough) => Promise<number>): Promise<st
   await write(out);
   return Buffer.concat(chunks).toString("utf8");
 }
+
+describe("every problem at once", () => {
+  it("gives every invalid field the API named, typed, on the error", async () => {
+    const lenient = createPaymentsClient({ baseUrl: suite.proxy.url, apiKey: DEMO_API_KEYS[0], validate: false });
+    const error = await lenient
+      .createPayment({ ...payment(), amount: 0, currency: "try" } as PaymentCreate)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect((error as PaymentsApiError).fieldErrors.map((e) => e.field)).toEqual(["amount", "currency"]);
+  });
+});

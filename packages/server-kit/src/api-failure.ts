@@ -31,6 +31,12 @@ const GATEWAY_CODE: Partial<Record<FailureKind, number>> = {
   internal_error: 5000,
 };
 
+/** One invalid field of a request, as the payments API's `errors` list shows it. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
 export interface FailureOptions {
   /** The field, parameter or header at fault. */
   readonly param?: string;
@@ -38,6 +44,8 @@ export interface FailureOptions {
   readonly gatewayCode?: number;
   /** The HTTP status, when the kind's default is not the right one (405, 431). */
   readonly status?: number;
+  /** Every invalid field, when validation found them (the payments API lists them; the gateway's message names them). */
+  readonly errors?: readonly FieldError[];
 }
 
 /**
@@ -55,15 +63,29 @@ export class ApiFailure extends Error {
     options: FailureOptions = {},
   ) {
     super(maskCardNumbers(message));
-    this.options = options.param === undefined ? options : { ...options, param: maskCardNumbers(options.param) };
+    this.options = {
+      ...options,
+      ...(options.param === undefined ? {} : { param: maskCardNumbers(options.param) }),
+      ...(options.errors === undefined
+        ? {}
+        : {
+            errors: options.errors.map((e) => ({
+              field: maskCardNumbers(e.field),
+              message: maskCardNumbers(e.message),
+            })),
+          }),
+    };
     this.status = options.status ?? STATUS[kind];
   }
 
-  /** The payments API's `{code, message, param?}`. */
-  paymentsBody(): { code: FailureKind; message: string; param?: string } {
-    return this.options.param
-      ? { code: this.kind, message: this.message, param: this.options.param }
-      : { code: this.kind, message: this.message };
+  /** The payments API's `{code, message, param?, errors?}`. */
+  paymentsBody(): { code: FailureKind; message: string; param?: string; errors?: readonly FieldError[] } {
+    return {
+      code: this.kind,
+      message: this.message,
+      ...(this.options.param ? { param: this.options.param } : {}),
+      ...(this.options.errors ? { errors: this.options.errors } : {}),
+    };
   }
 
   /** The gateway's `{code, message}`. */

@@ -1,4 +1,11 @@
-export { ApiFailure, type ApiName, apiOf, type FailureKind, type FailureOptions } from "./api-failure.js";
+export {
+  ApiFailure,
+  type ApiName,
+  apiOf,
+  type FailureKind,
+  type FailureOptions,
+  type FieldError,
+} from "./api-failure.js";
 export { type ApiServerOptions, createApiServer } from "./api-server.js";
 export { basicCredentials, credentialsFor } from "./authorization.js";
 export {

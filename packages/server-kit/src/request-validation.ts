@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { ApiFailure } from "./api-failure.js";
+import { ApiFailure, type FieldError } from "./api-failure.js";
 
 interface Issue {
   readonly code: string;
@@ -35,16 +35,23 @@ export function validateFields<T>(
 
 /**
  * Validates a request with the generated zod schema and returns the parsed data (defaults applied).
- * The first problem becomes a 400 that names the field. zod messages never quote the input, so a
- * card number or CVC is never echoed.
+ * Every problem, one per field, becomes one 400: the message names them all (so a caller learns them
+ * at once, not one retry at a time), `param` names the first, and `errors` lists each. zod messages
+ * never quote the input, so a card number or CVC is never echoed.
  */
 export function parseRequest<T>(schema: ZodType<T>, data: unknown): T {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const issue = result.error.issues[0] as Issue;
-  const field = fieldOf(issue, true);
-  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : "";
-  throw new ApiFailure("invalid_request", `${field}: ${issue.message}${more}`, { param: field });
+  const errors: FieldError[] = [];
+  for (const issue of result.error.issues as Issue[]) {
+    const field = fieldOf(issue, true);
+    if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message });
+  }
+  const first = errors[0] as FieldError;
+  throw new ApiFailure("invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), {
+    param: first.field,
+    errors,
+  });
 }
 
 /** Query strings are text; turns the values of numeric parameters into numbers so the schema can judge them. */

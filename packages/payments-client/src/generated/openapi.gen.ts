@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 d52183df945f018907e137ad3e7c860be2ce06298a4426316e925f386a7633b5)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 16b7df72428ff8fd97c819e0b5c769b53df7440aa8e9b29585d6ee345739e8ca)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -284,6 +284,17 @@ export type components = {
             message: string;
             /** @description The field, parameter or header at fault, where there is one (for example `amount`, `limit`, `payments[3].currency`). */
             param?: string;
+            /**
+             * @description Every problem found in the request, one per field, when there is more than one or a
+             *     client should show them beside its fields: fix them all before sending again. `param` and
+             *     `message` still name the first.
+             */
+            errors?: {
+                /** @description The field or parameter at fault (for example `amount`, `payments[3].currency`). */
+                field: string;
+                /** @description What is wrong with it, never quoting what was sent. */
+                message: string;
+            }[];
         };
     };
     responses: {

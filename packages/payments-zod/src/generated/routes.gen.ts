@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 d52183df945f018907e137ad3e7c860be2ce06298a4426316e925f386a7633b5)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 16b7df72428ff8fd97c819e0b5c769b53df7440aa8e9b29585d6ee345739e8ca)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";
