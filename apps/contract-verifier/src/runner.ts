@@ -65,6 +65,41 @@ async function assertReachable(context: VerifyContext): Promise<void> {
   }
 }
 
+/**
+ * Credentials the provider refuses make every check fail for a reason that is not the provider's
+ * fault: that is "could not run" (exit 2), said once, not dozens of violations (exit 1).
+ */
+async function assertCredentialsAccepted(context: VerifyContext): Promise<void> {
+  const refused = (status: number) => status === 401 || status === 403;
+  const { payments, gateway } = context.apis;
+  const timeout = () => AbortSignal.timeout(context.options.timeoutMs);
+  if (payments) {
+    const answer = await fetch(new URL("v1/accounts", `${payments.baseUrl.replace(/\/$/, "")}/`), {
+      headers: { authorization: `Bearer ${context.options.apiKey}` },
+      signal: timeout(),
+    });
+    await answer.arrayBuffer();
+    if (refused(answer.status)) {
+      throw new CannotRun(
+        `the provider refused the credentials (${answer.status} for GET /v1/accounts): check --api-key (or PAYSPEC_VERIFY_API_KEY).`,
+      );
+    }
+  }
+  if (gateway) {
+    const answer = await fetch(new URL("auth/login", `${gateway.baseUrl.replace(/\/$/, "")}/`), {
+      method: "POST",
+      headers: { authorization: context.basicCredentials() },
+      signal: timeout(),
+    });
+    await answer.arrayBuffer();
+    if (refused(answer.status)) {
+      throw new CannotRun(
+        `the provider refused the credentials (${answer.status} for POST /auth/login): check --gateway-key and --gateway-secret (or PAYSPEC_VERIFY_GATEWAY_KEY / _SECRET).`,
+      );
+    }
+  }
+}
+
 async function runCheck(check: Check, context: VerifyContext): Promise<CheckResult> {
   const violations: Violation[] = [];
   const times: number[] = [];
@@ -197,6 +232,7 @@ export async function runVerification(
   }
   const context = new VerifyContext(options, anySpec);
   await assertReachable(context);
+  if (!anySpec) await assertCredentialsAccepted(context);
   const checks = selectChecks(options, context);
   const startedAt = new Date();
   const results: CheckResult[] = [];

@@ -91,22 +91,32 @@ describe("the CLI", () => {
   });
 
   it("exits 1 with the operation, request, expectation and answer of each violation", async () => {
-    const error = await run(tsx, [
-      cli,
-      "--target",
-      sandbox.url,
-      "--api",
-      "payments",
-      "--api-key",
-      "sk_wrong",
-      "--only",
-      "positive.listAccounts,positive.getPayment",
-    ]).catch((e) => e);
-    expect(error.code).toBe(1);
-    expect(error.stdout).toContain("positive.listAccounts");
-    expect(error.stdout).toMatch(/request: {2}GET \/v1\/accounts/);
-    expect(error.stdout).toContain("expected: a 2xx answer");
-    expect(error.stdout).toMatch(/actual: {3}401/);
+    // A provider that accepts the credentials but answers 404 to reading a payment it just created.
+    const forgetful = createServer((request, res) => {
+      const created = request.method === "POST";
+      const accounts = request.url === "/v1/accounts";
+      res.writeHead(created ? 201 : accounts ? 200 : 404, { "content-type": "application/json" });
+      res.end(accounts ? "[]" : created ? "{}" : '{"code":"not_found","message":"gone"}');
+    });
+    await new Promise<void>((resolve) => forgetful.listen(0, "127.0.0.1", resolve));
+    try {
+      const error = await run(tsx, [
+        cli,
+        "--target",
+        `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}`,
+        "--api",
+        "payments",
+        "--only",
+        "positive.getPayment",
+      ]).catch((e) => e);
+      expect(error.code).toBe(1);
+      expect(error.stdout).toContain("positive.getPayment");
+      expect(error.stdout).toMatch(/request: {2}GET \/v1\/payments\//);
+      expect(error.stdout).toContain("expected: a 2xx answer");
+      expect(error.stdout).toMatch(/actual: {3}404/);
+    } finally {
+      forgetful.close();
+    }
   });
 
   it("says what is wrong with a provider that answers 200 {} to everything, one line per check", async () => {
@@ -180,5 +190,18 @@ describe("the CLI", () => {
     const usage = await run(tsx, [cli, "--profile", "everything", "--target", sandbox.url]).catch((e) => e);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--profile must be one of schema, behaviour, sandbox");
+  });
+
+  it("exits 2, once, when the provider refuses the credentials: not dozens of violations", async () => {
+    const wrongKey = await run(tsx, [cli, "--target", sandbox.url, "--api-key", "sk_not_a_workspace"]).catch((e) => e);
+    expect(wrongKey.code).toBe(2);
+    expect(wrongKey.stderr).toContain(
+      "the provider refused the credentials (401 for GET /v1/accounts): check --api-key",
+    );
+    expect(wrongKey.stdout).not.toMatch(/failed/);
+    const wrongGateway = await run(tsx, [cli, "--target", sandbox.url, "--gateway-secret", "nope"]).catch((e) => e);
+    expect(wrongGateway.code).toBe(2);
+    expect(wrongGateway.stderr).toContain("check --gateway-key and --gateway-secret");
+    expect(`${wrongKey.stderr}${wrongGateway.stderr}`).not.toMatch(/^\s+at /m);
   });
 });
