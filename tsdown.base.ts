@@ -4,6 +4,12 @@ import type { AttwOptions, UserConfig } from "tsdown";
 export const attwOptions: AttwOptions = { profile: "node16", level: "error" };
 
 /**
+ * `pnpm start`, `pnpm mock` and `pnpm verify` build only to run: the publishing checks (publint,
+ * arethetypeswrong) belong to `pnpm build`, CI and release:dry, not to a newcomer's first start.
+ */
+const publishingChecks = process.env.PAYSPEC_BUILD_TO_RUN !== "1";
+
+/**
  * The one build config every published package shares: ESM + CJS with types, checked by publint
  * and arethetypeswrong on each build so a broken exports map never ships.
  */
@@ -14,8 +20,8 @@ export const packageBuild: UserConfig = {
   sourcemap: true,
   clean: true,
   shims: true,
-  publint: true,
-  attw: attwOptions,
+  publint: publishingChecks,
+  attw: publishingChecks ? attwOptions : false,
 };
 
 /**

@@ -63,9 +63,12 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   }, 120_000);
   afterAll(() => sandbox?.stop());
 
-  it("starts the sandbox with npx payspec-sandbox and prints no secret", () => {
+  it("starts the sandbox with npx payspec-sandbox, printing the dashboard and the documented demo login only", () => {
     expect(sandbox.output()).toContain(`listening on ${sandboxUrl}`);
-    expect(sandbox.output()).not.toContain("gw_demo_secret");
+    expect(sandbox.output()).toContain(`Dashboard: ${sandboxUrl}/_sandbox/dashboard`);
+    // The demo login is published in the README; nothing else secret is printed.
+    expect(sandbox.output()).toContain("demo login gw_demo_key / gw_demo_secret");
+    expect(sandbox.output()).not.toMatch(/Basic [A-Za-z0-9+/=]{8,}/);
   });
 
   it("runs the quickstart (ESM) against it and prints the sample payments", async () => {
