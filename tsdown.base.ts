@@ -1,13 +1,19 @@
 import type { AttwOptions, UserConfig } from "tsdown";
 
-/** arethetypeswrong settings: node16 resolution (ESM and CJS) must work for every entry point. */
-export const attwOptions: AttwOptions = { profile: "node16", level: "error" };
-
 /**
- * `pnpm start`, `pnpm mock` and `pnpm verify` build only to run: the publishing checks (publint,
- * arethetypeswrong) belong to `pnpm build`, CI and release:dry, not to a newcomer's first start.
+ * `pnpm start`, `pnpm mock` and `pnpm verify` build only to run: type declarations and the publishing
+ * checks (publint, arethetypeswrong) belong to `pnpm build`, CI and release:dry, not to a newcomer's
+ * first start. (The setting is part of turbo's cache key, so neither build stands in for the other.)
  */
 const publishingChecks = process.env.PAYSPEC_BUILD_TO_RUN !== "1";
+
+/**
+ * arethetypeswrong settings: node16 resolution (ESM and CJS) must work for every entry point (plus a
+ * package's own exclusions); off when building only to run.
+ */
+export function attw(extra: Partial<AttwOptions> = {}): AttwOptions | false {
+  return publishingChecks ? { profile: "node16", level: "error", ...extra } : false;
+}
 
 /**
  * The one build config every published package shares: ESM + CJS with types, checked by publint
@@ -16,12 +22,12 @@ const publishingChecks = process.env.PAYSPEC_BUILD_TO_RUN !== "1";
 export const packageBuild: UserConfig = {
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
-  dts: true,
+  dts: publishingChecks,
   sourcemap: true,
   clean: true,
   shims: true,
   publint: publishingChecks,
-  attw: publishingChecks ? attwOptions : false,
+  attw: attw(),
 };
 
 /**

@@ -1,8 +1,8 @@
 import { defineConfig } from "tsdown";
-import { attwOptions, packageBuild } from "../tsdown.base.ts";
+import { attw, packageBuild } from "../tsdown.base.ts";
 
 export default defineConfig({
   ...packageBuild,
   // The YAML specs are exported as files for tools (Prism, Spectral), not as modules with types.
-  attw: { ...attwOptions, excludeEntrypoints: [/\.yaml$/] },
+  attw: attw({ excludeEntrypoints: [/\.yaml$/] }),
 });
