@@ -3,11 +3,15 @@
  * measured in the same run:
  * 1. the installed `payspec-sandbox` bin: spawn to the first 200 on GET /v1/accounts (goal <= 1.5 s),
  *    beside the Prism CLI's spawn to its first answer for one spec (the baseline);
- * 2. `pnpm start` in this already-installed clone: spawn to the first 200 (goal <= 10 s);
+ * 2. `pnpm start` in this already-installed clone: spawn to the first 200 (goal <= 10 s); and in a cold
+ *    clone (the tracked files copied, installed from pnpm's store, nothing built: one run, goal <= 15 s);
  * 3. `payspec-verify --profile behaviour` against a running sandbox, as a whole process (goal <= 3 s),
  *    beside `node -e ""` (the cost of starting Node at all).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { binPath, median, table } from "@payspec/bench-kit";
 import { specPath } from "@payspec/specs";
@@ -94,6 +98,29 @@ const pnpmStartMs = await medianOf((i) =>
   }),
 );
 
+/** A clone as a newcomer has it after `pnpm install`: the tracked files, dependencies, nothing built. */
+function coldClone(): string {
+  const dir = mkdtempSync(join(tmpdir(), "payspec-cold-clone-"));
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT }).toString().split("\0").filter(Boolean);
+  for (const file of tracked.filter((f) => existsSync(join(ROOT, f)))) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  execFileSync("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"], { cwd: dir, stdio: "ignore" });
+  return dir;
+}
+const cold = coldClone();
+const coldStartMs = await spawnToFirstAnswer(
+  "pnpm",
+  ["start", "--", "--port", "4759"],
+  "http://127.0.0.1:4759/v1/accounts",
+  {
+    headers: { authorization: KEY },
+    expect: 200,
+    cwd: cold,
+  },
+).finally(() => rmSync(cold, { recursive: true, force: true }));
+
 const sandbox = spawn(process.execPath, [sandboxBin, "--port", "4761"], { stdio: "ignore" });
 while (
   (await fetch("http://127.0.0.1:4761/v1/accounts", { headers: { authorization: KEY } }).catch(() => undefined))
@@ -120,6 +147,14 @@ console.log(
         "payspec-sandbox bin",
         sandboxMs,
         pnpmStartMs / sandboxMs,
+      ],
+      [
+        "pnpm start (cold clone: installed, nothing built) to first 200, one run",
+        coldStartMs,
+        15_000,
+        "pnpm start, installed clone",
+        pnpmStartMs,
+        coldStartMs / pnpmStartMs,
       ],
       ["payspec-verify --profile behaviour, whole process", verifyMs, 3000, "node -e ''", nodeMs, verifyMs / nodeMs],
     ],
