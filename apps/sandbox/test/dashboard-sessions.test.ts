@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../src/index.js";
 import { DashboardHttp } from "./support/dashboard-http.js";
-import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
+import { cardPayment, type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 /**
  * The dashboard's sessions and forms under attack, over real HTTP, on memory and PostgreSQL: replayed
@@ -183,23 +183,7 @@ describe("headers", () => {
 describe("the gateway's data", () => {
   it("is shown only to a session signed in with the gateway's credentials", async () => {
     const token = await h.login();
-    const card = {
-      referenceId: crypto.randomUUID(),
-      amount: 10,
-      finalAmount: 10,
-      walletAmount: 0,
-      clientIpAddress: "85.105.34.12",
-      currency: "TRY",
-      card: {
-        cardHolderName: "Ayşe Yılmaz",
-        cardNumber: "5528790000000008",
-        expireYear: "29",
-        expireMonth: "07",
-        cvc: "123",
-      },
-      products: [{ name: "Kulaklık", price: 10 }],
-    };
-    expect((await h.call("POST", "/api/v1/payments/card", { token, json: card })).status).toBe(200);
+    expect((await h.call("POST", "/api/v1/payments/card", { token, json: cardPayment() })).status).toBe(200);
 
     const workspace = new DashboardHttp(h.url);
     await workspace.signIn(KEY);

@@ -23,6 +23,16 @@ const changeset = (name: string, bumps: Record<string, string>) =>
       .join("\n")}\n---\n\n${name}\n`,
   );
 
+/** Drops `eft` from the payment method enum: a breaking change for every consumer that sends it. */
+const narrowMethodEnum = (file: string) =>
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(
+      "enum: [bank_transfer, card, virtual_account, eft]",
+      "enum: [bank_transfer, card, virtual_account]",
+    ),
+  );
+
 beforeEach(() => {
   repo = mkdtempSync(join(tmpdir(), "payspec-gate-"));
   mkdirSync(join(repo, "specs"));
@@ -36,13 +46,7 @@ beforeEach(() => {
   git("-c", "user.email=ci@payspec.test", "-c", "user.name=ci", "commit", "-q", "-m", "specs");
   git("checkout", "-q", "-b", "feature");
   // Narrow the payment method enum: a breaking change for every consumer that sends eft.
-  writeFileSync(
-    paymentsSpec(),
-    readFileSync(paymentsSpec(), "utf8").replace(
-      "enum: [bank_transfer, card, virtual_account, eft]",
-      "enum: [bank_transfer, card, virtual_account]",
-    ),
-  );
+  narrowMethodEnum(paymentsSpec());
 });
 
 describe("the breaking-change gate", () => {
@@ -213,13 +217,7 @@ describe("the gate judges the change, not the backlog", () => {
   it("passes the same change once it adds its own major changeset", { timeout: 120_000 }, async () => {
     pendingMajorOnMain();
     const spec = join(repo, "specs/payments-accounts.openapi.yaml");
-    writeFileSync(
-      spec,
-      readFileSync(spec, "utf8").replace(
-        "enum: [bank_transfer, card, virtual_account, eft]",
-        "enum: [bank_transfer, card, virtual_account]",
-      ),
-    );
+    narrowMethodEnum(spec);
     changeset("drop-eft", {
       "@payspec/specs": "major",
       "@payspec/payments-zod": "major",
@@ -236,13 +234,7 @@ describe("the gate judges the change, not the backlog", () => {
   }, async () => {
     pendingMajorOnMain();
     const spec = join(repo, "specs/payments-accounts.openapi.yaml");
-    writeFileSync(
-      spec,
-      readFileSync(spec, "utf8").replace(
-        "enum: [bank_transfer, card, virtual_account, eft]",
-        "enum: [bank_transfer, card, virtual_account]",
-      ),
-    );
+    narrowMethodEnum(spec);
     changeset("drop-eft", {
       "@payspec/specs": "minor",
       "@payspec/payments-zod": "minor",
@@ -263,13 +255,7 @@ describe("the gate on main", () => {
     git("checkout", "-q", "main");
     const before = git("rev-parse", "HEAD");
     const spec = join(repo, "specs/payments-accounts.openapi.yaml");
-    writeFileSync(
-      spec,
-      readFileSync(spec, "utf8").replace(
-        "enum: [bank_transfer, card, virtual_account, eft]",
-        "enum: [bank_transfer, card, virtual_account]",
-      ),
-    );
+    narrowMethodEnum(spec);
     commitAll("breaking, first commit of the push");
     writeFileSync(join(repo, "notes.txt"), "a harmless second commit\n");
     commitAll("harmless, last commit of the push");
@@ -291,13 +277,7 @@ describe("the gate on main", () => {
     commitAll("Version Packages");
     const release = git("rev-parse", "HEAD");
     const spec = join(repo, "specs/payments-accounts.openapi.yaml");
-    writeFileSync(
-      spec,
-      readFileSync(spec, "utf8").replace(
-        "enum: [bank_transfer, card, virtual_account, eft]",
-        "enum: [bank_transfer, card, virtual_account]",
-      ),
-    );
+    narrowMethodEnum(spec);
     commitAll("breaking");
     writeFileSync(join(repo, "notes.txt"), "later\n");
     commitAll("later");
