@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 f07c548ab5264e232819da7d2b72d9514d4182af5a5319adc93e9a2a39df85de)
+// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 cda6461b53a9780056403ec31b025960eff78b8a384d5473a18f6eb76bbf0cf6)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -151,7 +151,10 @@ export type components = {
         /**
          * @description A card payment. Text fields must hold only characters XML 1.0 allows (no control characters
          *     but tab and line breaks, no U+FFFE or U+FFFF, no lone surrogates): they end up in the daily
-         *     .xlsx report, so such text answers 400/6001 naming the field.
+         *     .xlsx report, so such text answers 400/6001 naming the field. A card number belongs in
+         *     `card.cardNumber` only: one in any other text (the holder's name, a product name, an
+         *     additional parameter; 13 to 19 digits passing the Luhn check, in any grouping) answers
+         *     400/6001 naming the field, never echoing the number.
          */
         CardPaymentRequest: {
             /** @description Unique id for tracking the operation. Echoed in the response. */

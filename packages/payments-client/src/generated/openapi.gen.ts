@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 16b7df72428ff8fd97c819e0b5c769b53df7440aa8e9b29585d6ee345739e8ca)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 cb3b909896104adf1521bf2fb36e0389142f4c1ad7fdafca39c4c4d72928dba5)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -170,9 +170,17 @@ export type components = {
             method: components["schemas"]["PaymentMethod"];
             from_account: components["schemas"]["AccountId"];
             to_account: components["schemas"]["AccountId"];
-            /** @description Free text shown in statements and the dashboard, up to 500 characters. */
+            /**
+             * @description Free text shown in statements and the dashboard, up to 500 characters. A card number in it
+             *     (13 to 19 digits passing the Luhn check, in any grouping) is refused with 400
+             *     `invalid_request`: card data never belongs in free text. So is a NUL character.
+             */
             description?: string;
-            /** @description Your own reference (for example an invoice number), used for reconciliation matching. Up to 140 characters. */
+            /**
+             * @description Your own reference (for example an invoice number), used for reconciliation matching. Up to
+             *     140 characters. A card number in it (13 to 19 digits passing the Luhn check, in any grouping)
+             *     is refused with 400 `invalid_request`, and so is a NUL character.
+             */
             reference?: string;
         };
         /**

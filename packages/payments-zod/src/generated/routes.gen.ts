@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 16b7df72428ff8fd97c819e0b5c769b53df7440aa8e9b29585d6ee345739e8ca)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 cb3b909896104adf1521bf2fb36e0389142f4c1ad7fdafca39c4c4d72928dba5)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";
