@@ -26,7 +26,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const newToken = () => randomBytes(32).toString("base64url");
 
-function sameText(a: string, b: string): boolean {
+/** Equal texts, compared in constant time (tokens, secrets). */
+export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

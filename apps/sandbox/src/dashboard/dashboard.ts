@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
@@ -13,6 +12,7 @@ import {
   fromThisOrigin,
   isFormBody,
   SECURITY_HEADERS,
+  sameText,
 } from "./dashboard-security.js";
 import { formField, queryField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
@@ -32,11 +32,7 @@ async function readHtmx(): Promise<string> {
   return readFile(require.resolve("htmx.org/dist/htmx.min.js"), "utf8");
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+const ASSETS = `${DASHBOARD}/assets/`;
 
 /** What an error page says, by status: never what was sent. */
 function errorMessage(status: number): string {
@@ -95,6 +91,8 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
         // Refused before any parser runs: a JSON, XML or multipart body never reaches a form handler.
         if (!isFormBody(request)) return errorPage(reply, 415);
       }
+      // The dashboard's own script and stylesheet are the same for everyone: no session to look up.
+      if (request.url.startsWith(ASSETS)) return undefined;
       const session = await sessions.current(request);
       if (session) {
         request.dashboardSession = session;
@@ -149,10 +147,10 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       );
     };
 
-    dashboard.get(`${DASHBOARD}/assets/htmx.min.js`, async (_request, reply) =>
+    dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
       reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
     );
-    dashboard.get(`${DASHBOARD}/assets/dashboard.css`, async (_request, reply) =>
+    dashboard.get(`${ASSETS}dashboard.css`, async (_request, reply) =>
       reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
     );
 
@@ -173,8 +171,8 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       const secret = formField(request, "gatewaySecret") ?? "";
       if (
         gatewayKey === undefined ||
-        !sameSecret(gatewayKey, deps.gatewayCredentials.key) ||
-        !sameSecret(secret, deps.gatewayCredentials.secret)
+        !sameText(gatewayKey, deps.gatewayCredentials.key) ||
+        !sameText(secret, deps.gatewayCredentials.secret)
       ) {
         return signInPage(
           request,
