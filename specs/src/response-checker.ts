@@ -24,6 +24,16 @@ export interface Operation {
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
+/** A header's text as the value its schema describes: `X-Rate-Limit: 5000` is the integer 5000. */
+function headerValue(schema: Node | undefined, text: string): unknown {
+  const type = Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== "null") : schema?.type;
+  if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text.trim()))
+    return Number(text);
+  if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+  if (type === "array") return text.split(",").map((item) => item.trim());
+  return text;
+}
+
 function templateRegex(template: string): RegExp {
   const pattern = template
     .split(/(\{[^}]+\})/)
@@ -57,13 +67,20 @@ export function createResponseChecker(spec: object) {
 
   function operationFor(method: string, path: string): Operation | undefined {
     const found = find(method, path);
-    return found && { operationId: found.op.operationId, method: method.toUpperCase(), template: found.template };
+    return (
+      found && {
+        operationId: found.op.operationId ?? `${method.toUpperCase()} ${found.template}`,
+        method: method.toUpperCase(),
+        template: found.template,
+      }
+    );
   }
 
   function check(exchange: Exchange): string[] {
     const found = find(exchange.method, exchange.path);
     if (!found) return [`${exchange.method} ${exchange.path} is not an operation of the spec`];
-    const where = `${found.op.operationId} (${exchange.method.toUpperCase()} ${found.template})`;
+    const route = `${exchange.method.toUpperCase()} ${found.template}`;
+    const where = found.op.operationId ? `${found.op.operationId} (${route})` : route;
     // A status may be declared exactly, by its range (`4XX`), or fall to `default`.
     const code = String(exchange.status);
     const declaredAs = [code, `${code[0]}XX`, "default"].find((key) => key in found.op.responses);
@@ -83,7 +100,8 @@ export function createResponseChecker(spec: object) {
       }
       const [headerObject, headerAt] = resolveRef(doc, header, [...at, "headers", name]);
       if (headerObject.schema) {
-        const result = validator.validate(pointerOf(...headerAt, "schema"), value);
+        const [schema] = resolveRef(doc, headerObject.schema, []);
+        const result = validator.validate(pointerOf(...headerAt, "schema"), headerValue(schema, value));
         for (const e of result.errors) problems.push(`${where}: header ${name} ${e}`);
       }
     }

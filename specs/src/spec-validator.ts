@@ -36,6 +36,8 @@ export function createSpecValidator(spec: object): SpecValidator {
   ajv.addFormat("float", { type: "number", validate: () => true });
   ajv.addFormat("double", { type: "number", validate: () => true });
   ajv.addFormat("password", true);
+  // Formats a spec invents (`format: phone`, `format: currency`) describe a string, not a rule ajv knows.
+  for (const name of formatsIn(spec)) if (!ajv.formats[name]) ajv.addFormat(name, true);
   ajv.addSchema({ ...spec, $id: SPEC_ID });
   const compiled = new Map<string, ValidateFunction>();
   return {
@@ -49,6 +51,17 @@ export function createSpecValidator(spec: object): SpecValidator {
       return { valid, errors: valid ? [] : describe(fn.errors) };
     },
   };
+}
+
+function formatsIn(node: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) formatsIn(item, into);
+  else if (typeof node === "object" && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "format" && typeof value === "string") into.add(value);
+      else formatsIn(value, into);
+    }
+  }
+  return into;
 }
 
 /** `#/a/b~1c` from path segments, escaping as JSON pointers require. */

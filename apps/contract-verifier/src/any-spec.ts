@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
+import { inlineNonSchemaRefs } from "./spec-refs.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
 type Node = Record<string, any>;
@@ -43,7 +44,46 @@ function as31Schema(node: unknown): unknown {
   return out;
 }
 
-/** Reads an OpenAPI 3.0 or 3.1 document (YAML or JSON) for the schema-level checks. */
+/** Parses YAML or JSON; a syntax error names the line and column, and the whole problem. */
+function parseSpecText(file: string, text: string): Node {
+  const document = parseDocument(text, { uniqueKeys: false });
+  const error = document.errors[0];
+  if (error) {
+    const where = error.linePos?.[0];
+    const at = where ? `line ${where.line}, column ${where.col}` : `offset ${error.pos[0]}`;
+    throw new UnusableSpec(
+      `--spec ${file} is neither valid YAML nor JSON: at ${at}, ${error.message
+        .split("\n")[0]
+        ?.replace(/ at line \d+, column \d+:?$/, "")}. Fix the file there and run again.`,
+    );
+  }
+  return document.toJS({ maxAliasCount: -1 }) as Node;
+}
+
+/**
+ * The path the spec's first server puts in front of every operation (`/v3` of `servers: [{url: /v3}]`
+ * or of `https://api.example/v3`), server variables at their defaults; empty when there is none.
+ */
+export function serverBasePath(doc: object): string {
+  const server = (doc as Node).servers?.[0];
+  if (typeof server?.url !== "string") return "";
+  const url = server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) =>
+    String(server.variables?.[name]?.default ?? ""),
+  );
+  let path: string;
+  try {
+    path = new URL(url, "http://relative.invalid").pathname;
+  } catch {
+    return "";
+  }
+  return decodeURI(path).replace(/\/+$/, "");
+}
+
+/**
+ * Reads an OpenAPI 3.0 or 3.1 document (YAML or JSON) for the schema-level checks: 3.0 schemas in
+ * their 3.1 form, every local `$ref` outside schemas (request bodies, parameters, responses,
+ * headers, examples, path items) followed, so that every check sees each operation whole.
+ */
 export async function loadAnySpec(file: string): Promise<object> {
   let text: string;
   try {
@@ -51,12 +91,7 @@ export async function loadAnySpec(file: string): Promise<object> {
   } catch (error) {
     throw new UnusableSpec(`cannot read --spec ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  let doc: Node;
-  try {
-    doc = parse(text) as Node;
-  } catch (error) {
-    throw new UnusableSpec(`--spec ${file} is neither YAML nor JSON: ${(error as Error).message.split("\n")[0]}`);
-  }
+  const doc = parseSpecText(file, text);
   const version = String(doc?.openapi ?? doc?.swagger ?? "");
   if (!/^3\.[01]\./.test(version))
     throw new UnusableSpec(
@@ -65,5 +100,22 @@ export async function loadAnySpec(file: string): Promise<object> {
   const external = externalRef(doc);
   if (external)
     throw new UnusableSpec(`--spec ${file} has an external $ref at ${external}; bundle it into one file first.`);
-  return version.startsWith("3.0") ? (as31Schema(doc) as Node) : doc;
+  const operations = Object.values<Node>(doc.paths ?? {}).filter((item) => typeof item === "object" && item !== null);
+  if (operations.length === 0) {
+    const webhooks = Object.keys(doc.webhooks ?? {}).length;
+    throw new UnusableSpec(
+      `--spec ${file} has no paths, so there is nothing to verify against --target${
+        webhooks > 0
+          ? ` (its ${webhooks} webhook${webhooks === 1 ? " is a request" : "s are requests"} the provider sends, not answers)`
+          : ""
+      }. Give a spec that declares paths.`,
+    );
+  }
+  // 3.1 documents written by hand still say `nullable`: read it as 3.0 meant it rather than choke on it.
+  const schemas31 = as31Schema(doc) as Node;
+  try {
+    return inlineNonSchemaRefs(schemas31);
+  } catch (error) {
+    throw new UnusableSpec(`--spec ${file}: ${(error as Error).message}`);
+  }
 }

@@ -26,6 +26,8 @@ export interface CheckResult {
   readonly violations: readonly Violation[];
   /** Why the check was skipped or could not run. */
   readonly note?: string;
+  /** Findings about the spec rather than the provider (a 401 the spec does not declare): never a failure. */
+  readonly warnings?: readonly string[];
   readonly requests: number;
   /** Total time of the check and the median response time of its requests. */
   readonly durationMs: number;
@@ -42,6 +44,8 @@ export interface CheckRun {
     ok: boolean,
     violation: Omit<Violation, "check" | "request" | "operation"> & { operation?: string; exchange?: RecordedExchange },
   ): boolean;
+  /** Notes a finding about the spec, not the provider: reported, never failing the check. */
+  warn(message: string): void;
   /** Ends the check as skipped, with the reason: it does not apply to this provider. */
   skip(reason: string): never;
   /**

@@ -10,6 +10,7 @@ import { SetupFailed } from "./check.js";
 import { CoverageRecorder } from "./coverage.js";
 import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
 import type { ApiName, VerifyOptions } from "./options.js";
+import { RunSecrets } from "./secrets.js";
 import { seededRandom, seededUuid } from "./seeded-random.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 
@@ -58,6 +59,18 @@ export class VerifyContext {
     exchange: RecordedExchange;
     findings: string[];
   }[] = [];
+  /** Answers that repeated a credential the run sent: `sensitive.credentials` reports them. */
+  readonly credentialEchoes: {
+    check: string;
+    api: ApiName;
+    baseUrl: string;
+    exchange: RecordedExchange;
+    where: string[];
+  }[] = [];
+  /** Every credential of the run: masked in every report, and looked for in every answer. */
+  readonly secrets = new RunSecrets();
+  /** The status of every answer, by the check that asked: the run's warnings read them. */
+  readonly answers: { check: string; status: number }[] = [];
   /** Which declared statuses and constraints the run exercised. */
   readonly coverage = new CoverageRecorder();
   /** How many responses the sensitive-data rule has read. */
@@ -97,6 +110,20 @@ export class VerifyContext {
       };
     }
     for (const handle of Object.values(this.apis)) this.coverage.track(handle.name, handle.spec, handle.checker);
+    for (const [name, value] of Object.entries(options.headers ?? {})) this.secrets.addHeader(name, value);
+    if (anySpec) {
+      type Scheme = { type?: string; in?: string; name?: string };
+      const schemes = (anySpec as { components?: { securitySchemes?: Record<string, Scheme> } }).components
+        ?.securitySchemes;
+      for (const scheme of Object.values(schemes ?? {})) {
+        if (scheme.type !== "apiKey" || typeof scheme.name !== "string") continue;
+        if (scheme.in === "query") this.secrets.addQuery(scheme.name);
+        else this.secrets.addHeader(scheme.in === "cookie" ? "cookie" : scheme.name);
+      }
+    } else {
+      for (const value of [options.apiKey, options.gatewayKey, options.gatewaySecret, this.basicCredentials()])
+        this.secrets.addValue(value);
+    }
   }
 
   api(name: ApiName): ApiHandle {
@@ -124,23 +151,28 @@ export class VerifyContext {
       else headers.authorization = `Bearer ${await this.token()}`;
     }
     cardDataIn(request.json, this.sentCardData);
-    const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs);
-    this.#scanForCardData(reply, check, api);
+    const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs, this.secrets);
+    this.#scanForSensitiveData(reply, check, api);
+    this.answers.push({ check, status: reply.status });
     this.coverage.answered(api, request.method, request.path.split("?")[0] ?? "", reply.status);
     return reply;
   }
 
-  /** The sensitive-data rule, on every exchange whatever check made it. */
-  #scanForCardData(reply: RecordedExchange, check: string, api: ApiName): void {
+  /** The sensitive-data rules (card data, credentials), on every exchange whatever check made it. */
+  #scanForSensitiveData(reply: RecordedExchange, check: string, api: ApiName): void {
     const textual = !reply.contentType || /json|text|xml|html/.test(reply.contentType);
+    const text = textual ? reply.bytes.toString("utf8") : "";
     this.exchangesScanned++;
     const findings = cardDataFindings(
-      { text: textual ? reply.bytes.toString("utf8") : "", json: reply.body, headers: reply.headers },
+      { text, json: reply.body, headers: reply.headers },
       this.sentCardData,
+      // Any other API's numbers (timestamps, ids) pass Luhn one time in ten: only card-like places count there.
+      api === "openapi" ? "card-context" : "anywhere",
     );
-    if (findings.length > 0) {
-      this.cardDataLeaks.push({ check, api, baseUrl: this.api(api).baseUrl, exchange: reply, findings });
-    }
+    const baseUrl = this.api(api).baseUrl;
+    if (findings.length > 0) this.cardDataLeaks.push({ check, api, baseUrl, exchange: reply, findings });
+    const where = this.secrets.echoesIn(textual ? text : reply.bytes.toString("latin1"), reply.headers);
+    if (where.length > 0) this.credentialEchoes.push({ check, api, baseUrl, exchange: reply, where });
   }
 
   /** A gateway access token, from one login per run. */
@@ -154,6 +186,7 @@ export class VerifyContext {
           headers: { authorization: this.basicCredentials(), "content-type": "application/json" },
         },
         this.options.timeoutMs,
+        this.secrets,
       );
       const token = (reply.body as { accessToken?: unknown } | undefined)?.accessToken;
       if (reply.status === 401) throw new SetupFailed("login answered 401: check --gateway-key and --gateway-secret");
@@ -213,6 +246,7 @@ export class VerifyContext {
       this.api(api).baseUrl,
       { method: "POST", path: `/_sandbox${path}`, json: body, headers: { authorization } },
       this.options.timeoutMs,
+      this.secrets,
     );
     if (reply.status !== 200)
       throw new SetupFailed(

@@ -1,4 +1,5 @@
 import { redactCardData } from "@payspec/server-kit";
+import type { RunSecrets } from "./secrets.js";
 
 /** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
 export interface SentRequest {
@@ -31,10 +32,12 @@ export interface RequestSpec {
   readonly raw?: string;
 }
 
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
+function redactHeaders(headers: Record<string, string>, secrets: RunSecrets | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    out[name] = name.toLowerCase() === "authorization" ? `${value.split(" ")[0]} ***` : value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (secrets?.isSecretHeader(name)) out[name] = secrets.maskHeader(value);
+    else out[name] = name.toLowerCase() === "authorization" ? `${value.split(" ")[0]} ***` : value;
+  }
   return out;
 }
 
@@ -56,8 +59,16 @@ export class NoAnswer extends Error {
   }
 }
 
-/** Sends one request to `baseUrl` and records it. When no answer comes, rejects with NoAnswer. */
-export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: number): Promise<RecordedExchange> {
+/**
+ * Sends one request to `baseUrl` and records it, credentials masked (`secrets`: which headers and
+ * query parameters carry them). When no answer comes, rejects with NoAnswer.
+ */
+export async function exchange(
+  baseUrl: string,
+  spec: RequestSpec,
+  timeoutMs: number,
+  secrets?: RunSecrets,
+): Promise<RecordedExchange> {
   const headers: Record<string, string> = { ...spec.headers };
   let body: string | undefined;
   if (spec.json !== undefined) {
@@ -66,9 +77,9 @@ export async function exchange(baseUrl: string, spec: RequestSpec, timeoutMs: nu
   } else if (spec.raw !== undefined) body = spec.raw;
   const request: SentRequest = {
     method: spec.method,
-    path: redactCardData(spec.path),
-    headers: redactHeaders(headers),
-    ...(body === undefined ? {} : { body: redactCardData(body).slice(0, 2000) }),
+    path: redactCardData(secrets ? secrets.maskPath(spec.path) : spec.path),
+    headers: redactHeaders(headers, secrets),
+    ...(body === undefined ? {} : { body: redactCardData(secrets ? secrets.redact(body) : body).slice(0, 2000) }),
   };
   const start = process.hrtime.bigint();
   let response: Response;

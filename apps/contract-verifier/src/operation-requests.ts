@@ -1,7 +1,7 @@
-import { resolveRef, specExamples } from "@payspec/specs";
-import { JSONSchemaFaker } from "json-schema-faker";
+import { pointerOf, resolveRef, specExamples } from "@payspec/specs";
 import type { AccountRef, SendOptions, VerifyContext } from "./context.js";
 import type { ApiName } from "./options.js";
+import { type Direction, generateData, inlineSchema, SpecProblem } from "./schema-data.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
 type Node = Record<string, any>;
@@ -14,12 +14,16 @@ export interface OperationRequest {
   readonly template: string;
   readonly pathParams: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, unknown>>;
+  /** Header parameters the operation requires (not credentials: the run adds those). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
 }
 
 export function toSend(
   request: OperationRequest,
-  overrides: Partial<Pick<OperationRequest, "pathParams" | "query" | "body">> & { omitBody?: boolean } = {},
+  overrides: Partial<Pick<OperationRequest, "pathParams" | "query" | "body" | "headers">> & {
+    omitBody?: boolean;
+  } = {},
 ): SendOptions {
   const pathParams = overrides.pathParams ?? request.pathParams;
   const query = overrides.query ?? request.query;
@@ -35,9 +39,11 @@ export function toSend(
       ),
   );
   const body = "body" in overrides ? overrides.body : request.body;
+  const headers = overrides.headers ?? request.headers;
   return {
     method: request.method,
     path: `${path}${search.size ? `?${search}` : ""}`,
+    ...(headers && Object.keys(headers).length > 0 ? { headers: { ...headers } } : {}),
     ...(overrides.omitBody || body === undefined ? {} : { json: body }),
   };
 }
@@ -51,11 +57,12 @@ export interface OperationInfo {
 
 /**
  * An operation's name in check ids: its operationId made safe for `--only` and JUnit (`find pet by
- * id` → `find-pet-by-id`), or method and path when the spec gives none (`get-pets-id`).
+ * id` → `find-pet-by-id`), or method and path as people write them when the spec gives none
+ * (`GET /pets/{id}`).
  */
 function operationName(method: string, template: string, operationId: string | undefined): string {
-  const name = operationId ?? `${method}-${template}`;
-  return name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "");
+  if (typeof operationId !== "string" || operationId.trim() === "") return `${method.toUpperCase()} ${template}`;
+  return operationId.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "");
 }
 
 /** Every operation of a spec, in spec order. */
@@ -73,16 +80,9 @@ export function operationsOf(api: ApiName, spec: object): OperationInfo[] {
   );
 }
 
-/** Inlines local $refs, for generators that want a self-contained schema. */
-export function dereference(spec: Node, node: unknown, depth = 0): unknown {
-  if (depth > 20 || typeof node !== "object" || node === null) return node;
-  if (Array.isArray(node)) return node.map((n) => dereference(spec, n, depth + 1));
-  const [resolved] = resolveRef(spec, node as Node, []);
-  return Object.fromEntries(
-    Object.entries(resolved)
-      .filter(([k]) => !k.startsWith("x-"))
-      .map(([k, v]) => [k, dereference(spec, v, depth + 1)]),
-  );
+/** Inlines local $refs (cycles cut), for generators that want a self-contained schema. */
+export function dereference(spec: Node, node: unknown, direction: Direction = "request"): unknown {
+  return inlineSchema(spec, node, direction);
 }
 
 /** The operation object of the spec. */
@@ -118,33 +118,92 @@ export function jsonMediaType(node: Node): string | undefined {
   return Object.keys(node.requestBody?.content ?? {}).find((type) => /^application\/(.+\+)?json$/.test(type));
 }
 
-/** A value for a schema: the spec's example, default or first enum value, else seeded generated data. */
-function sampleOf(ctx: VerifyContext, spec: Node, holder: Node, schema: Node | undefined): unknown {
-  if (holder.example !== undefined) return structuredClone(holder.example);
-  const named = Object.values<Node>(holder.examples ?? {})[0];
-  if (named && "value" in named) return structuredClone(named.value);
-  const resolved = schema ? (resolveRef(spec, schema, [])[0] as Node) : undefined;
-  if (resolved?.example !== undefined) return structuredClone(resolved.example);
-  if (resolved?.default !== undefined) return structuredClone(resolved.default);
-  if (Array.isArray(resolved?.enum)) return resolved.enum[0];
+/** How a value is made: from the spec's examples first, or generated with only required or with every property. */
+export type Sampling = "examples" | "required" | "every-property";
+
+/**
+ * A valid value for the schema at `pointer`: the spec's example (if it is valid), else seeded
+ * generated data, checked against the schema. A schema no value can be made for is a SpecProblem.
+ */
+export function validValue(
+  ctx: VerifyContext,
+  api: ApiName,
+  pointer: string,
+  holder: Node,
+  sampling: Sampling,
+  nonEmpty = false,
+): unknown {
+  const spec = ctx.api(api).spec as Node;
+  const validator = ctx.api(api).validator;
+  const schema = holder.schema as Node | undefined;
   if (!schema) return undefined;
-  JSONSchemaFaker.option({ random: ctx.random, alwaysFakeOptionals: false, useExamplesValue: true });
-  return JSONSchemaFaker.generate(dereference(spec, schema) as never);
+  const valid = (value: unknown) => value !== undefined && validator.validate(pointer, value).valid;
+  if (sampling === "examples") {
+    const resolved = resolveRef(spec, schema, [])[0] as Node;
+    const named = Object.values<Node>(holder.examples ?? {})
+      .filter((e) => e && "value" in e)
+      .map((e) => e.value);
+    const candidates = [holder.example, ...named, resolved?.example, resolved?.default, resolved?.enum?.[0]];
+    const example = candidates.find(valid);
+    if (example !== undefined) return structuredClone(example);
+  }
+  const inlined = (keepExamples: boolean) => {
+    const copy = inlineSchema(spec, schema, "request", [], keepExamples) as Node;
+    // A required list parameter sent empty is no parameter at all, and an empty path segment another route.
+    if (nonEmpty && copy.type === "array") copy.minItems = Math.max(1, copy.minItems ?? 0);
+    if (nonEmpty && copy.type === "string") copy.minLength = Math.max(1, copy.minLength ?? 0);
+    return copy;
+  };
+  const withExamples = inlined(true);
+  const withoutExamples = inlined(false);
+  let problem = "";
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const value = generateData(ctx.random, attempt < 2 ? withExamples : withoutExamples, sampling === "every-property");
+    const result = validator.validate(pointer, value);
+    if (result.valid) return value;
+    problem = result.errors[0] ?? "";
+  }
+  throw new SpecProblem(`no valid value could be made for ${pointer.slice(1)}: generated data ${problem}`);
+}
+
+/** The JSON pointer of an operation's request body schema. */
+export function bodyPointer(op: { template: string; method: string }, media: string): string {
+  return pointerOf("paths", op.template, op.method.toLowerCase(), "requestBody", "content", media, "schema");
 }
 
 /**
- * A valid request for an operation of any spec (--spec): path parameters and required query
- * parameters, and a JSON body, from the spec's examples or generated from the schemas. Without
- * knowledge of the API it cannot make the request succeed (an id may not exist), only valid.
+ * A valid request for an operation of any spec (--spec): path parameters, required query and
+ * header parameters, and a JSON body, from the spec's examples or generated from the schemas
+ * (`sampling`). Without knowledge of the API it cannot make the request succeed (an id may not
+ * exist), only valid.
  */
-function anySpecRequest(ctx: VerifyContext, op: OperationInfo, base: OperationRequest): OperationRequest {
+export function anySpecRequest(
+  ctx: VerifyContext,
+  op: OperationInfo,
+  base: OperationRequest,
+  sampling: Sampling = "examples",
+): OperationRequest {
   const spec = ctx.api(op.api).spec as Node;
   const node = operationNode(spec, op);
   const pathParams: Record<string, string> = {};
   const query: Record<string, unknown> = {};
-  for (const { param } of operationParameters(spec, op)) {
-    if (param.in === "path") pathParams[param.name] = String(sampleOf(ctx, spec, param, param.schema));
-    if (param.in === "query" && param.required) query[param.name] = sampleOf(ctx, spec, param, param.schema);
+  const headers: Record<string, string> = {};
+  for (const { param, at } of operationParameters(spec, op)) {
+    const wanted = param.in === "path" || param.required || (sampling === "every-property" && param.in === "query");
+    if (!wanted || !["path", "query", "header"].includes(param.in)) continue;
+    const sampled = validValue(
+      ctx,
+      op.api,
+      pointerOf(...at, "schema"),
+      param,
+      sampling === "examples" ? "examples" : "required",
+      param.required === true,
+    );
+    // `style: form, explode: false` sends a list as one comma-separated value: ?status=a,b.
+    const value = Array.isArray(sampled) && param.explode === false ? sampled.join(",") : sampled;
+    if (param.in === "path") pathParams[param.name] = typeof value === "string" ? value : JSON.stringify(value);
+    else if (param.in === "query") query[param.name] = value;
+    else headers[param.name.toLowerCase()] = typeof value === "string" ? value : JSON.stringify(value);
   }
   const media = jsonMediaType(node);
   const content = media ? node.requestBody.content[media] : undefined;
@@ -152,7 +211,8 @@ function anySpecRequest(ctx: VerifyContext, op: OperationInfo, base: OperationRe
     ...base,
     pathParams,
     query,
-    ...(content ? { body: sampleOf(ctx, spec, content, content.schema) } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(content && media ? { body: validValue(ctx, op.api, bodyPointer(op, media), content, sampling) } : {}),
   };
 }
 

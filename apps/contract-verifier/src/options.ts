@@ -14,6 +14,14 @@ export interface VerifyOptions {
   readonly openapiUrl?: string;
   /** Headers sent with every request of an --spec run (its credentials): `Authorization: Bearer …`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The path between --target and the spec's paths (`/v3`): given with --base-path, else the spec's
+   * first server's path. Undefined until an --spec run has read its spec.
+   */
+  readonly basePath?: string;
+  /** Check ids or prefixes (`auth`, `negative.addPet`) to run only, and to leave out. */
+  readonly includeChecks?: readonly string[];
+  readonly excludeChecks?: readonly string[];
   /** Fail (exit 1) when the coverage of statuses and constraints is below this percentage. */
   readonly minCoverage?: number;
   readonly apis: readonly ApiName[];
@@ -54,7 +62,10 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --gateway-secret SECRET gateway API secret      (env PAYSPEC_VERIFY_GATEWAY_SECRET)
   --seed N                seed for generated data (default 1)
   --shard i/n             run the i-th of n slices of the checks
-  --only ID[,ID]          run only these checks (each failure prints the --seed/--only to re-run it)
+  --only ID[,ID]          run only these checks (each failure prints the command that re-runs it)
+  --include-checks P[,P]  run only checks whose id is P, starts with "P." or matches a * glob
+                          (auth, negative.addPet, *.addPet)
+  --exclude-checks P[,P]  leave out checks whose id is P or starts with "P." (sensitive.card-data)
   --junit FILE            write a JUnit XML report
   --json FILE             write a JSON report
   --timeout-ms N          per-request timeout (default 10000)
@@ -69,7 +80,10 @@ Model-based sequences (fast-check), shrunk to the shortest failing one:
 Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-verify proxy --help)
 
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
-  --spec FILE --target URL [--header "Name: value"]...   (--header repeats; use it for credentials)
+  --spec FILE --target URL [--header "Name: value"]... [--base-path /v1]
+                          (--header repeats; use it for credentials. The spec's first server path
+                          is put after --target unless --target already ends with it; --base-path
+                          overrides it, --base-path / turns it off)
 
 Exit codes: 0 every check passed, 1 violations found, 2 could not run.`;
 
@@ -120,6 +134,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "min-coverage",
     "runs",
     "max-commands",
+    "base-path",
+    "include-checks",
+    "exclude-checks",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -130,6 +147,20 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (specFile !== undefined && !target) throw new UsageError("--spec FILE needs --target URL.");
   if (specFile === undefined && headerFlags.length > 0)
     throw new UsageError("--header is for --spec runs; the payspec APIs take --api-key and --gateway-key.");
+  const basePath = flags.get("base-path");
+  if (basePath !== undefined && specFile === undefined)
+    throw new UsageError("--base-path is for --spec runs; give the payspec APIs' base URL with --target.");
+  if (basePath !== undefined && !basePath.startsWith("/"))
+    throw new UsageError(`--base-path must start with "/" (for example /v3), not "${basePath.split("/")[0]}…".`);
+  const checkList = (name: string) =>
+    flags.has(name)
+      ? (flags.get(name) as string)
+          .split(",")
+          .map((id) => id.trim())
+          .filter(Boolean)
+      : undefined;
+  const includeChecks = checkList("include-checks");
+  const excludeChecks = checkList("exclude-checks");
   const headers: Record<string, string> = {};
   for (const header of headerFlags) {
     const colon = header.indexOf(":");
@@ -196,6 +227,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(paymentsUrl ? { paymentsUrl: url(paymentsUrl, "--payments-url") } : {}),
     ...(gatewayUrl ? { gatewayUrl: url(gatewayUrl, "--gateway-url") } : {}),
     ...(specFile ? { specFile: userPath(specFile, env), openapiUrl: url(target, "--target"), headers } : {}),
+    ...(basePath !== undefined ? { basePath: basePath.replace(/\/+$/, "") } : {}),
+    ...(includeChecks ? { includeChecks } : {}),
+    ...(excludeChecks ? { excludeChecks } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
     ...(stateful ? { stateful: { runs, maxCommands } } : {}),
@@ -211,4 +245,67 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(flags.get("json") ? { jsonFile: userPath(flags.get("json") as string, env) } : {}),
     timeoutMs,
   } as VerifyOptions;
+}
+
+/**
+ * A check id matches a pattern that is the id itself, a dotted prefix of it (`auth` →
+ * `auth.missing.addPet`), or a glob (`*.addPet`: every check of one operation).
+ */
+export function matchesCheck(id: string, pattern: string): boolean {
+  if (pattern.includes("*")) {
+    const glob = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+    return new RegExp(`^${glob.join(".*")}$`).test(id);
+  }
+  return id === pattern || id.startsWith(`${pattern}.`);
+}
+
+/** Whether --include-checks and --exclude-checks let a check run. */
+export function checkChosen(options: VerifyOptions, id: string): boolean {
+  if (options.includeChecks && !options.includeChecks.some((p) => matchesCheck(id, p))) return false;
+  return !options.excludeChecks?.some((p) => matchesCheck(id, p));
+}
+
+/** An environment variable's name for a header's value in reproductions: `X-Api-Key` → `X_API_KEY`. */
+export function variableFor(header: string): string {
+  return (
+    header
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "HEADER"
+  );
+}
+
+const shellQuote = (text: string) => (/^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The flags that re-run one check exactly: where, which spec, which credentials (as $VARIABLES,
+ * never their values), which profile and seed.
+ */
+export function rerunFlags(options: VerifyOptions, checkId: string): string {
+  const flags: string[] = [];
+  if (options.specFile) {
+    flags.push("--spec", shellQuote(options.specFile), "--target", shellQuote(options.openapiUrl ?? ""));
+    if (options.basePath !== undefined) flags.push("--base-path", shellQuote(options.basePath || "/"));
+    for (const name of Object.keys(options.headers ?? {})) flags.push("--header", `"${name}: $${variableFor(name)}"`);
+  } else {
+    if (options.paymentsUrl && options.paymentsUrl === options.gatewayUrl)
+      flags.push("--target", shellQuote(options.paymentsUrl));
+    else {
+      if (options.paymentsUrl) flags.push("--payments-url", shellQuote(options.paymentsUrl));
+      if (options.gatewayUrl) flags.push("--gateway-url", shellQuote(options.gatewayUrl));
+    }
+    flags.push("--api", options.apis.length === 2 ? "both" : (options.apis[0] ?? "both"));
+  }
+  if (options.profile !== "schema") flags.push("--profile", options.profile);
+  if (options.stateful)
+    flags.push(
+      "--stateful",
+      "--runs",
+      String(options.stateful.runs),
+      "--max-commands",
+      String(options.stateful.maxCommands),
+    );
+  if (options.timeoutMs !== 10_000) flags.push("--timeout-ms", String(options.timeoutMs));
+  flags.push("--seed", String(options.seed), "--only", shellQuote(checkId));
+  return flags.join(" ");
 }

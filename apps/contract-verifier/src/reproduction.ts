@@ -1,25 +1,38 @@
 import type { SentRequest } from "./exchange.js";
-import type { ApiName } from "./options.js";
+import { variableFor } from "./options.js";
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+/** Double quotes, so that `$VARIABLE`s expand; every other character the shell reads is escaped. */
+const expanding = (text: string) => `"${text.replace(/[\\"`]/g, "\\$&").replace(/\$(?![A-Z_][A-Z0-9_]*)/g, "\\$")}"`;
+
+/** A masked value (`***`, `Bearer ***`) becomes `$VARIABLE` (`Bearer $AUTHORIZATION`). */
+function unmask(value: string, variable: string): string | undefined {
+  const match = /^(?:(\S+) )?\*\*\*$/.exec(value);
+  if (!match) return undefined;
+  return match[1] ? `${match[1]} $${variable}` : `$${variable}`;
+}
 
 /**
- * A one-line `curl` that sends the request again, for a person to paste: credentials as environment
- * variables (never their values), card numbers masked and CVCs blanked as in every report.
+ * A one-line `curl` that sends the request again, for a person to paste: every credential as an
+ * environment variable named after its header or query parameter (never its value), card numbers
+ * masked and CVCs blanked as in every report. The payspec APIs keep their documented variables.
  */
-export function curlFor(request: SentRequest, baseUrl: string, api: ApiName): string {
-  const parts = ["curl", "-sS", "-X", request.method, quote(`${baseUrl}${request.path}`)];
-  const authorization = Object.entries(request.headers).find(([name]) => name.toLowerCase() === "authorization")?.[1];
-  const scheme = authorization?.split(" ")[0]?.toLowerCase();
-  if (scheme === "basic") parts.push("-u", '"$PAYSPEC_VERIFY_GATEWAY_KEY:$PAYSPEC_VERIFY_GATEWAY_SECRET"');
-  else if (scheme === "bearer") {
-    parts.push(
-      "-H",
-      api === "payments" ? '"Authorization: Bearer $PAYSPEC_VERIFY_API_KEY"' : '"Authorization: Bearer $GATEWAY_TOKEN"',
-    );
-  }
+export function curlFor(request: SentRequest, baseUrl: string, api: string): string {
+  const path = request.path.replace(/([?&])([^=&]+)=\*\*\*/g, (_, sep: string, name: string) => {
+    return `${sep}${name}=$${variableFor(decodeURIComponent(name))}`;
+  });
+  const url = `${baseUrl}${path}`;
+  const parts = ["curl", "-sS", "-X", request.method, path === request.path ? quote(url) : expanding(url)];
   for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() !== "authorization") parts.push("-H", quote(`${name}: ${value}`));
+    const scheme = name.toLowerCase() === "authorization" ? value.split(" ")[0]?.toLowerCase() : undefined;
+    if (api === "payments" && scheme === "bearer") parts.push("-H", '"Authorization: Bearer $PAYSPEC_VERIFY_API_KEY"');
+    else if (api === "gateway" && scheme === "basic")
+      parts.push("-u", '"$PAYSPEC_VERIFY_GATEWAY_KEY:$PAYSPEC_VERIFY_GATEWAY_SECRET"');
+    else if (api === "gateway" && scheme === "bearer") parts.push("-H", '"Authorization: Bearer $GATEWAY_TOKEN"');
+    else {
+      const variable = unmask(value, variableFor(name));
+      parts.push("-H", variable ? expanding(`${name}: ${variable}`) : quote(`${name}: ${value}`));
+    }
   }
   if (request.body !== undefined) parts.push("--data", quote(request.body));
   return parts.join(" ");

@@ -1,4 +1,4 @@
-import { loadAnySpec, UnusableSpec } from "./any-spec.js";
+import { loadAnySpec, serverBasePath, UnusableSpec } from "./any-spec.js";
 import { type Check, type CheckResult, type CheckRun, SetupFailed, SkipCheck, type Violation } from "./check.js";
 import { gatewayScenarios } from "./checks/gateway-scenarios.js";
 import { listingChecks } from "./checks/listing-semantics.js";
@@ -8,8 +8,9 @@ import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
-import type { Profile, VerifyOptions } from "./options.js";
+import { checkChosen, type Profile, rerunFlags, type VerifyOptions } from "./options.js";
 import { curlFor } from "./reproduction.js";
+import { SpecProblem } from "./schema-data.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
@@ -31,6 +32,8 @@ export interface VerificationReport {
   readonly coverage?: CoverageReport;
   /** Set when --min-coverage was given and the run stayed below it. */
   readonly coverageShortfall?: string;
+  /** What looks wrong with the run itself or the spec (credentials, base path, undeclared statuses). */
+  readonly warnings?: readonly string[];
 }
 
 /** The checks this run takes: the chosen APIs, up to the chosen profile, this shard's slice. */
@@ -42,11 +45,15 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
   if (options.apis.includes("gateway"))
     all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
   if (options.apis.includes("openapi")) all.push(...operationChecks("openapi", context.api("openapi").spec));
-  const inProfile = all.filter((c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile]);
+  const inProfile = all.filter(
+    (c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile] && checkChosen(options, c.id),
+  );
   const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
   if (options.only && chosen.length === 0) {
     throw new CannotRun(`No check of the ${options.profile} profile is named ${options.only.join(" or ")}.`);
   }
+  if (chosen.length === 0 && (options.includeChecks || options.excludeChecks))
+    throw new CannotRun("--include-checks and --exclude-checks leave no check to run; loosen them.");
   return chosen.filter((_, i) => i % options.shard.count === options.shard.index - 1);
 }
 
@@ -102,6 +109,7 @@ async function assertCredentialsAccepted(context: VerifyContext): Promise<void> 
 
 async function runCheck(check: Check, context: VerifyContext): Promise<CheckResult> {
   const violations: Violation[] = [];
+  const warnings = new Set<string>();
   const times: number[] = [];
   const started = process.hrtime.bigint();
   const run: CheckRun = {
@@ -127,10 +135,13 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
             : {}),
           expected: v.expected,
           actual: v.actual,
-          rerun: `--seed ${context.options.seed} --only ${check.id}`,
+          rerun: rerunFlags(context.options, check.id),
         });
       }
       return ok;
+    },
+    warn(message) {
+      warnings.add(message);
     },
     skip(reason) {
       throw new SkipCheck(reason);
@@ -157,8 +168,11 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
         expected: `an answer within the timeout (${error.timeoutMs} ms)`,
         actual: error.message,
         reproduce: curlFor(error.request, context.api(check.api).baseUrl, check.api),
-        rerun: `--seed ${context.options.seed} --only ${check.id}`,
+        rerun: rerunFlags(context.options, check.id),
       });
+    } else if (error instanceof SpecProblem) {
+      status = "error";
+      note = `spec problem: ${error.message}`;
     } else if (error instanceof SetupFailed) {
       status = "error";
       note = `setup failed: ${error.message}`;
@@ -167,7 +181,8 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
       note = `the check could not complete: ${(error as Error).message}`;
     }
   }
-  return {
+  // Whatever the provider answered goes into reports: no credential of the run may come back out there.
+  return context.secrets.redactDeep({
     id: check.id,
     title: check.title,
     api: check.api,
@@ -175,10 +190,11 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     status,
     violations,
     ...(note ? { note } : {}),
+    ...(warnings.size > 0 ? { warnings: [...warnings] } : {}),
     requests: times.length,
     durationMs: Number(process.hrtime.bigint() - started) / 1e6,
     medianResponseMs: times.length ? median(times) : 0,
-  };
+  });
 }
 
 /**
@@ -194,9 +210,9 @@ function cardDataResult(context: VerifyContext): CheckResult {
     expected: "no card number or CVC in any response (cards masked to six and four digits)",
     actual: `${leak.findings.join("; ")} (request made by ${leak.check})`,
     reproduce: curlFor(leak.exchange.request, leak.baseUrl, leak.api),
-    rerun: `--seed ${context.options.seed} --only ${leak.check}`,
+    rerun: rerunFlags(context.options, leak.check),
   }));
-  return {
+  return context.secrets.redactDeep({
     id: "sensitive.card-data",
     title: `no response of the run (${context.exchangesScanned} read) holds a full card number or a CVC`,
     api: context.apis.openapi ? "openapi" : context.apis.gateway ? "gateway" : "payments",
@@ -206,7 +222,87 @@ function cardDataResult(context: VerifyContext): CheckResult {
     requests: 0,
     durationMs: 0,
     medianResponseMs: 0,
-  };
+  });
+}
+
+/** `sensitive.credentials`: no answer of the run repeated a credential it sent. */
+function credentialsResult(context: VerifyContext): CheckResult {
+  const violations: Violation[] = context.credentialEchoes.map((echo) => ({
+    check: "sensitive.credentials",
+    operation: `${echo.exchange.request.method} ${echo.exchange.request.path.split("?")[0]}`,
+    request: echo.exchange.request,
+    expected: "no credential the run sent (a --header value, an API key, a token) in any answer",
+    actual: `a credential the run sent came back in ${echo.where.join(" and ")} (request made by ${echo.check})`,
+    reproduce: curlFor(echo.exchange.request, echo.baseUrl, echo.api),
+    rerun: rerunFlags(context.options, echo.check),
+  }));
+  return context.secrets.redactDeep({
+    id: "sensitive.credentials",
+    title: `no answer of the run (${context.exchangesScanned} read) repeats a credential it sent`,
+    api: context.apis.openapi ? "openapi" : context.apis.gateway ? "gateway" : "payments",
+    profile: "schema",
+    status: violations.length > 0 ? "failed" : "passed",
+    violations,
+    requests: 0,
+    durationMs: 0,
+    medianResponseMs: 0,
+  });
+}
+
+/**
+ * What the answers say about the run itself: valid requests mostly refused (credentials?), every
+ * answer a 404 (base path?), and the checks' findings about the spec.
+ */
+function runWarnings(context: VerifyContext, results: readonly CheckResult[]): string[] {
+  const warnings = new Set(groupedByOperation(results.flatMap((r) => r.warnings ?? [])));
+  const valid = context.answers.filter((a) => /^(positive|generated)\./.test(a.check));
+  const refusedAuth = valid.filter((a) => a.status === 401 || a.status === 403).length;
+  const refused = valid.filter((a) => a.status >= 400 && a.status < 500).length;
+  const credentialsHint = context.apis.openapi ? "give them with --header" : "check --api-key and --gateway-key";
+  if (valid.length >= 3 && refusedAuth * 2 > valid.length)
+    warnings.add(
+      `${refusedAuth} of ${valid.length} valid requests were refused with 401 or 403: are the credentials right? (${credentialsHint})`,
+    );
+  else if (valid.length >= 3 && refused * 2 > valid.length)
+    warnings.add(
+      `${refused} of ${valid.length} valid requests got a 4xx: are the credentials right, and is --target the API's base URL?`,
+    );
+  if (context.answers.length >= 3 && context.answers.every((a) => a.status === 404)) {
+    const basePath = context.options.basePath;
+    warnings.add(
+      `every answer was 404: is ${context.options.openapiUrl ?? "--target"} where the API's paths start?${
+        context.apis.openapi
+          ? ` The run put ${basePath ? `"${basePath}"` : "no base path"} before the spec's paths; give --base-path if the API lives elsewhere.`
+          : ""
+      }`,
+    );
+  }
+  return [...warnings];
+}
+
+/**
+ * Findings that many operations share ("GET /a: 401 for missing credentials is not declared; …")
+ * said once, with the operations named: a large spec must not bury the rest.
+ */
+function groupedByOperation(findings: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  const alone: string[] = [];
+  for (const finding of new Set(findings)) {
+    const match = /^([A-Z]+ \S+): (.+)$/.exec(finding);
+    if (!match) {
+      alone.push(finding);
+      continue;
+    }
+    const [, operation, rest] = match as unknown as [string, string, string];
+    groups.set(rest, [...(groups.get(rest) ?? []), operation]);
+  }
+  const grouped = [...groups.entries()].map(([rest, operations]) => {
+    if (operations.length === 1) return `${operations[0]}: ${rest}`;
+    const named = operations.slice(0, 3).join(", ");
+    const more = operations.length > 3 ? ` and ${operations.length - 3} more` : "";
+    return `${operations.length} operations (${named}${more}): ${rest}`;
+  });
+  return [...grouped, ...alone];
 }
 
 /** How many results have each status: the summary table's numbers. */
@@ -229,6 +325,7 @@ export async function runVerification(
       if (error instanceof UnusableSpec) throw new CannotRun(error.message);
       throw error;
     }
+    options = withBasePath(options, serverBasePath(anySpec));
   }
   const context = new VerifyContext(options, anySpec);
   await assertReachable(context);
@@ -241,8 +338,12 @@ export async function runVerification(
     results.push(result);
     onResult(result, i, checks.length);
   }
-  results.push(cardDataResult(context));
-  onResult(results[results.length - 1] as CheckResult, checks.length, checks.length + 1);
+  const closing = [cardDataResult(context), credentialsResult(context)].filter((r) => checkChosen(options, r.id));
+  for (const [i, result] of closing.entries()) {
+    results.push(result);
+    onResult(result, checks.length + i, checks.length + closing.length);
+  }
+  const warnings = runWarnings(context, results);
   const counts = countByStatus(results);
   const coverage = context.coverage.report();
   const shortfall =
@@ -265,5 +366,18 @@ export async function runVerification(
     counts,
     coverage,
     ...(shortfall ? { coverageShortfall: shortfall } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/**
+ * The URL the spec's paths hang from: --target, then --base-path or the spec's first server path,
+ * unless --target already ends with it.
+ */
+function withBasePath(options: VerifyOptions, specBasePath: string): VerifyOptions {
+  const basePath = options.basePath ?? specBasePath;
+  const target = options.openapiUrl ?? "";
+  const joined =
+    !basePath || new URL(target).pathname.replace(/\/+$/, "").endsWith(basePath) ? target : `${target}${basePath}`;
+  return { ...options, openapiUrl: joined, basePath };
 }

@@ -32,7 +32,8 @@ const failed = (report: VerificationReport) =>
 
 describe("--spec: any OpenAPI document, with no knowledge of payments", () => {
   it("passes the Prism mock of the OpenAPI Initiative's petstore (3.0), with every operation checked", async () => {
-    const report = await runVerification(parseOptions(["--spec", petstore, "--target", prism.url]));
+    // Prism serves the paths at its root, not under the spec's server path (/api).
+    const report = await runVerification(parseOptions(["--spec", petstore, "--target", prism.url, "--base-path", "/"]));
     expect(failed(report)).toEqual({});
     const ids = report.results.map((r) => r.id);
     for (const op of ["findPets", "addPet", "find-pet-by-id", "deletePet"]) expect(ids).toContain(`positive.${op}`);
@@ -55,18 +56,30 @@ describe("--spec: any OpenAPI document, with no knowledge of payments", () => {
       fault: { kind: "respond", status: 201, body: { id: 1, name: "accepted anyway" } },
     });
     try {
-      const report = await runVerification(parseOptions(["--spec", petstore, "--target", proxy.url]));
+      const report = await runVerification(
+        parseOptions(["--spec", petstore, "--target", proxy.url, "--base-path", "/"]),
+      );
       const failures = failed(report);
       expect(failures["positive.find-pet-by-id"]).toContain("must have required property 'name'");
       expect(failures["negative.addPet"]).toContain("a declared 4xx in the API's error shape, for body (root)");
-      expect(Object.keys(failures).sort()).toEqual(["negative.addPet", "positive.find-pet-by-id"]);
+      expect(Object.keys(failures).sort()).toEqual([
+        "generated.find-pet-by-id",
+        "negative.addPet",
+        "positive.find-pet-by-id",
+      ]);
     } finally {
       proxy.clear();
     }
   });
 
   it("derives the auth checks from the declared security schemes (3.1, bearer), against the sandbox", async () => {
-    const options = ["--spec", specPath("payments-accounts"), "--target", sandbox.url, "--profile", "behaviour"];
+    // Knowing nothing of payments, a --spec run cannot name the workspace's accounts: the sandbox
+    // rightly refuses every payment it makes up (400 account_not_found), which positive.createPayment
+    // reports as valid data refused. The payspec profiles know better; this test is about auth.
+    const options = [
+      ...["--spec", specPath("payments-accounts"), "--target", sandbox.url, "--profile", "behaviour"],
+      ...["--exclude-checks", "positive.createPayment"],
+    ];
     const report = await runVerification(
       parseOptions([...options, "--header", "Authorization: Bearer sk_sandbox_demo_1"]),
     );

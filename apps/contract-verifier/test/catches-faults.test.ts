@@ -510,11 +510,11 @@ describe("every failure can be reproduced", () => {
       /^curl -sS -X GET '.*\/v1\/payments\/pay_\w+' -H "Authorization: Bearer \$PAYSPEC_VERIFY_API_KEY"/,
     );
     expect(violation?.reproduce).not.toContain("sk_sandbox_demo_1");
-    expect(violation?.rerun).toBe(`--seed 7 --only ${failed?.id}`);
-    const again = await runVerification(
-      parseOptions(["--target", suite.proxy.url, "--profile", "schema", "--seed", "7", "--only", failed?.id as string]),
-    );
-    expect(again.results.map((r) => r.id)).toEqual([failed?.id, "sensitive.card-data"]);
+    expect(violation?.rerun).toBe(`--target ${suite.proxy.url} --api both --seed 7 --only ${failed?.id}`);
+    // The re-run line is the whole command: pasted as it is, it runs that check again.
+    const again = await runVerification(parseOptions((violation?.rerun ?? "").split(" ")));
+    expect(again.results.map((r) => r.id)).toEqual([failed?.id, "sensitive.card-data", "sensitive.credentials"]);
+    expect(again.results.find((r) => r.id === failed?.id)?.status).toBe("failed");
   });
 });
 

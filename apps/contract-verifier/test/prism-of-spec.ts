@@ -9,10 +9,13 @@ import * as E from "fp-ts/lib/Either.js";
  * provider the any-spec tests hold the verifier against. Bodies are read as JSON; the verifier sends
  * nothing else.
  */
-export async function startPrismOf(file: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startPrismOf(
+  file: string,
+  { dynamic = false }: { dynamic?: boolean } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const operations = await getHttpOperationsFromSpec(file);
   const config: IHttpConfig = {
-    mock: { dynamic: false },
+    mock: { dynamic },
     checkSecurity: true,
     validateRequest: true,
     validateResponse: false,

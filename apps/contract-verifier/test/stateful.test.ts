@@ -53,7 +53,9 @@ describe("--stateful: model-based sequences that shrink", () => {
     expect(steps.length).toBeLessThanOrEqual(4);
     expect(steps[0]).toMatch(/^\s+1\. create a (payment|batch)/);
     expect(actual).toMatch(/DELETE \/v1\/payments\/pay_\w+/);
-    expect(result?.violations[0]?.rerun).toBe("--seed 11 --only stateful.model");
+    expect(result?.violations[0]?.rerun).toMatch(
+      /^--target http:\/\/127\.0\.0\.1:\d+ --api both --profile behaviour --stateful --runs \d+ --max-commands \d+ --seed 11 --only stateful\.model$/,
+    );
   });
 
   it("a repeated referenceId charged again: the card payment step breaks the model", async () => {

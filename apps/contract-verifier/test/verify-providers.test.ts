@@ -49,17 +49,18 @@ describe("clean runs", () => {
     const whole = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway"]));
     const first = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "1/2"]));
     const second = await runVerification(parseOptions(["--target", mock.url, "--api", "gateway", "--shard", "2/2"]));
-    // Each shard reads its own responses for card data, so each reports sensitive.card-data.
-    const rule = "sensitive.card-data";
-    for (const shard of [first, second]) expect(shard.results.some((r) => r.id === rule)).toBe(true);
+    // Each shard reads its own responses for card data and credentials, so each reports both rules.
+    const rules = ["sensitive.card-data", "sensitive.credentials"];
+    for (const shard of [first, second])
+      for (const rule of rules) expect(shard.results.some((r) => r.id === rule)).toBe(true);
     const ids = [...first.results, ...second.results]
       .map((r) => r.id)
-      .filter((id) => id !== rule)
+      .filter((id) => !rules.includes(id))
       .sort();
     expect(ids).toEqual(
       whole.results
         .map((r) => r.id)
-        .filter((id) => id !== rule)
+        .filter((id) => !rules.includes(id))
         .sort(),
     );
     expect(first.results.length).toBeGreaterThan(0);

@@ -1,8 +1,10 @@
-import { boundaryCases, pointerOf, resolveRef } from "@payspec/specs";
-import { JSONSchemaFaker } from "json-schema-faker";
-import type { Check } from "../check.js";
+import { boundaryCases, pointerOf } from "@payspec/specs";
+import type { Check, CheckRun } from "../check.js";
 import type { SendOptions, VerifyContext } from "../context.js";
+import type { RecordedExchange } from "../exchange.js";
 import {
+  anySpecRequest,
+  bodyPointer,
   dereference,
   jsonMediaType,
   type OperationInfo,
@@ -15,21 +17,31 @@ import {
   withAccounts,
 } from "../operation-requests.js";
 import type { ApiName } from "../options.js";
+import { generateData } from "../schema-data.js";
 import { describeReply, expectClientError, expectConformance, expectSuccess } from "./expectations.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
 type Node = Record<string, any>;
 
-/** A query or path value as the server reads it back from its text, by the parameter's schema. */
-function asReceived(schema: Node | undefined, value: unknown): unknown {
+/**
+ * A query or path value as the server reads it back from its text, by the parameter's schema (a
+ * list sent `explode: false` is one comma-separated value).
+ */
+function asReceived(schema: Node | undefined, value: unknown, commaSeparated = false): unknown {
   const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
   const read = (type: unknown, raw: string): unknown => {
     if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
     if (type === "boolean" && (raw === "true" || raw === "false")) return raw === "true";
     return raw;
   };
-  if (schema?.type === "array")
-    return (Array.isArray(value) ? value : [value]).map((v) => read(schema.items?.type, text(v)));
+  if (schema?.type === "array") {
+    const items = Array.isArray(value)
+      ? value
+      : commaSeparated && typeof value === "string"
+        ? value.split(",")
+        : [value];
+    return items.map((v) => read(schema.items?.type, text(v)));
+  }
   return read(schema?.type, text(value));
 }
 
@@ -38,12 +50,20 @@ function negativeVariants(ctx: VerifyContext, api: ApiName, op: OperationInfo, v
   const spec = ctx.api(api).spec as Node;
   const node = operationNode(spec, op);
   const variants: { label: string; send: ReturnType<typeof toSend> }[] = [];
+  // The same request reached twice (an allOf member repeating its parent's type) is one constraint.
+  const seen = new Set<string>();
+  const add = (label: string, send: ReturnType<typeof toSend>) => {
+    const key = JSON.stringify([send.path, send.json]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    variants.push({ label, send });
+  };
   const media = jsonMediaType(node);
   if (media && valid.body !== undefined) {
-    const pointer = pointerOf("paths", op.template, op.method.toLowerCase(), "requestBody", "content", media, "schema");
+    const pointer = bodyPointer(op, media);
     for (const c of boundaryCases(spec, pointer, valid.body)) {
       if (!ctx.api(api).validator.validate(pointer, c.value).valid)
-        variants.push({ label: `body ${c.label}`, send: toSend(valid, { body: c.value }) });
+        add(`body ${c.label}`, toSend(valid, { body: c.value }));
     }
   }
   for (const { param, at } of operationParameters(spec, op)) {
@@ -52,7 +72,7 @@ function negativeVariants(ctx: VerifyContext, api: ApiName, op: OperationInfo, v
     const schemaPointer = pointerOf(...at, "schema");
     if (param.required && where === "query") {
       const { [param.name]: _dropped, ...rest } = valid.query;
-      variants.push({ label: `query ${param.name} missing`, send: toSend(valid, { query: rest }) });
+      add(`query ${param.name} missing`, toSend(valid, { query: rest }));
     }
     const current = (valid[where] as Record<string, unknown>)[param.name];
     const sample = current ?? (param.schema?.type === "integer" ? 1 : "x");
@@ -60,13 +80,14 @@ function negativeVariants(ctx: VerifyContext, api: ApiName, op: OperationInfo, v
     for (const c of boundaryCases(spec, schemaPointer, sample)) {
       // What the server reads is text: `limit=5` is the number 5, `tags=1` a list of one tag. A case
       // whose text reads as valid breaks nothing.
-      if (ctx.api(api).validator.validate(schemaPointer, asReceived(schema, c.value)).valid) continue;
+      const received = asReceived(schema, c.value, param.explode === false);
+      if (ctx.api(api).validator.validate(schemaPointer, received).valid) continue;
       // A path segment cannot be empty or a non-string; those are other routes, not this operation.
       if (where === "pathParams" && (typeof c.value !== "string" || c.value.trim() === "")) continue;
-      variants.push({
-        label: `${param.in} ${param.name}: ${c.label.replace(/^\(root\): /, "")}`,
-        send: toSend(valid, { [where]: { ...valid[where], [param.name]: c.value } }),
-      });
+      add(
+        `${param.in} ${param.name}: ${c.label.replace(/^\(root\): /, "")}`,
+        toSend(valid, { [where]: { ...valid[where], [param.name]: c.value } }),
+      );
     }
   }
   return variants;
@@ -78,40 +99,31 @@ async function generatedRequest(
   api: ApiName,
   op: OperationInfo,
   valid: OperationRequest,
+  round: number,
 ): Promise<OperationRequest> {
+  if (api === "openapi") return anySpecRequest(ctx, op, valid, round % 2 === 0 ? "every-property" : "required");
   const spec = ctx.api(api).spec as Node;
   const node = operationNode(spec, op);
-  JSONSchemaFaker.option({
-    random: ctx.random,
-    alwaysFakeOptionals: true,
-    useExamplesValue: false,
-    fillProperties: false,
-    failOnInvalidTypes: false,
-  });
+  const generate = (schema: unknown) =>
+    generateData(ctx.random, dereference(spec, schema), true, { openObjects: false });
   let body = valid.body;
   const media = jsonMediaType(node);
   if (media) {
-    body = JSONSchemaFaker.generate(dereference(spec, node.requestBody.content[media].schema) as never);
+    body = generate(node.requestBody.content[media].schema);
     const pair = api === "payments" ? await ctx.accountPair() : undefined;
     if (pair && op.operationId === "createPayment") body = withAccounts(body as Node, pair);
     if (pair && op.operationId === "createPaymentBatch") {
       body = {
         payments: ((body as Node).payments as Node[])
           .slice(0, 5)
-          .map(() =>
-            withAccounts(
-              JSONSchemaFaker.generate(dereference(spec, spec.components.schemas.PaymentCreate) as never) as Node,
-              pair,
-            ),
-          ),
+          .map(() => withAccounts(generate(spec.components.schemas.PaymentCreate) as Node, pair)),
       };
     }
   }
   const query: Record<string, unknown> = { ...valid.query };
-  for (const raw of node.parameters ?? []) {
-    const [param] = resolveRef(spec, raw, []);
+  for (const { param } of operationParameters(spec, op)) {
     if (param.in === "query" && !(param.name in query) && !["cursor", "from", "to"].includes(param.name)) {
-      query[param.name] = JSONSchemaFaker.generate(dereference(spec, param.schema) as never);
+      query[param.name] = generate(param.schema);
     }
   }
   return { ...valid, body, query };
@@ -139,6 +151,48 @@ function wrongCredentials(spec: Node, requirement: Node): Pick<SendOptions, "hea
   return { headers, query };
 }
 
+/** Whether the operation declares a status, exactly, by its range (`4XX`) or as `default`. */
+function declares(node: Node, status: number): boolean {
+  const code = String(status);
+  return [code, `${code[0]}XX`, "default"].some((key) => key in (node.responses ?? {}));
+}
+
+/** Whether the operation declares any success (2xx, 3xx, or a `default` that may be one). */
+function declaresSuccess(node: Node): boolean {
+  return Object.keys(node.responses ?? {}).some((key) => /^[23]/.test(key) || key === "default");
+}
+
+/**
+ * A refusal of an --spec run: one of `allowed` (or any 4xx). When the spec declares no status it
+ * could be, the provider is not at fault: the answer's shape is not judged and the spec gets a
+ * warning that it should declare one.
+ */
+function expectAnySpecRefusal(
+  run: CheckRun,
+  op: OperationInfo,
+  node: Node,
+  reply: RecordedExchange,
+  allowed: readonly number[] | undefined,
+  why: string,
+): void {
+  const refused = allowed ? allowed.includes(reply.status) : reply.status >= 400 && reply.status < 500;
+  if (refused && !declares(node, reply.status)) {
+    const should = allowed ? allowed.join(" or ") : "400 or 422";
+    const what = allowed ? why : "invalid input";
+    run.warn(
+      `${op.method} ${op.template}: ${reply.status} for ${what} is not declared; the spec should declare ${should}.`,
+    );
+    return;
+  }
+  expectClientError(run, "openapi", reply, allowed, why);
+}
+
+/** A valid request's answer was a refusal: a 4xx other than the 404 a made-up id may fairly get. */
+function refused(reply: RecordedExchange, hasPathParams: boolean): boolean {
+  if (reply.status === 404 && hasPathParams) return false;
+  return reply.status >= 400 && reply.status < 500;
+}
+
 /** The per-operation checks: valid examples, generated data, every constraint broken, no credentials. */
 export function operationChecks(api: ApiName, spec: object): Check[] {
   const anySpec = api === "openapi";
@@ -146,6 +200,8 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
     const name = `${op.method} ${op.template}`;
     const node = operationNode(spec, op);
     const isLogin = op.operationId === "login";
+    const parameters = operationParameters(spec, op).map(({ param }) => param);
+    const pathParams = parameters.filter((p) => p.in === "path");
     // The payspec APIs declare their auth; any other spec says in its security requirements.
     const security = anySpec ? securityOf(spec as Node, node) : [{}];
     const unauthorised = anySpec ? "401 or 403" : "401";
@@ -153,7 +209,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
       {
         id: `positive.${op.operationId}`,
         title: anySpec
-          ? `${op.operationId}: a valid request from the spec's examples gets a declared, conforming answer, never a 5xx`
+          ? `${op.operationId}: valid requests (the spec's examples, then generated data) are accepted with a declared, conforming answer, never a 5xx`
           : `${op.operationId}: a valid request from the spec's examples gets a conforming 2xx`,
         api,
         profile: "schema",
@@ -166,12 +222,33 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
           if (!anySpec) return void expectSuccess(run, api, reply);
           // Without knowing the API, a valid request may still meet a 404 (an id that does not exist):
           // what any provider owes it is a declared answer that conforms, and never a server error.
-          run.expect(reply.status < 500, {
-            expected: "no 5xx for a request the spec allows",
-            actual: describeReply(reply),
-            exchange: reply,
-          });
-          expectConformance(run, api, reply);
+          // A refusal is tried again with generated data; refusing every valid request is a failure.
+          const replies = [reply];
+          for (const sampling of ["required", "every-property"] as const) {
+            if (!replies.every((r) => refused(r, pathParams.length > 0))) break;
+            replies.push(await run.send(toSend(anySpecRequest(run.ctx, op, request, sampling))));
+          }
+          for (const r of replies) {
+            run.expect(r.status < 500, {
+              expected: "no 5xx for a request the spec allows",
+              actual: describeReply(r),
+              exchange: r,
+            });
+            if (r.status >= 500 || refused(r, pathParams.length > 0)) continue;
+            expectConformance(run, api, r);
+          }
+          const refusals = replies.filter((r) => refused(r, pathParams.length > 0));
+          if (refusals.length === replies.length && !declaresSuccess(node)) {
+            run.warn(
+              `${op.method} ${op.template}: no success status is declared (only ${Object.keys(node.responses ?? {}).join(", ")}); the spec should declare what a valid request gets.`,
+            );
+          } else if (refusals.length === replies.length) {
+            run.expect(false, {
+              expected: "valid data accepted: a 2xx (or a 404 for an id that does not exist)",
+              actual: `every valid request was refused: ${refusals.map((r) => describeReply(r)).join("; ")}`,
+              exchange: refusals[0],
+            });
+          }
         },
       },
       {
@@ -181,14 +258,18 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         profile: "schema",
         operation: name,
         async run(run) {
-          const valid = await validRequest(run.ctx, op);
+          // Every property of the schema, not only those the example happens to have, has constraints to break.
+          const valid = anySpec
+            ? anySpecRequest(run.ctx, op, await validRequest(run.ctx, op), "every-property")
+            : await validRequest(run.ctx, op);
           const variants = negativeVariants(run.ctx, api, op, valid);
           run.ctx.coverage.constraint(api, op.method, op.template, variants.length);
           if (variants.length === 0) run.skip("the operation takes no input to break");
           for (const variant of variants) {
             const reply = await run.send(variant.send);
             run.ctx.coverage.constraint(api, op.method, op.template, variants.length, variant.label);
-            expectClientError(run, api, reply, undefined, variant.label);
+            if (anySpec) expectAnySpecRefusal(run, op, node, reply, undefined, variant.label);
+            else expectClientError(run, api, reply, undefined, variant.label);
           }
         },
       },
@@ -205,22 +286,24 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
           async run(run) {
             const request = await validRequest(run.ctx, op);
             const reply = await run.send({ ...toSend(request), auth: "none" });
-            expectClientError(run, api, reply, anySpec ? [401, 403] : 401, "missing credentials");
+            if (anySpec) expectAnySpecRefusal(run, op, node, reply, [401, 403], "missing credentials");
+            else expectClientError(run, api, reply, 401, "missing credentials");
           },
         },
         {
           id: `auth.invalid.${op.operationId}`,
           title: `${op.operationId}: wrong credentials get ${unauthorised} in the error shape`,
           api,
-          profile: "behaviour",
+          // Any spec's run cannot know which states a call changes, but wrong credentials change none.
+          profile: anySpec ? "schema" : "behaviour",
           operation: name,
           async run(run) {
             const request = await validRequest(run.ctx, op);
             if (anySpec) {
               const wrong = wrongCredentials(spec as Node, requirement);
               const send = toSend({ ...request, query: { ...request.query, ...wrong.query } });
-              const reply = await run.send({ ...send, auth: "none", headers: wrong.headers ?? {} });
-              expectClientError(run, api, reply, [401, 403], "invalid credentials");
+              const reply = await run.send({ ...send, auth: "none", headers: { ...send.headers, ...wrong.headers } });
+              expectAnySpecRefusal(run, op, node, reply, [401, 403], "invalid credentials");
               return;
             }
             const authorization =
@@ -240,9 +323,6 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         },
       );
     }
-    const pathParams = operationParameters(spec, op)
-      .map(({ param }) => param)
-      .filter((p) => p.in === "path");
     if (!anySpec && "404" in (node.responses ?? {}) && pathParams.length > 0) {
       checks.push({
         id: `notfound.${op.operationId}`,
@@ -252,11 +332,10 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         operation: name,
         async run(run) {
           const request = await validRequest(run.ctx, op);
-          JSONSchemaFaker.option({ random: run.ctx.random, useExamplesValue: false });
           const unknown = Object.fromEntries(
             pathParams.map((p: Node) => [
               p.name,
-              String(JSONSchemaFaker.generate(dereference(spec as Node, p.schema) as never)),
+              String(generateData(run.ctx.random, dereference(spec as Node, p.schema), false)),
             ]),
           );
           const reply = await run.send(toSend({ ...request, pathParams: unknown }));
@@ -264,7 +343,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         },
       });
     }
-    if (jsonMediaType(node) || (node.parameters ?? []).some((p: Node) => p.in === "query")) {
+    if (jsonMediaType(node) || parameters.some((p) => p.in === "query" || (anySpec && p.in === "path"))) {
       checks.splice(1, 0, {
         id: `generated.${op.operationId}`,
         title: `${op.operationId}: schema-generated input gets a declared, conforming answer, never a 5xx`,
@@ -274,7 +353,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         async run(run) {
           const valid = await validRequest(run.ctx, op);
           for (let i = 0; i < 3; i++) {
-            const reply = await run.send(toSend(await generatedRequest(run.ctx, api, op, valid)));
+            const reply = await run.send(toSend(await generatedRequest(run.ctx, api, op, valid, i)));
             run.expect(reply.status < 500, {
               expected: "no 5xx for a request the spec allows",
               actual: describeReply(reply),

@@ -30,7 +30,7 @@ export function formatViolation(v: Violation): string {
     ? `\n    request:  ${v.request.method} ${v.request.path}${v.request.body ? ` ${v.request.body.slice(0, 300)}` : ""}`
     : "";
   const reproduce = v.reproduce ? `\n    reproduce: ${v.reproduce.slice(0, 600)}` : "";
-  const rerun = v.rerun ? `\n    re-run:   payspec-verify <same target> ${v.rerun}` : "";
+  const rerun = v.rerun ? `\n    re-run:   payspec-verify ${v.rerun}` : "";
   return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}${reproduce}${rerun}`;
 }
 
@@ -89,6 +89,10 @@ export function summary(report: VerificationReport, reportFiles: readonly string
       `Failures (one line per check; ${reportFiles.length ? `details in ${reportFiles.join(" and ")}` : "--json FILE or --junit FILE keeps every request and its curl reproduction"}):`,
     );
     for (const f of failures) lines.push(`  ${MARK[f.status]} ${f.id}: ${clip(reasonOf(f), 200)}`);
+  }
+  if (report.warnings && report.warnings.length > 0) {
+    lines.push("", "Warnings (about the spec or the run; they fail nothing):");
+    for (const warning of report.warnings) lines.push(`  ! ${warning}`);
   }
   lines.push("", closingLine(report.counts));
   return lines.join("\n");

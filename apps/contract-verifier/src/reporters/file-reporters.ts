@@ -33,6 +33,7 @@ export async function writeJunit(report: VerificationReport, file: string): Prom
       .name(`payspec contract: ${api}`)
       .property("profile", report.profile)
       .property("seed", String(report.seed));
+    for (const warning of report.warnings ?? []) suite.property("warning", warning);
     for (const result of results) {
       const testCase = suite
         .testCase()
@@ -46,6 +47,8 @@ export async function writeJunit(report: VerificationReport, file: string): Prom
           .standardOutput(result.violations.map(formatViolation).join("\n"));
       }
       if (result.status === "error") testCase.error(result.note ?? "error");
+      if (result.status === "passed" && result.warnings?.length)
+        testCase.standardOutput(result.warnings.map((w) => `warning: ${w}`).join("\n"));
     }
   }
   await mkdir(dirname(file), { recursive: true });
