@@ -69,6 +69,8 @@ export class VerifyContext {
   }[] = [];
   /** Every credential of the run: masked in every report, and looked for in every answer. */
   readonly secrets = new RunSecrets();
+  /** How far the run moved each sandbox clock (`workspace`, `gateway`), in seconds: put back at the end. */
+  readonly clockMoves = new Map<"workspace" | "gateway", number>();
   /** The status of every answer, by the check that asked: the run's warnings read them. */
   readonly answers: { check: string; status: number }[] = [];
   /** Which declared statuses and constraints the run exercised. */
@@ -153,9 +155,38 @@ export class VerifyContext {
     cardDataIn(request.json, this.sentCardData);
     const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs, this.secrets);
     this.#scanForSensitiveData(reply, check, api);
+    this.#noteClockMove(api, request, reply);
     this.answers.push({ check, status: reply.status });
     this.coverage.answered(api, request.method, request.path.split("?")[0] ?? "", reply.status);
     return reply;
+  }
+
+  /** A sandbox clock the run moved, so that the run can put it back. */
+  #noteClockMove(api: ApiName, request: RequestSpec, reply: RecordedExchange): void {
+    if (reply.status !== 200 || request.path !== "/_sandbox/clock/advance") return;
+    const seconds = (request.json as { seconds?: unknown } | undefined)?.seconds;
+    if (typeof seconds !== "number") return;
+    const scope = api === "gateway" ? "gateway" : "workspace";
+    this.clockMoves.set(scope, (this.clockMoves.get(scope) ?? 0) + seconds);
+  }
+
+  /**
+   * Puts back every sandbox clock the run moved, by exactly what it moved (other tests' moves stay):
+   * a verification leaves the workspace's and the gateway's time as it found them.
+   */
+  async restoreClocks(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const [scope, seconds] of this.clockMoves) {
+      try {
+        if (scope === "gateway") this.dropToken();
+        const token = scope === "gateway" ? await this.token() : undefined;
+        await this.control("/clock/rewind", { seconds }, token);
+        this.clockMoves.delete(scope);
+      } catch (error) {
+        problems.push(`the ${scope} clock could not be put back ${seconds} s: ${(error as Error).message}`);
+      }
+    }
+    return problems;
   }
 
   /** The sensitive-data rules (card data, credentials), on every exchange whatever check made it. */
@@ -252,6 +283,7 @@ export class VerifyContext {
       throw new SetupFailed(
         `sandbox control ${path} answered ${reply.status}; is the target a payspec sandbox with PAYSPEC_SANDBOX_CONTROL on, and are the credentials right?`,
       );
+    this.#noteClockMove(api, { method: "POST", path: `/_sandbox${path}`, json: body }, reply);
     return reply;
   }
 }

@@ -19,6 +19,8 @@ export interface VerifyOptions {
    * first server's path. Undefined until an --spec run has read its spec.
    */
   readonly basePath?: string;
+  /** Run the writing profiles even in a workspace that already has payments. */
+  readonly allowWrites?: boolean;
   /** Check ids or prefixes (`auth`, `negative.addPet`) to run only, and to leave out. */
   readonly includeChecks?: readonly string[];
   readonly excludeChecks?: readonly string[];
@@ -48,6 +50,12 @@ export interface VerifyOptions {
 
 export class UsageError extends Error {}
 
+/**
+ * The payspec sandbox's workspace kept for verification (its VERIFY_API_KEY): the default --api-key,
+ * so that a run against a sandbox never writes into the demo workspaces.
+ */
+export const SANDBOX_VERIFY_API_KEY = "sk_sandbox_verify";
+
 const PROFILES: readonly Profile[] = ["schema", "behaviour", "sandbox"];
 
 export const USAGE = `payspec verify: check a running provider against the payspec specs
@@ -57,7 +65,10 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --gateway-url URL       card gateway host
   --api payments|gateway|both       which API(s) to check (default: those with a URL)
   --profile schema|behaviour|sandbox (default schema)
-  --api-key KEY           payments API key        (env PAYSPEC_VERIFY_API_KEY)
+  --api-key KEY           payments API key        (env PAYSPEC_VERIFY_API_KEY; default: the
+                          sandbox's verification workspace, sk_sandbox_verify, emptied first)
+  --allow-writes          run the behaviour and sandbox profiles in a workspace that already has
+                          payments (they add payments; clocks they move are put back)
   --gateway-key KEY       gateway API key         (env PAYSPEC_VERIFY_GATEWAY_KEY)
   --gateway-secret SECRET gateway API secret      (env PAYSPEC_VERIFY_GATEWAY_SECRET)
   --seed N                seed for generated data (default 1)
@@ -104,7 +115,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const arg = argv[i] as string;
     if (arg === "--") continue;
     if (!arg.startsWith("--")) throw new UsageError(`Unexpected argument "${arg}".`);
-    if (arg === "--coverage" || arg === "--stateful") {
+    if (arg === "--coverage" || arg === "--stateful" || arg === "--allow-writes") {
       switches.add(arg.slice(2));
       continue;
     }
@@ -232,10 +243,11 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(excludeChecks ? { excludeChecks } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
+    ...(switches.has("allow-writes") ? { allowWrites: true } : {}),
     ...(stateful ? { stateful: { runs, maxCommands } } : {}),
     apis,
     profile,
-    apiKey: flags.get("api-key") ?? env.PAYSPEC_VERIFY_API_KEY ?? "sk_sandbox_demo_1",
+    apiKey: flags.get("api-key") ?? env.PAYSPEC_VERIFY_API_KEY ?? SANDBOX_VERIFY_API_KEY,
     gatewayKey: flags.get("gateway-key") ?? env.PAYSPEC_VERIFY_GATEWAY_KEY ?? "gw_demo_key",
     gatewaySecret: flags.get("gateway-secret") ?? env.PAYSPEC_VERIFY_GATEWAY_SECRET ?? "gw_demo_secret",
     seed,
@@ -297,6 +309,7 @@ export function rerunFlags(options: VerifyOptions, checkId: string): string {
     flags.push("--api", options.apis.length === 2 ? "both" : (options.apis[0] ?? "both"));
   }
   if (options.profile !== "schema") flags.push("--profile", options.profile);
+  if (options.allowWrites) flags.push("--allow-writes");
   if (options.stateful)
     flags.push(
       "--stateful",

@@ -8,7 +8,7 @@ import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
-import { checkChosen, type Profile, rerunFlags, type VerifyOptions } from "./options.js";
+import { checkChosen, type Profile, rerunFlags, SANDBOX_VERIFY_API_KEY, type VerifyOptions } from "./options.js";
 import { curlFor } from "./reproduction.js";
 import { SpecProblem } from "./schema-data.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
@@ -104,6 +104,29 @@ async function assertCredentialsAccepted(context: VerifyContext): Promise<void> 
         `the provider refused the credentials (${answer.status} for POST /auth/login): check --gateway-key and --gateway-secret (or PAYSPEC_VERIFY_GATEWAY_KEY / _SECRET).`,
       );
     }
+  }
+}
+
+/**
+ * The behaviour and sandbox profiles add payments to the workspace (and move clocks, which the run
+ * puts back). The sandbox's verification workspace is emptied first (it is kept for this); any other
+ * workspace that already has payments holds somebody's data: the run refuses, unless --allow-writes
+ * says it may.
+ */
+async function assertWorkspaceMayBeWritten(context: VerifyContext): Promise<void> {
+  const { options } = context;
+  const writes = options.stateful !== undefined || PROFILE_RANK[options.profile] >= PROFILE_RANK.behaviour;
+  if (!writes || options.allowWrites || !context.apis.payments) return;
+  if (options.apiKey === SANDBOX_VERIFY_API_KEY) {
+    // A provider without the sandbox's control API keeps its data; the check below then applies.
+    await context.send("payments", { method: "POST", path: "/_sandbox/reset", json: {} });
+  }
+  const reply = await context.send("payments", { method: "GET", path: "/v1/payments?limit=1" });
+  const total = (reply.body as { pagination?: { total?: unknown } } | undefined)?.pagination?.total;
+  if (reply.status === 200 && typeof total === "number" && total > 0) {
+    throw new CannotRun(
+      `the workspace of this API key already has ${total} payment${total === 1 ? "" : "s"}, and the ${options.stateful ? "stateful run" : `${options.profile} profile`} adds payments of its own. Give the key of a workspace kept for verification (--api-key or PAYSPEC_VERIFY_API_KEY; a sandbox serves one workspace per key in PAYSPEC_API_KEYS, and POST /_sandbox/reset empties one), or --allow-writes to run here anyway.`,
+    );
   }
 }
 
@@ -331,19 +354,25 @@ export async function runVerification(
   await assertReachable(context);
   if (!anySpec) await assertCredentialsAccepted(context);
   const checks = selectChecks(options, context);
+  await assertWorkspaceMayBeWritten(context);
   const startedAt = new Date();
   const results: CheckResult[] = [];
-  for (const [i, check] of checks.entries()) {
-    const result = await runCheck(check, context);
-    results.push(result);
-    onResult(result, i, checks.length);
+  let clockProblems: string[] = [];
+  try {
+    for (const [i, check] of checks.entries()) {
+      const result = await runCheck(check, context);
+      results.push(result);
+      onResult(result, i, checks.length);
+    }
+  } finally {
+    clockProblems = await context.restoreClocks();
   }
   const closing = [cardDataResult(context), credentialsResult(context)].filter((r) => checkChosen(options, r.id));
   for (const [i, result] of closing.entries()) {
     results.push(result);
     onResult(result, checks.length + i, checks.length + closing.length);
   }
-  const warnings = runWarnings(context, results);
+  const warnings = [...runWarnings(context, results), ...clockProblems];
   const counts = countByStatus(results);
   const coverage = context.coverage.report();
   const shortfall =

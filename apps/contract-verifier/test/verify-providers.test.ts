@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RunningMock, startMock } from "@payspec/mock";
-import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import {
+  DEMO_API_KEYS,
+  GATEWAY_SCOPE,
+  type RunningSandbox,
+  seedWorkspace,
+  startSandbox,
+  VERIFY_API_KEY,
+  workspaceScope,
+} from "@payspec/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, runVerification } from "../src/index.js";
 
@@ -32,6 +40,8 @@ const failures = (report: Awaited<ReturnType<typeof runVerification>>) =>
 
 describe("clean runs", () => {
   it.each(["behaviour", "sandbox"])("passes against the sandbox with the %s profile", async (profile) => {
+    // A workspace kept for verification: emptied first, as the verifier asks (it refuses one with payments).
+    await sandbox.reset();
     const report = await runVerification(parseOptions(["--target", sandbox.url, "--profile", profile]));
     expect(failures(report)).toEqual([]);
     expect(report.counts.passed).toBeGreaterThan(40);
@@ -70,6 +80,7 @@ describe("clean runs", () => {
 
 describe("the CLI", () => {
   it("exits 0 and writes JUnit and JSON reports without card data", async () => {
+    await sandbox.reset();
     const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
     const { stdout } = await run(tsx, [
       cli,
@@ -168,9 +179,53 @@ describe("the CLI", () => {
     }
   });
 
+  it("leaves the data alone: its own workspace by default, a workspace with payments refused (exit 2) unless --allow-writes, every clock put back", async () => {
+    await sandbox.reset();
+    const demo = DEMO_API_KEYS[0];
+    const payments = async (key: string) =>
+      (
+        await (
+          await fetch(`${sandbox.url}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })
+        ).json()
+      ).pagination.total;
+    const first = await runVerification(parseOptions(["--target", sandbox.url, "--profile", "sandbox"]));
+    expect(first.counts.failed + first.counts.error).toBe(0);
+    expect(first.warnings ?? []).toEqual([]);
+    // The sandbox profile moved its workspace's clock a day and the gateway's past a token's life: both are back.
+    for (const scope of [workspaceScope(VERIFY_API_KEY), GATEWAY_SCOPE])
+      expect(Math.abs((await sandbox.clocks.now(scope)) - Date.now())).toBeLessThan(60_000);
+    expect(await payments(VERIFY_API_KEY)).toBeGreaterThan(0);
+    expect(await payments(demo)).toBe(0);
+    // The verification workspace is emptied before each run: a second run needs nothing.
+    const second = await runVerification(parseOptions(["--target", sandbox.url, "--profile", "behaviour"]));
+    expect(second.counts.failed + second.counts.error).toBe(0);
+
+    // Somebody's workspace with payments in it is refused, unless --allow-writes.
+    const [from, to] = seedWorkspace(demo).accounts;
+    await fetch(`${sandbox.url}/v1/payments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${demo}`, "content-type": "application/json" },
+      body: JSON.stringify({ amount: 10, currency: "TRY", method: "eft", from_account: from?.id, to_account: to?.id }),
+    });
+    const before = await payments(demo);
+    expect(before).toBeGreaterThan(0);
+    const args = [cli, "--target", sandbox.url, "--profile", "behaviour", "--api-key", demo];
+    const refused = await run(tsx, args).catch((e) => e);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^payspec verify could not run: the workspace of this API key already has \d+ payments?, and the behaviour profile adds payments of its own\. .* or --allow-writes to run here anyway\.\n$/,
+    );
+    expect(await payments(demo)).toBe(before);
+    const allowed = await runVerification(parseOptions([...args.slice(1), "--allow-writes"]));
+    expect(allowed.counts.failed + allowed.counts.error).toBe(0);
+  });
+
   it("reports coverage of declared statuses and constraints, and fails under --min-coverage", async () => {
     const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
-    const args = [cli, "--target", sandbox.url, "--profile", "behaviour", "--json", join(dir, "report.json")];
+    const args = [
+      ...[cli, "--target", sandbox.url, "--profile", "behaviour", "--allow-writes"],
+      ...["--json", join(dir, "report.json")],
+    ];
     const below = await run(tsx, [...args, "--min-coverage", "99", "--coverage"]).catch((e) => e);
     expect(below.code).toBe(1);
     expect(below.stdout).toMatch(/coverage \d+\.\d% is below --min-coverage 99%/);

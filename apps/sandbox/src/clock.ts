@@ -48,6 +48,22 @@ export class SandboxClocks {
     return Date.now() + result.offsetMs;
   }
 
+  /**
+   * Moves a scope's clock back by what a test moved it forward (a verifier run putting back what it
+   * moved); refuses (400) to go before real time.
+   */
+  async rewind(scope: string, seconds: number): Promise<number> {
+    const result = await this.#offsets.advance(scope, -Math.round(seconds * 1000), MAX_CLOCK_ADVANCE_SECONDS * 1000);
+    if (!result.moved) {
+      throw new ApiFailure(
+        "invalid_request",
+        `The clock is ${Math.floor(result.offsetMs / 1000)} s ahead of real time; it cannot move back further than real time. POST /_sandbox/reset puts it back to real time.`,
+        { param: "seconds" },
+      );
+    }
+    return Date.now() + result.offsetMs;
+  }
+
   /** One scope, or every scope, back to real time. */
   async reset(scope?: string): Promise<void> {
     await this.#offsets.reset(scope);

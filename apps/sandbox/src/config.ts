@@ -35,6 +35,12 @@ export interface SandboxConfig {
 
 export const DEFAULT_PORT = 4010;
 export const DEMO_API_KEYS = ["sk_sandbox_demo_1", "sk_sandbox_demo_2"] as const;
+/**
+ * The workspace kept for `payspec-verify` (its default --api-key): served whenever the demo keys are,
+ * never given sample payments, and emptied by the verifier before a run that writes, so that a
+ * verification leaves the demo workspaces' data alone.
+ */
+export const VERIFY_API_KEY = "sk_sandbox_verify";
 export const DEMO_GATEWAY_KEY = "gw_demo_key";
 export const DEMO_GATEWAY_SECRET = "gw_demo_secret";
 
@@ -58,7 +64,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
   return {
     host: env.HOST ?? "127.0.0.1",
     port: positiveNumber("PORT", env.PORT, DEFAULT_PORT),
-    apiKeys: keys.length > 0 ? keys : [...DEMO_API_KEYS],
+    apiKeys: keys.length > 0 ? keys : [...DEMO_API_KEYS, VERIFY_API_KEY],
     completeAfterSeconds: positiveNumber("PAYSPEC_COMPLETE_AFTER_SECONDS", env.PAYSPEC_COMPLETE_AFTER_SECONDS, 30),
     gatewayKey: env.PAYSPEC_GATEWAY_KEY || DEMO_GATEWAY_KEY,
     gatewaySecret: env.PAYSPEC_GATEWAY_SECRET || DEMO_GATEWAY_SECRET,

@@ -1,5 +1,12 @@
 export { GATEWAY_SCOPE, MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks, workspaceScope } from "./clock.js";
-export { DEFAULT_PORT, DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type SandboxConfig } from "./config.js";
+export {
+  DEFAULT_PORT,
+  DEMO_API_KEYS,
+  DEMO_GATEWAY_KEY,
+  DEMO_GATEWAY_SECRET,
+  type SandboxConfig,
+  VERIFY_API_KEY,
+} from "./config.js";
 export { TEST_CARDS } from "./gateway/card-catalogue.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";
 export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./server.js";

@@ -3,7 +3,7 @@ import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import { assertStorableText, createApiServer, registerRequestLog, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { SandboxClocks, workspaceScope } from "./clock.js";
-import { configFromEnv, type SandboxConfig } from "./config.js";
+import { configFromEnv, type SandboxConfig, VERIFY_API_KEY } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
 import { ApiRequestLog } from "./dashboard/api-request-log.js";
 import { registerDashboard } from "./dashboard/dashboard.js";
@@ -52,7 +52,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { payments, gateway } = stores;
   const clocks = new SandboxClocks(stores.clocks);
   const addSamples = async (seed: WorkspaceSeed) => {
-    if (!config.samplePayments) return;
+    if (!config.samplePayments || seed.workspace === VERIFY_API_KEY) return;
     const now = await clocks.now(workspaceScope(seed.workspace));
     await addSamplePayments(payments, seed, now, config.completeAfterSeconds * 1000);
   };

@@ -1,4 +1,4 @@
-import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type SandboxConfig } from "./config.js";
+import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, type SandboxConfig, VERIFY_API_KEY } from "./config.js";
 import { seedWorkspace } from "./payments/seed.js";
 
 /** `sk_live_…a1b2`: enough to tell keys apart, too little to use one. */
@@ -30,9 +30,9 @@ export function startupBanner(config: SandboxConfig, url: string): string {
     "Payments and accounts API (Authorization: Bearer <key>):",
     ...config.apiKeys.map(
       (key) =>
-        `  key ${shown(key, DEMO_API_KEYS)}: accounts ${seedWorkspace(key)
+        `  key ${shown(key, [...DEMO_API_KEYS, VERIFY_API_KEY])}: accounts ${seedWorkspace(key)
           .accounts.map((a) => a.id)
-          .join(", ")}`,
+          .join(", ")}${key === VERIFY_API_KEY ? " (kept for payspec-verify: emptied before each run)" : ""}`,
     ),
     "",
     `Card gateway: POST ${url}/auth/login with Basic base64(<key>:<secret>), ${gatewayLogin(config)}`,

@@ -83,6 +83,23 @@ describe("authentication", () => {
     // The token the call was made with has now expired on the gateway's clock.
     expect((await h.control("/clock/advance", { seconds: 1 }, token)).status).toBe(401);
   });
+
+  it("puts a clock back by what a test moved it, never before real time", async () => {
+    const ahead = Date.parse((await h.control("/clock/advance", { seconds: 3600 }, OTHER_KEY)).body.now);
+    const back = Date.parse((await h.control("/clock/rewind", { seconds: 3000 }, OTHER_KEY)).body.now);
+    expect(ahead - back).toBeGreaterThan(2_999_000);
+    const aheadSeconds = (back - Date.now()) / 1000;
+    expect(aheadSeconds).toBeGreaterThan(590);
+    const tooFar = await h.control("/clock/rewind", { seconds: Math.ceil(aheadSeconds) + 5 }, OTHER_KEY);
+    expect(tooFar.status).toBe(400);
+    expect(tooFar.body.message).toMatch(
+      /^The clock is \d+ s ahead of real time; it cannot move back further than real time/,
+    );
+    // A rewind of the gateway needs a live token, as every gateway control call does.
+    const token = await h.login();
+    await h.control("/clock/advance", { seconds: 60 }, token);
+    expect((await h.control("/clock/rewind", { seconds: 60 }, token)).status).toBe(200);
+  });
 });
 
 describe("forced transitions keep the books", () => {

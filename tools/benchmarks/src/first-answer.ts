@@ -129,7 +129,14 @@ while (
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 const verifyMs = await medianOf(() =>
-  processMs(process.execPath, [verifyBin, "--target", "http://127.0.0.1:4761", "--profile", "behaviour"]),
+  processMs(process.execPath, [
+    verifyBin,
+    "--target",
+    "http://127.0.0.1:4761",
+    "--profile",
+    "behaviour",
+    "--allow-writes",
+  ]),
 );
 const nodeMs = await medianOf(() => processMs(process.execPath, ["-e", ""]));
 sandbox.kill("SIGTERM");

@@ -40,10 +40,22 @@ try {
   console.log(
     table(
       ["run", "checks", "requests", "median ms", "checks/s", "plain ms", "x plain"],
-      [["verify --spec star-trek.json", checks, requests, verifyMs, checks / (verifyMs / 1000), plainMs, verifyMs / plainMs]],
+      [
+        [
+          "verify --spec star-trek.json",
+          checks,
+          requests,
+          verifyMs,
+          checks / (verifyMs / 1000),
+          plainMs,
+          verifyMs / plainMs,
+        ],
+      ],
     ),
   );
-  console.log("\nplain ms: the same number of plain GET /animal to the same Prism, one after another, in the same run.");
+  console.log(
+    "\nplain ms: the same number of plain GET /animal to the same Prism, one after another, in the same run.",
+  );
 } finally {
   stop();
 }

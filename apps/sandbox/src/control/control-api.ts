@@ -138,5 +138,11 @@ export function registerControlApi(
       const now = await clocks.advance(clockScope(scopeOf(request)), body.seconds);
       return { now: new Date(now).toISOString() };
     });
+
+    control.post("/_sandbox/clock/rewind", async (request) => {
+      const { body } = parseRequest(advanceClock, { body: request.body });
+      const now = await clocks.rewind(clockScope(scopeOf(request)), body.seconds);
+      return { now: new Date(now).toISOString() };
+    });
   });
 }

@@ -10,7 +10,7 @@ export class MemoryClockStore implements ClockStore {
 
   async advance(scope: string, ms: number, maxMs: number) {
     const current = this.#offsetMs.get(scope) ?? 0;
-    if (current + ms > maxMs) return { moved: false, offsetMs: current };
+    if (current + ms > maxMs || current + ms < 0) return { moved: false, offsetMs: current };
     this.#offsetMs.set(scope, current + ms);
     return { moved: true, offsetMs: current + ms };
   }

@@ -186,7 +186,10 @@ export interface GatewayStore {
  */
 export interface ClockStore {
   offsetMs(scope: string): Promise<number>;
-  /** Adds `ms` to the scope's offset unless the sum would pass `maxMs`; the offset after, and whether it moved. */
+  /**
+   * Adds `ms` (negative: back) to the scope's offset unless the sum would pass `maxMs` or fall below
+   * zero (before real time); the offset after, and whether it moved.
+   */
   advance(scope: string, ms: number, maxMs: number): Promise<{ moved: boolean; offsetMs: number }>;
   /** One scope, or every scope, back to real time. */
   reset(scope?: string): Promise<void>;

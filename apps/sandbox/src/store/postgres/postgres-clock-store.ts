@@ -19,12 +19,16 @@ export class PostgresClockStore implements ClockStore {
   }
 
   async advance(scope: string, ms: number, maxMs: number) {
-    // One statement: two instances advancing at once add up, and the limit holds for the sum.
+    // One statement: two instances moving the clock at once add up, and the bounds hold for the sum.
+    // Back (negative) only ever updates an offset there is; forward may be the scope's first.
     const { rows } = await this.#pool.query<{ offset_ms: string }>(
-      `INSERT INTO clock_offsets AS c (scope, offset_ms) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
-       ON CONFLICT (scope) DO UPDATE SET offset_ms = c.offset_ms + EXCLUDED.offset_ms
-       WHERE c.offset_ms + EXCLUDED.offset_ms <= $3::bigint
-       RETURNING offset_ms`,
+      ms < 0
+        ? `UPDATE clock_offsets SET offset_ms = offset_ms + $2::bigint
+           WHERE scope = $1 AND offset_ms + $2::bigint BETWEEN 0 AND $3::bigint RETURNING offset_ms`
+        : `INSERT INTO clock_offsets AS c (scope, offset_ms) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
+           ON CONFLICT (scope) DO UPDATE SET offset_ms = c.offset_ms + EXCLUDED.offset_ms
+           WHERE c.offset_ms + EXCLUDED.offset_ms <= $3::bigint
+           RETURNING offset_ms`,
       [scope, Math.round(ms), maxMs],
     );
     if (rows[0]) return { moved: true, offsetMs: Number(rows[0].offset_ms) };

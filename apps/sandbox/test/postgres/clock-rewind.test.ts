@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningSandbox, startSandbox } from "../../src/index.js";
+import { KEY } from "../support/harness.js";
+import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+
+let instances: RunningSandbox[];
+beforeAll(async () => {
+  const databaseUrl = await freshDatabase();
+  instances = [
+    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
+    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
+  ];
+});
+afterAll(async () => {
+  for (const s of instances) await s.close();
+});
+
+const move = async (sandbox: RunningSandbox, way: "advance" | "rewind", seconds: number) => {
+  const answer = await fetch(`${sandbox.url}/_sandbox/clock/${way}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ seconds }),
+  });
+  return { status: answer.status, body: (await answer.json()) as { now?: string; message?: string } };
+};
+
+it("puts a shared clock back by what was moved on either instance, never before real time", async () => {
+  const [a, b] = instances as [RunningSandbox, RunningSandbox];
+  await move(a, "advance", 500);
+  await move(b, "advance", 500);
+  const back = await move(b, "rewind", 700);
+  expect(back.status).toBe(200);
+  const ahead = Date.parse(back.body.now ?? "") - Date.now();
+  expect(ahead).toBeGreaterThan(290_000);
+  expect(ahead).toBeLessThan(310_000);
+  const tooFar = await move(a, "rewind", 301);
+  expect(tooFar.status).toBe(400);
+  expect(tooFar.body.message).toContain("cannot move back further than real time");
+  expect((await move(a, "rewind", 300)).status).toBe(200);
+});
