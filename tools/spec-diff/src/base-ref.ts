@@ -16,6 +16,11 @@ export interface Base {
   readonly missingHistory?: boolean;
 }
 
+/** Whether `ref` names a commit of the repository (a branch, tag or hash). */
+export function isCommit(cwd: string, ref: string): boolean {
+  return git(cwd, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`) !== undefined;
+}
+
 /**
  * What to compare against when no --base is given. On a branch: where it left main. On main: the commit
  * CI names in PAYSPEC_SPEC_DIFF_BASE (the one before the push), else the last release of the specs (a

@@ -1,9 +1,9 @@
 #!/usr/bin/env tsx
 import { fileURLToPath } from "node:url";
-import { defaultBase } from "./base-ref.js";
+import { defaultBase, isCommit } from "./base-ref.js";
 import { packagesOfSpec } from "./changeset-gate.js";
 import { PayspecDiffer } from "./payspec-differ.js";
-import { runGate } from "./run-gate.js";
+import { runGate, UnreadableSpec } from "./run-gate.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -25,7 +25,13 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error("--base needs a git ref (a branch, tag or commit).");
     return 2;
   }
-  const base = i >= 0 ? { ref: argv[i + 1], reason: "--base" } : defaultBase(cwd);
+  const given = argv[i + 1];
+  if (i >= 0 && given && !isCommit(cwd, given)) {
+    // A ref that names nothing must not compare with "no spec at the base" and pass.
+    console.error(`--base ${given} is not a commit of this repository: give a branch, tag or commit hash (git log shows them).`);
+    return 2;
+  }
+  const base = i >= 0 ? { ref: given, reason: "--base" } : defaultBase(cwd);
   if (!base.ref) {
     if ("missingHistory" in base && base.missingHistory) {
       console.error(`spec:diff: cannot find the base: ${base.reason}.`);
@@ -35,7 +41,14 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   console.log(`spec:diff: comparing with ${base.ref} (${base.reason}).`);
-  const result = await runGate(cwd, base.ref, new PayspecDiffer());
+  let result: Awaited<ReturnType<typeof runGate>>;
+  try {
+    result = await runGate(cwd, base.ref, new PayspecDiffer());
+  } catch (error) {
+    if (!(error instanceof UnreadableSpec)) throw error;
+    console.error(`spec:diff: ${error.message}`);
+    return 2;
+  }
   for (const [spec, changes] of result.changesBySpec) {
     const breaking = changes.filter((c) => c.severity === "breaking");
     console.log(`\n${spec}: ${breaking.length} breaking, ${changes.length - breaking.length} safe`);

@@ -5,6 +5,9 @@ import { fileAtRef } from "./base-ref.js";
 import { changeBumps, type MissingMajor, packagesMissingMajor, packagesOfSpec } from "./changeset-gate.js";
 import type { SpecChange, SpecDiffer } from "./spec-change.js";
 
+/** A spec the gate must read cannot be read or parsed: the user fixes the file (exit 2, never a pass). */
+export class UnreadableSpec extends Error {}
+
 export interface GateResult {
   readonly base: string;
   readonly changesBySpec: Map<string, SpecChange[]>;
@@ -27,7 +30,16 @@ export async function runGate(cwd: string, base: string, differ: SpecDiffer): Pr
       }
       const beforeFile = join(scratch, spec.replaceAll("/", "_"));
       await writeFile(beforeFile, before);
-      changesBySpec.set(spec, await differ.compare(beforeFile, join(cwd, spec)));
+      try {
+        changesBySpec.set(spec, await differ.compare(beforeFile, join(cwd, spec)));
+      } catch (error) {
+        // A file system error says its code (ENOENT, EACCES); a YAML error its message, with line and column.
+        const failure = error as NodeJS.ErrnoException;
+        const reason = failure.syscall ? failure.code : failure.message.split("\n")[0]?.replace(/:$/, "");
+        throw new UnreadableSpec(
+          `${spec} (in the work tree, or as it was at ${base}) cannot be read: ${reason}. Fix the file and run again.`,
+        );
+      }
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -285,3 +285,23 @@ describe("the gate on main", () => {
     expect((await cliIn(repo)).code).toBe(1);
   });
 });
+
+describe("bad input: exit 2 and a sentence, never a pass or a stack trace", () => {
+  it("a --base that names no commit", async () => {
+    const answer = await cliIn(repo, "--base", "no-such-branch");
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toBe(
+      "--base no-such-branch is not a commit of this repository: give a branch, tag or commit hash (git log shows them).\n",
+    );
+  });
+
+  it("a spec that is not valid YAML", async () => {
+    writeFileSync(paymentsSpec(), "openapi: 3.1.0\ninfo:\n  title: x\n   version: 1\n");
+    const answer = await cliIn(repo, "--base", "main");
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^spec:diff: specs\/payments-accounts\.openapi\.yaml \(in the work tree, or as it was at main\) cannot be read: .*line 3, column \d+.*\. Fix the file and run again\.\n$/,
+    );
+    expect(answer.stderr).not.toMatch(/\n\s+at /);
+  });
+});
