@@ -9,6 +9,7 @@ import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Bump, ChangesetUsageError, SPECS, writeChangeset } from "./changeset-file.js";
+import { pendingChangesetProblems } from "./pending-changesets.js";
 import { syncSpecVersions } from "./spec-versions.js";
 
 const root = process.env.PAYSPEC_REPO ?? fileURLToPath(new URL("../../../", import.meta.url));
@@ -34,14 +35,26 @@ async function main(): Promise<number> {
       console.log(`Wrote ${relative(root, file)}.`);
       return 0;
     } catch (error) {
-      if (!(error instanceof ChangesetUsageError) && !(error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))
-        throw error;
+      const failure = error as NodeJS.ErrnoException;
+      if (failure.syscall) {
+        console.error(
+          `pnpm changeset cannot write ${failure.path ?? ".changeset/"} (${failure.code}): check the folder's permissions.`,
+        );
+        return 2;
+      }
+      if (!(error instanceof ChangesetUsageError) && !failure.code?.startsWith("ERR_PARSE_ARGS")) throw error;
       console.error(`pnpm changeset: ${(error as Error).message}\n${USAGE}`);
       return 2;
     }
   }
   if (args.length === 0 && !process.stdin.isTTY) {
     console.error(`pnpm changeset asks its questions in a terminal, and there is none here.\n${USAGE}`);
+    return 2;
+  }
+  // changesets reads every pending file first, and answers a broken one with a stack trace.
+  const problems = pendingChangesetProblems(root);
+  if (problems.length > 0) {
+    console.error(`pnpm changeset cannot read the pending changesets:\n${problems.map((p) => `  ${p}`).join("\n")}`);
     return 2;
   }
   const changeset = spawnSync("changeset", args, { cwd: root, stdio: "inherit", shell: false });

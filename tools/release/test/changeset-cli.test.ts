@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,5 +55,27 @@ describe("pnpm changeset without a terminal", { timeout: 60_000 }, () => {
     expect((await changeset(dir, "--bump", "major", "--spec", "nope", "--message", "x")).code).toBe(2);
     expect((await changeset(dir, "--bump", "huge", "--spec", "card-gateway", "--message", "x")).code).toBe(2);
     expect((await changeset(dir, "--bump", "major")).code).toBe(2);
+  });
+});
+
+describe("pnpm changeset with a broken pending changeset", { timeout: 60_000 }, () => {
+  it("exits 2 naming the file and what to fix, where changesets itself prints a stack trace", async () => {
+    const dir = repo();
+    mkdirSync(join(dir, "specs"));
+    writeFileSync(join(dir, "specs/package.json"), JSON.stringify({ name: "@payspec/specs" }));
+    writeFileSync(join(dir, ".changeset/no-front.md"), "just words\n");
+    writeFileSync(join(dir, ".changeset/unknown.md"), '---\n"@payspec/nope": major\n---\n\nx\n');
+    writeFileSync(join(dir, ".changeset/level.md"), '---\n"@payspec/specs": huge\n---\n\nx\n');
+    const result = await changeset(dir, "status");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      [
+        "pnpm changeset cannot read the pending changesets:",
+        '  .changeset/level.md gives @payspec/specs the level "huge": use major, minor or patch.',
+        '  .changeset/no-front.md does not start with its packages between "---" lines: fix it or delete it.',
+        "  .changeset/unknown.md names @payspec/nope, which is not a package of this workspace: fix the name or delete the file.",
+        "",
+      ].join("\n"),
+    );
   });
 });

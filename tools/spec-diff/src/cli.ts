@@ -28,7 +28,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const given = argv[i + 1];
   if (i >= 0 && given && !isCommit(cwd, given)) {
     // A ref that names nothing must not compare with "no spec at the base" and pass.
-    console.error(`--base ${given} is not a commit of this repository: give a branch, tag or commit hash (git log shows them).`);
+    console.error(
+      `--base ${given} is not a commit of this repository: give a branch, tag or commit hash (git log shows them).`,
+    );
     return 2;
   }
   const base = i >= 0 ? { ref: given, reason: "--base" } : defaultBase(cwd);
