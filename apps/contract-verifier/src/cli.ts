@@ -9,7 +9,7 @@ import { CannotRun, runVerification } from "./runner.js";
 /** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
-  if (argv.includes("--help")) {
+  if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`${proxyMode ? PROXY_USAGE : USAGE}\n`);
     return 0;
   }

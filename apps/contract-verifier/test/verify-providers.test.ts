@@ -239,6 +239,14 @@ describe("the CLI", () => {
     expect(enough.stdout).toMatch(/\d+ passed, 0 failed/);
   });
 
+  it("prints its usage for -h and --help", async () => {
+    for (const flag of ["-h", "--help"]) {
+      const help = await run(tsx, [cli, flag]);
+      expect(help.stdout).toMatch(/^payspec verify: check a running provider against the payspec specs\n/);
+      expect(help.stderr).toBe("");
+    }
+  });
+
   it("exits 2 when it cannot run: no provider, or wrong options", async () => {
     const unreachable = await run(tsx, [cli, "--target", "http://127.0.0.1:9"]).catch((e) => e);
     expect(unreachable.code).toBe(2);

@@ -14,18 +14,36 @@ const AFFECTS: Record<string, string> = {
   nobody: "nobody",
 };
 
+const USAGE = `pnpm spec:diff [--base REF]: the breaking-change gate
+
+Compares the specs with REF (default: where the branch left main; on main, PAYSPEC_SPEC_DIFF_BASE, the
+last release, or the parent commit) and checks that every breaking change has a major changeset
+added since then.
+
+Exit codes: 0 every breaking change has its major changeset, 1 one is missing, 2 bad input.`;
+
 /**
  * `pnpm spec:diff [--base REF]`: 0 when every breaking change since the base has a major changeset
  * added since the base, 1 when not, 2 on bad input.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const i = argv.indexOf("--base");
+  const args = argv[0] === "--" ? argv.slice(1) : argv;
+  if (args.includes("-h") || args.includes("--help")) {
+    console.log(USAGE);
+    return 0;
+  }
+  const unknown = args.find((a, n) => a !== "--base" && args[n - 1] !== "--base");
+  if (unknown !== undefined) {
+    console.error(`Unknown option ${unknown.startsWith("-") ? unknown : `"${unknown}"`}.\n\n${USAGE}`);
+    return 2;
+  }
+  const i = args.indexOf("--base");
   const cwd = process.env.PAYSPEC_REPO ?? repoRoot;
-  if (i >= 0 && !argv[i + 1]) {
+  if (i >= 0 && !args[i + 1]) {
     console.error("--base needs a git ref (a branch, tag or commit).");
     return 2;
   }
-  const given = argv[i + 1];
+  const given = args[i + 1];
   if (i >= 0 && given && !isCommit(cwd, given)) {
     // A ref that names nothing must not compare with "no spec at the base" and pass.
     console.error(

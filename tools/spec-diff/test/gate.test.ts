@@ -287,6 +287,17 @@ describe("the gate on main", () => {
 });
 
 describe("bad input: exit 2 and a sentence, never a pass or a stack trace", () => {
+  it("-h and --help print the usage; an unknown option is refused", async () => {
+    for (const flag of ["-h", "--help"]) {
+      const help = await cliIn(repo, flag);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^pnpm spec:diff \[--base REF\]: the breaking-change gate/);
+    }
+    const unknown = await cliIn(repo, "--bsae", "main");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Unknown option --bsae\.\n\npnpm spec:diff \[--base REF\]/);
+  });
+
   it("a --base that names no commit", async () => {
     const answer = await cliIn(repo, "--base", "no-such-branch");
     expect(answer.code).toBe(2);
