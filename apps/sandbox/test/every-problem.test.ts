@@ -43,3 +43,14 @@ it("names every invalid field in the gateway's message, keeping {code, message}"
   expect(Object.keys(answer.body).sort()).toEqual(["code", "message"]);
   for (const field of ["installment", "currency", "card.expireMonth"]) expect(answer.body.message).toContain(field);
 });
+
+it("cites the spec's own bound for a number past every integer, masking nothing that is not a card number", async () => {
+  const token = await h.login();
+  const answer = await h.call("POST", "/api/v1/payments/card", {
+    token,
+    json: cardPayment({ installment: 9007199254740993 }),
+  });
+  expect(answer.status).toBe(400);
+  expect(answer.body.message).toContain("installment: Too big: expected number to be <=36");
+  expect(answer.body.message).not.toContain("*");
+});

@@ -6,6 +6,34 @@ interface Issue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
   readonly keys?: readonly string[];
+  readonly maximum?: unknown;
+  readonly minimum?: unknown;
+}
+
+/** zod's own limit for every integer (±2^53−1), not one the spec sets. */
+const isSafeIntegerLimit = (issue: Issue) =>
+  (issue.code === "too_big" && issue.maximum === Number.MAX_SAFE_INTEGER) ||
+  (issue.code === "too_small" && issue.minimum === Number.MIN_SAFE_INTEGER);
+
+/**
+ * One issue per field, in the order zod found the fields: the spec's own bound before zod's integer
+ * limit (`<=36`, not `<=9007199254740991`), and that limit, when it is the only one, told as
+ * 2^53 − 1 rather than as a 16-digit number a card masker would cut.
+ */
+function issuePerField(issues: readonly Issue[], wrapped: boolean): Map<string, string> {
+  const chosen = new Map<string, Issue>();
+  for (const issue of issues) {
+    const field = fieldOf(issue, wrapped);
+    const held = chosen.get(field);
+    if (!held || (isSafeIntegerLimit(held) && !isSafeIntegerLimit(issue))) chosen.set(field, issue);
+  }
+  const told = (issue: Issue) =>
+    !isSafeIntegerLimit(issue)
+      ? issue.message
+      : issue.code === "too_big"
+        ? "Too big: expected a whole number of at most 2^53 − 1"
+        : "Too small: expected a whole number of at least −(2^53 − 1)";
+  return new Map([...chosen].map(([field, issue]) => [field, told(issue)]));
 }
 
 /** The field an issue is about, without the body/query/path wrapper: `card.cardNumber`, `limit`. */
@@ -28,9 +56,7 @@ export function validateFields<T>(
 ): { ok: true; data: T } | { ok: false; problems: FieldProblems } {
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, data: result.data };
-  const problems: Record<string, string> = {};
-  for (const issue of result.error.issues as Issue[]) problems[fieldOf(issue, false)] ??= issue.message;
-  return { ok: false, problems };
+  return { ok: false, problems: Object.fromEntries(issuePerField(result.error.issues as Issue[], false)) };
 }
 
 /**
@@ -42,11 +68,10 @@ export function validateFields<T>(
 export function parseRequest<T>(schema: ZodType<T>, data: unknown): T {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const errors: FieldError[] = [];
-  for (const issue of result.error.issues as Issue[]) {
-    const field = fieldOf(issue, true);
-    if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message });
-  }
+  const errors: FieldError[] = [...issuePerField(result.error.issues as Issue[], true)].map(([field, message]) => ({
+    field,
+    message,
+  }));
   const first = errors[0] as FieldError;
   throw new ApiFailure("invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), {
     param: first.field,

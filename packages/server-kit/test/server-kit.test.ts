@@ -102,3 +102,27 @@ describe("bodies", () => {
     expect(untyped.status).toBe(400);
   });
 });
+
+describe("validation messages name the spec's own bounds", () => {
+  const installment = z.object({ body: z.object({ installment: z.int().min(1).max(36), amount: z.int() }) });
+  const failure = (value: unknown) => {
+    try {
+      parseRequest(installment, { body: value });
+    } catch (error) {
+      return error as ApiFailure & { errors?: { field: string; message: string }[] };
+    }
+    throw new Error("expected a failure");
+  };
+
+  it("cites the spec's bound, not zod's integer limit, and masks no number that is not a card number", () => {
+    const tooBig = failure({ installment: 9007199254740993, amount: 1 });
+    expect(tooBig.message).toBe("installment: Too big: expected number to be <=36");
+    expect(failure({ installment: 37, amount: 1 }).message).toBe("installment: Too big: expected number to be <=36");
+  });
+
+  it("tells zod's own limit, when it is the only one, as 2^53 − 1 rather than a maskable digit run", () => {
+    const failed = failure({ installment: 1, amount: 9007199254740993 });
+    expect(failed.message).toBe("amount: Too big: expected a whole number of at most 2^53 − 1");
+    expect(failed.message).not.toContain("*");
+  });
+});
