@@ -182,12 +182,10 @@ describe("the CLI", () => {
   it("leaves the data alone: its own workspace by default, a workspace with payments refused (exit 2) unless --allow-writes, every clock put back", async () => {
     await sandbox.reset();
     const demo = DEMO_API_KEYS[0];
-    const payments = async (key: string) =>
-      (
-        await (
-          await fetch(`${sandbox.url}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })
-        ).json()
-      ).pagination.total;
+    const payments = async (key: string) => {
+      const answer = await fetch(`${sandbox.url}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await answer.json()) as { pagination: { total: number } }).pagination.total;
+    };
     const first = await runVerification(parseOptions(["--target", sandbox.url, "--profile", "sandbox"]));
     expect(first.counts.failed + first.counts.error).toBe(0);
     expect(first.warnings ?? []).toEqual([]);
