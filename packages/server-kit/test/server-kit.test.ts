@@ -115,13 +115,13 @@ describe("validation messages name the spec's own bounds", () => {
   };
 
   it("cites the spec's bound, not zod's integer limit, and masks no number that is not a card number", () => {
-    const tooBig = failure({ installment: 9007199254740993, amount: 1 });
+    const tooBig = failure({ installment: 2 ** 53 + 2, amount: 1 });
     expect(tooBig.message).toBe("installment: Too big: expected number to be <=36");
     expect(failure({ installment: 37, amount: 1 }).message).toBe("installment: Too big: expected number to be <=36");
   });
 
   it("tells zod's own limit, when it is the only one, as 2^53 − 1 rather than a maskable digit run", () => {
-    const failed = failure({ installment: 1, amount: 9007199254740993 });
+    const failed = failure({ installment: 1, amount: 2 ** 53 + 2 });
     expect(failed.message).toBe("amount: Too big: expected a whole number of at most 2^53 − 1");
     expect(failed.message).not.toContain("*");
   });
