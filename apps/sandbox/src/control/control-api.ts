@@ -1,5 +1,5 @@
 import { zPaymentCreate, zPaymentStatus } from "@payspec/payments-zod";
-import { ApiFailure, credentialsFor, parseRequest } from "@payspec/server-kit";
+import { ApiFailure, assertStorableText, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
@@ -113,6 +113,7 @@ export function registerControlApi(
 
     control.post("/_sandbox/payments", async (request, reply) => {
       const key = workspaceOf(request, "A dashboard submit");
+      assertStorableText(request.body);
       const { body } = parseRequest(dashboardSubmit, { body: request.body });
       const payment = await submitFromDashboard(payments, key, body, await clocks.now(workspaceScope(key)));
       return reply.code(201).send(paymentToApi(payment));

@@ -1,5 +1,11 @@
 import { type PaymentCreate, zPaymentCreate, zPaymentMethod } from "@payspec/payments-zod";
-import { ApiFailure, type FieldProblems, maskCardNumbers, validateFields } from "@payspec/server-kit";
+import {
+  ApiFailure,
+  type FieldProblems,
+  firstUnstorableField,
+  maskCardNumbers,
+  validateFields,
+} from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock.js";
 import { submitFromDashboard } from "../payments/dashboard-actions.js";
@@ -66,6 +72,11 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
       if (values.method === DIRECT_DEBIT) {
         problems.method =
           "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.";
+      }
+      // The spec's pattern for description and reference, in words rather than as its regex.
+      for (const field of ["description", "reference"] as const) {
+        if (problems[field] && firstUnstorableField(values[field]) !== undefined)
+          problems[field] = "Remove the NUL character or lone surrogate: no text can hold it.";
       }
       if (problems.amount && values.amount !== undefined && !/^-?\d+$/.test(values.amount)) {
         problems.amount = "Enter a whole number of minor units (kuruş, cents): 1250 is 12.50.";

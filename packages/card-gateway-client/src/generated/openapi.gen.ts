@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 cda6461b53a9780056403ec31b025960eff78b8a384d5473a18f6eb76bbf0cf6)
+// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 fe9d020bb1b46d9695be3c18a6a8ccb3958eb17ab0d5915365f1dfcdc47d77c8)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -204,7 +204,7 @@ export type components = {
         Card: {
             /** @description Your name for the card. */
             cardAlias?: string;
-            /** @description Name as printed on the card. Not blank. */
+            /** @description Name as printed on the card. Not blank, and only characters XML 1.0 allows. */
             cardHolderName: string;
             /** @description 13 to 19 digits. */
             cardNumber: string;
@@ -217,7 +217,7 @@ export type components = {
         };
         /** @description A product in the basket. */
         Product: {
-            /** @description Product name. Not blank. */
+            /** @description Product name. Not blank, and only characters XML 1.0 allows. */
             name: string;
             /** @description The product's id in your system. */
             externalId?: string;

@@ -23,12 +23,43 @@ function strictWhenClosed(ctx: ObjectResolverContext): unknown {
   return ctx.$(ctx.symbols.z).attr("strictObject").call(ctx.nodes.shape(ctx));
 }
 
+/**
+ * The zod plugin writes a `pattern` as a regex literal after reading its escapes: `\u0000` lands in
+ * the source as a raw NUL, and a lone surrogate as U+FFFD once the file is UTF-8, which changes what
+ * the regex means. Such patterns go to the plugin as placeholders, and come back as
+ * `new RegExp("<the spec's own text>")`.
+ */
+function escapedPatternsHeldBack(document: unknown): { input: unknown; restore(source: string): string } {
+  const held: string[] = [];
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== "object" || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => {
+        if (key !== "pattern" || typeof value !== "string" || !value.includes("\\u")) return [key, walk(value)];
+        held.push(value);
+        return [key, `^payspecHeldPattern${held.length - 1}$`];
+      }),
+    );
+  };
+  const input = walk(document);
+  return {
+    input,
+    restore: (source) =>
+      held.reduce(
+        (text, pattern, i) => text.replaceAll(`/^payspecHeldPattern${i}$/`, `new RegExp(${JSON.stringify(pattern)})`),
+        source,
+      ),
+  };
+}
+
 /** zod v4 schemas and inferred types for every component, request, parameter set and response. */
 export async function zodSchemas(spec: LoadedSpec, packageDir: string): Promise<Artefact> {
   const out = await mkdtemp(join(tmpdir(), "payspec-zod-"));
+  const patterns = escapedPatternsHeldBack(generatorInput(spec.bundled));
   try {
     await createClient({
-      input: structuredClone(generatorInput(spec.bundled)) as never,
+      input: patterns.input as never,
       output: { path: out },
       logs: { level: "silent" },
       plugins: [
@@ -45,7 +76,11 @@ export async function zodSchemas(spec: LoadedSpec, packageDir: string): Promise<
         } as never,
       ],
     });
-    const generated = await readFile(join(out, "zod.gen.ts"), "utf8");
+    // `format: uuid` is any 8-4-4-4-12 hex string to JSON Schema validators (ajv, Prism, Specmatic);
+    // zod's z.uuid() also checks RFC 9562's version and variant. z.guid() reads it as they all do.
+    const generated = patterns
+      .restore(await readFile(join(out, "zod.gen.ts"), "utf8"))
+      .replaceAll("z.uuid()", "z.guid()");
     return { path: `${packageDir}/src/generated/zod.gen.ts`, content: `${tsHeader(spec.provenance)}\n${generated}` };
   } finally {
     await rm(out, { recursive: true, force: true });
