@@ -26,7 +26,7 @@ export {
   specMiddleware,
   type ValidationOptions,
 } from "./openapi-fetch-middleware.js";
-export { type ExportFormat, writeRecords } from "./record-writer.js";
+export { type ExportFormat, formulaSafeCell, writeRecords } from "./record-writer.js";
 export { type FetchLike, type ResilientFetchOptions, resilientFetch } from "./resilient-fetch.js";
 export { backoffDelay, isIdempotent, type RetryOptions, type RetryPolicy, retryPolicy } from "./retry-policy.js";
 export { withTypedError, withTypedErrors } from "./typed-errors-client.js";

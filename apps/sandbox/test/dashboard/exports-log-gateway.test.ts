@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
+import { pdfText } from "../support/pdf-text.js";
 
 const d = useDashboard();
 const run = promisify(execFile);
@@ -44,8 +45,10 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     expect(await rows.count()).toBe(20);
 
     const csv = (await download("CSV")).toString("utf8");
-    const records = parse(csv, { columns: true }) as Record<string, string>[];
-    expect(csv.split("\n")[0]).toBe(paymentCsvColumns.join(","));
+    // A byte order mark first, so Excel on Windows reads the Turkish letters as UTF-8.
+    expect(csv.startsWith("\uFEFF")).toBe(true);
+    const records = parse(csv, { columns: true, bom: true }) as Record<string, string>[];
+    expect(csv.slice(1).split("\n")[0]).toBe(paymentCsvColumns.join(","));
     const api = (await d.h.call("GET", "/v1/payments?limit=100", { key: KEY })).body.data.filter(
       (p: { method: string }) => p.method === "eft",
     );
@@ -58,7 +61,28 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     const pdf = await download("PDF");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(pdf.subarray(-6).toString()).toContain("%%EOF");
+    // Every payment can be identified from the PDF: ids, accounts and times whole, never cut with "…";
+    // the title names the filters given, and no "undefined" for those that were not.
+    const shown = pdfText(pdf);
+    expect(shown).toContain("Payments (method card)");
+    expect(shown).not.toContain("undefined");
+    const cards = (await d.h.call("GET", "/v1/payments?limit=100", { key: KEY })).body.data.filter(
+      (p: { method: string }) => p.method === "card",
+    );
+    expect(cards).toHaveLength(10);
+    for (const p of cards as Record<string, string>[])
+      for (const field of ["id", "created_at", "from_account", "to_account"]) expect(shown).toContain(p[field]);
     expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
+  });
+
+  it("exports text a spreadsheet would run as a formula as text (OWASP), Turkish letters exact", async () => {
+    await d.create(KEY, { description: '=HYPERLINK("http://x")', reference: "FTR-ŞĞİ-0042 ı ş ğ" });
+    await d.signIn();
+    const csv = (await (await d.context.request.get(`${d.url}/export.csv`)).body()).toString("utf8");
+    const record = (parse(csv, { columns: true, bom: true }) as Record<string, string>[]).find(
+      (r) => r.reference === "FTR-ŞĞİ-0042 ı ş ğ",
+    );
+    expect(record?.description).toBe('\'=HYPERLINK("http://x")');
   });
 
   it("exports a listing bigger than one export page as PDF over several pages", async () => {
