@@ -402,6 +402,20 @@ const FAULTS: readonly KnownFault[] = [
     caughtBy: "state.completes",
     saying: "completed_at absent",
   },
+  {
+    fault: "completed payments that never settle",
+    profile: "sandbox",
+    rule: () => ({
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: {
+        kind: "rewrite",
+        rewrite: ({ settled_at: _dropped, ...payment }) =>
+          payment.status === "settled" ? { ...payment, status: "completed" } : payment,
+      },
+    }),
+    caughtBy: "state.settles",
+    saying: "completed, completed_at",
+  },
 ];
 
 describe("the verifier reports each fault through the check that should catch it", () => {

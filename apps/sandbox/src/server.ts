@@ -2,6 +2,7 @@ import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import { assertStorableText, createApiServer, registerRequestLog, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
+import { ApiKeys } from "./api-keys/api-keys.js";
 import { SandboxClocks, workspaceScope } from "./clock.js";
 import { configFromEnv, type SandboxConfig, VERIFY_API_KEY } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
@@ -51,6 +52,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const stores = given ?? (await openStores(config, secret));
   const { payments, gateway } = stores;
   const clocks = new SandboxClocks(stores.clocks);
+  const apiKeys = new ApiKeys(stores.apiKeys, secret, clocks, config.apiKeys);
   const addSamples = async (seed: WorkspaceSeed) => {
     if (!config.samplePayments || seed.workspace === VERIFY_API_KEY) return;
     const now = await clocks.now(workspaceScope(seed.workspace));
@@ -62,6 +64,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const resetWorkspace = async (apiKey: string) => {
     const seed = seedWorkspace(apiKey);
     await payments.resetWorkspace(seed);
+    // Keys made in the workspace go with it: a reset is a new workspace (its configured key stays).
+    await apiKeys.forget(apiKey);
     requestLog?.clear(apiKey);
     // Everyone signed in to the workspace's dashboard starts again: a reset is a new workspace.
     await stores.sessions.deleteFor({ kind: "workspace", tag: workspaceTag(apiKey) });
@@ -75,6 +79,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await clocks.reset();
     const seeds = config.apiKeys.map(seedWorkspace);
     await payments.reset(seeds);
+    await apiKeys.forget();
     for (const seed of seeds) {
       requestLog?.clear(seed.workspace);
       await addSamples(seed);
@@ -102,12 +107,21 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   requestLog?.register(app);
-  registerPaymentsApi(app, { config, store: payments, clocks, secret });
+  registerPaymentsApi(app, { config, store: payments, clocks, secret, apiKeys });
   registerGatewayApi(app, { config, store: gateway, clocks, secret });
   if (requestLog) {
-    registerControlApi(app, { apiKeys: config.apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway });
+    registerControlApi(app, {
+      apiKeys,
+      payments,
+      gateway,
+      clocks,
+      resetWorkspace,
+      resetGateway,
+      completeAfterMs: config.completeAfterSeconds * 1000,
+    });
     await registerDashboard(app, {
-      apiKeys: config.apiKeys,
+      apiKeys,
+      workspaceKeys: config.apiKeys,
       payments,
       gateway,
       requestLog,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MAX_CLOCK_ADVANCE_SECONDS, seedWorkspace } from "../src/index.js";
+import { MAX_CLOCK_ADVANCE_SECONDS } from "../src/index.js";
+import { expectBooksBalanced as booksBalanced } from "./support/books.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 let h: Harness;
@@ -29,24 +30,7 @@ const create = async (amount: number, key: string = KEY) => {
   return reply.body as { id: string };
 };
 
-/** Every balance must equal its seed plus the payments whose money has moved. */
-async function expectBooksBalanced(key: string = KEY) {
-  const seed = new Map(seedWorkspace(key).accounts.map((a) => [a.id, a.balanceMinor]));
-  const all = (await h.call("GET", "/v1/payments?limit=10000", { key })).body.data as {
-    amount: number;
-    status: string;
-    from_account: string;
-    to_account: string;
-  }[];
-  for (const p of all) {
-    if (!["completed", "settled", "reconciled"].includes(p.status)) continue;
-    seed.set(p.from_account, (seed.get(p.from_account) ?? 0) - p.amount);
-    seed.set(p.to_account, (seed.get(p.to_account) ?? 0) + p.amount);
-  }
-  for (const account of await h.accounts(key)) {
-    expect(Math.round(account.balance * 100), account.id).toBe(seed.get(account.id));
-  }
-}
+const expectBooksBalanced = (key: string = KEY) => booksBalanced(h, key);
 
 describe("authentication", () => {
   it("refuses control calls without a credential or with an unknown one, in the payments shape", async () => {

@@ -7,6 +7,7 @@ interface Payment {
   readonly id: string;
   readonly status: string;
   readonly completed_at?: string;
+  readonly settled_at?: string;
 }
 
 async function newPayments(run: CheckRun, count: number, amount = 100): Promise<Payment[]> {
@@ -133,9 +134,31 @@ export function paymentsScenarios(): Check[] {
         if (!created) return run.cannotStart("no payment was created");
         await run.ctx.control("/clock/advance", { seconds: 86_400 });
         const { payment, reply } = await getPayment(run, created.id);
-        run.expect(payment.status === "completed" && typeof payment.completed_at === "string", {
-          expected: "completed with completed_at a day later",
+        // A day later a settlement cut-off may have passed too: settled keeps its completed_at.
+        run.expect(["completed", "settled"].includes(payment.status) && typeof payment.completed_at === "string", {
+          expected: "completed (or already settled) with completed_at a day later",
           actual: `${payment.status}, completed_at ${payment.completed_at ?? "absent"}`,
+          exchange: reply,
+        });
+      },
+    },
+    {
+      id: "state.settles",
+      title: "a completed payment settles by itself at the next daily cut-off, with settled_at after completed_at",
+      api: "payments",
+      profile: "sandbox",
+      operation: "GET /v1/payments/{id}",
+      async run(run) {
+        const [created] = await newPayments(run, 1);
+        if (!created) return run.cannotStart("no payment was created");
+        // The first day completes it; the second crosses a cut-off after its completion.
+        await run.ctx.control("/clock/advance", { seconds: 86_400 });
+        await run.ctx.control("/clock/advance", { seconds: 86_400 });
+        const { payment, reply } = await getPayment(run, created.id);
+        const settledAt = Date.parse(payment.settled_at ?? "");
+        run.expect(payment.status === "settled" && settledAt > Date.parse(payment.completed_at ?? ""), {
+          expected: "settled, settled_at after completed_at, two days later",
+          actual: `${payment.status}, completed_at ${payment.completed_at ?? "absent"}, settled_at ${payment.settled_at ?? "absent"}`,
           exchange: reply,
         });
       },

@@ -4,13 +4,16 @@
  * card payment must return.
  */
 
-/** Statuses a payment may reach without anyone acting, only because time passes (seed state table). */
+/**
+ * Statuses a payment may reach without anyone acting, only because time passes (seed state table):
+ * completion, then settlement at a cut-off. `reconciled` is never among them: only a statement
+ * import reconciles, and a stateful run imports none.
+ */
 const BY_ITSELF: Record<string, readonly string[]> = {
-  pending: ["processing", "completed", "failed", "settled", "reconciled"],
-  approved: ["processing", "completed", "failed", "settled", "reconciled"],
-  processing: ["completed", "failed", "settled", "reconciled"],
-  completed: ["settled", "reconciled"],
-  settled: ["reconciled"],
+  pending: ["processing", "completed", "failed", "settled"],
+  approved: ["processing", "completed", "failed", "settled"],
+  processing: ["completed", "failed", "settled"],
+  completed: ["settled"],
 };
 
 /** The seed: pending and approved payments can be cancelled; nothing else can. */

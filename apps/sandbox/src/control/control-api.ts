@@ -1,15 +1,22 @@
+import { PassThrough } from "node:stream";
 import { zPaymentCreate, zPaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { ApiKeys } from "../api-keys/api-keys.js";
+import { UNKNOWN_KEY } from "../api-keys/api-keys.js";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
 import { isLiveToken } from "../gateway/gateway-api.js";
 import { approvePayment, submitFromDashboard } from "../payments/dashboard-actions.js";
+import { applyElapsedTime } from "../payments/elapsed-time.js";
 import { paymentToApi } from "../payments/serialize.js";
-import type { GatewayStore, PaymentsStore } from "../store/index.js";
+import { writeReportCsv } from "../reconciliation/report-csv.js";
+import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-file.js";
+import type { GatewayStore, PaymentsStore, ReconciliationRun, ReconciliationSummary } from "../store/index.js";
+import { readCappedBody } from "./capped-body.js";
 
 export interface ControlApiDeps {
-  readonly apiKeys: readonly string[];
+  readonly apiKeys: ApiKeys;
   readonly payments: PaymentsStore;
   readonly gateway: GatewayStore;
   readonly clocks: SandboxClocks;
@@ -17,6 +24,7 @@ export interface ControlApiDeps {
   readonly resetWorkspace: (apiKey: string) => Promise<void>;
   /** The gateway's card payments cleared (tokens kept), its dashboard sessions ended. */
   readonly resetGateway: () => Promise<void>;
+  readonly completeAfterMs: number;
 }
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
@@ -29,7 +37,7 @@ declare module "fastify" {
 }
 
 const forceStatus = z.object({ body: z.strictObject({ status: zPaymentStatus }) });
-const approvalWorkflow = z.object({ body: z.strictObject({ enabled: z.boolean() }) });
+const enabledSetting = z.object({ body: z.strictObject({ enabled: z.boolean() }) });
 const dashboardSubmit = z.object({ body: zPaymentCreate });
 const advanceClock = z.object({ body: z.strictObject({ seconds: z.number().positive() }) });
 
@@ -45,16 +53,17 @@ function clockScope(scope: ControlScope): string {
  */
 export function registerControlApi(
   app: FastifyInstance,
-  { apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway }: ControlApiDeps,
+  { apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway, completeAfterMs }: ControlApiDeps,
 ): void {
-  const keys = new Set(apiKeys);
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
 
   app.register(async (control) => {
     control.addHook("onRequest", async (request) => {
       const credential = credentialsFor("Bearer", request.headers.authorization) ?? "";
-      if (keys.has(credential)) request.controlScope = { kind: "workspace", apiKey: credential };
+      const workspace = await apiKeys.authenticate(credential);
+      if (workspace.ok) request.controlScope = { kind: "workspace", apiKey: workspace.workspace };
       else if (await isLiveToken(gateway, clocks, credential)) request.controlScope = { kind: "gateway" };
+      else if (workspace.message !== UNKNOWN_KEY) throw new ApiFailure("unauthorized", workspace.message);
       else {
         throw new ApiFailure(
           "unauthorized",
@@ -106,7 +115,7 @@ export function registerControlApi(
     // The dashboard's paths over HTTP (the seed's state table): its approval-workflow setting, a
     // dashboard submit, an approver's approval. Tests and the contract verifier drive them here.
     control.put("/_sandbox/settings/approval-workflow", async (request) => {
-      const { body } = parseRequest(approvalWorkflow, { body: request.body });
+      const { body } = parseRequest(enabledSetting, { body: request.body });
       await payments.setApprovalWorkflow(workspaceOf(request, "The approval workflow"), body.enabled);
       return { enabled: body.enabled };
     });
@@ -134,6 +143,75 @@ export function registerControlApi(
       );
     });
 
+    // Settings → API keys, for scripted tests: the key is in the answer to its creation only.
+    control.post("/_sandbox/api-keys", async (request, reply) => {
+      const created = await apiKeys.create(workspaceOf(request, "An API key"), request.body);
+      return reply.code(201).send({ ...created.view, key: created.key });
+    });
+
+    control.get("/_sandbox/api-keys", async (request) => ({
+      data: await apiKeys.list(workspaceOf(request, "Listing API keys")),
+    }));
+
+    control.delete<{ Params: { id: string } }>("/_sandbox/api-keys/:id", async (request) =>
+      apiKeys.revoke(workspaceOf(request, "Revoking an API key"), request.params.id),
+    );
+
+    control.put("/_sandbox/settings/settlement", async (request) => {
+      const { body } = parseRequest(enabledSetting, { body: request.body });
+      await payments.setAutoSettlement(workspaceOf(request, "The settlement setting"), body.enabled);
+      return { enabled: body.enabled };
+    });
+
+    // A bank statement, as CSV: read whole (bounded) before anything changes, then reconciled in one go.
+    control.addContentTypeParser("text/csv", (_request, payload, done) => {
+      readCappedBody(payload, STATEMENT_MAX_BYTES).then(
+        (bytes) => done(null, bytes),
+        (error: Error) => done(error),
+      );
+    });
+
+    control.post("/_sandbox/reconciliations", async (request, reply) => {
+      const key = workspaceOf(request, "Reconciliation");
+      if (!Buffer.isBuffer(request.body)) {
+        throw new ApiFailure("invalid_request", "Send the statement file as the body, with Content-Type: text/csv.", {
+          param: "Content-Type",
+        });
+      }
+      const statement = readStatement(request.body);
+      const at = await clocks.now(workspaceScope(key));
+      // Statuses as of now: a payment that completed and settled by the clock is reconcilable.
+      await applyElapsedTime(payments, key, at, completeAfterMs);
+      const run = await payments.reconcile(key, statement, at);
+      return reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`).send(runToApi(run));
+    });
+
+    control.get("/_sandbox/reconciliations", async (request) => ({
+      data: (await payments.reconciliationRuns(workspaceOf(request, "Reconciliation"))).map(summaryToApi),
+    }));
+
+    const runOf = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const run = await payments.reconciliationRun(workspaceOf(request, "Reconciliation"), request.params.id);
+      if (!run)
+        throw new ApiFailure("not_found", "No reconciliation run with that id in this workspace.", { param: "id" });
+      return run;
+    };
+
+    control.get<{ Params: { id: string } }>("/_sandbox/reconciliations/:id", async (request) =>
+      runToApi(await runOf(request)),
+    );
+
+    control.get<{ Params: { id: string } }>("/_sandbox/reconciliations/:id/report.csv", async (request, reply) => {
+      const run = await runOf(request);
+      const body = new PassThrough();
+      reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="reconciliation-${run.id}.csv"`)
+        .send(body);
+      await writeReportCsv(run, body);
+      return reply;
+    });
+
     control.post("/_sandbox/clock/advance", async (request) => {
       const { body } = parseRequest(advanceClock, { body: request.body });
       const now = await clocks.advance(clockScope(scopeOf(request)), body.seconds);
@@ -146,4 +224,37 @@ export function registerControlApi(
       return { now: new Date(now).toISOString() };
     });
   });
+}
+
+function summaryToApi(run: ReconciliationSummary) {
+  return {
+    id: run.id,
+    at: new Date(run.at).toISOString(),
+    sha256: run.sha256,
+    ...(run.repeatOf === undefined ? {} : { repeat_of: run.repeatOf }),
+    counts: run.counts,
+    unmatched_payments: run.unmatchedCount,
+  };
+}
+
+function runToApi(run: ReconciliationRun) {
+  return {
+    ...summaryToApi(run),
+    lines: run.lines.map((line) => ({
+      line: line.line,
+      outcome: line.outcome,
+      reference: line.reference,
+      amount_minor: line.amountMinor,
+      currency: line.currency,
+      value_date: line.valueDate,
+      ...(line.paymentId === undefined ? {} : { payment_id: line.paymentId, payment_status: line.paymentStatus }),
+    })),
+    unmatched: run.unmatched.map((p) => ({
+      payment_id: p.paymentId,
+      ...(p.reference === undefined ? {} : { reference: p.reference }),
+      amount_minor: p.amountMinor,
+      currency: p.currency,
+      settled_at: new Date(p.settledAt).toISOString(),
+    })),
+  };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from "fastify";
+import type { ApiKeys } from "../api-keys/api-keys.js";
 import type { SandboxClocks } from "../clock.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { DashboardSession, GatewayStore, PaymentsStore, SessionStore } from "../store/index.js";
@@ -6,7 +7,10 @@ import type { ApiRequestLog } from "./api-request-log.js";
 import type { SafeHtml } from "./html.js";
 
 export interface DashboardDeps {
-  readonly apiKeys: readonly string[];
+  /** Every key that signs in to a workspace: configured and created ones, live ones only. */
+  readonly apiKeys: ApiKeys;
+  /** The configured keys (PAYSPEC_API_KEYS): each names one workspace. */
+  readonly workspaceKeys: readonly string[];
   readonly payments: PaymentsStore;
   readonly gateway: GatewayStore;
   readonly clocks: SandboxClocks;
@@ -41,8 +45,13 @@ export interface DashboardContext {
   csrf(request: FastifyRequest): string;
   /** A full page for the signed-in workspace or gateway: header, navigation, sign out. */
   render(request: FastifyRequest, reply: FastifyReply, title: string, content: SafeHtml, status?: number): FastifyReply;
-  /** The workspace's due payments completed, as the API does before it reads anything. */
-  completeDue(key: string): Promise<void>;
+  /** Time's effects applied to the workspace (completion, settlement), as the API does before it reads anything. */
+  catchUp(key: string): Promise<void>;
   /** A call to the control API as this workspace (Bearer <its key>). */
-  control(key: string, method: "POST", url: string, body?: object): Promise<LightMyRequestResponse>;
+  control(
+    key: string,
+    method: "POST" | "GET" | "DELETE" | "PUT",
+    url: string,
+    body?: object | Buffer,
+  ): Promise<LightMyRequestResponse>;
 }

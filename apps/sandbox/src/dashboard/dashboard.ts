@@ -3,8 +3,11 @@ import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { UNKNOWN_KEY } from "../api-keys/api-keys.js";
 import { workspaceScope } from "../clock.js";
+import { applyElapsedTime } from "../payments/elapsed-time.js";
 import { workspaceTag } from "../payments/seed.js";
+import { registerBackOfficePages, STATEMENT_FILE_SCRIPT } from "./back-office-pages.js";
 import type { DashboardContext, DashboardDeps } from "./context.js";
 import {
   checkSessionToken,
@@ -53,7 +56,7 @@ function errorMessage(status: number): string {
  * script.
  */
 export async function registerDashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const byTag = new Map(deps.apiKeys.map((key) => [workspaceTag(key), key]));
+  const byTag = new Map(deps.workspaceKeys.map((key) => [workspaceTag(key), key]));
   const sessions = new DashboardSessions(deps.sessions, deps.secret, {
     idleMs: deps.sessionTimeouts.idleSeconds * 1000,
     maxMs: deps.sessionTimeouts.maxSeconds * 1000,
@@ -126,15 +129,20 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
         const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
         return send(reply, page(title, content, { ...who, csrf: ctx.csrf(request) }), status);
       },
-      completeDue: async (key) =>
-        deps.payments.completeDue(key, await deps.clocks.now(workspaceScope(key)), deps.completeAfterMs),
-      control: (key, method, url, body) =>
-        app.inject({
+      catchUp: async (key) =>
+        applyElapsedTime(deps.payments, key, await deps.clocks.now(workspaceScope(key)), deps.completeAfterMs),
+      control: (key, method, url, body) => {
+        const csv = Buffer.isBuffer(body);
+        return app.inject({
           method,
           url,
-          headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-          ...(body ? { payload: JSON.stringify(body) } : {}),
-        }),
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body ? { "content-type": csv ? "text/csv" : "application/json" } : {}),
+          },
+          ...(body ? { payload: csv ? body : JSON.stringify(body) } : {}),
+        });
+      },
     };
 
     const signInPage = (request: FastifyRequest, reply: FastifyReply, error?: string) => {
@@ -150,6 +158,12 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
       reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
     );
+    dashboard.get(`${ASSETS}statement-file.js`, async (_request, reply) =>
+      reply
+        .type("text/javascript; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .send(STATEMENT_FILE_SCRIPT),
+    );
     dashboard.get(`${ASSETS}dashboard.css`, async (_request, reply) =>
       reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
     );
@@ -158,14 +172,13 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       const key = formField(request, "apiKey");
       const gatewayKey = formField(request, "gatewayKey");
       if (key !== undefined) {
-        if (!deps.apiKeys.includes(key)) {
-          return signInPage(
-            request,
-            reply,
-            "That is not the API key of a workspace of this sandbox. Use one it printed at start.",
-          );
+        const signedIn = await deps.apiKeys.authenticate(key);
+        if (!signedIn.ok) {
+          // An expired or revoked key hears why; any other, what to use instead.
+          const unknown = "That is not the API key of a workspace of this sandbox. Use one it printed at start.";
+          return signInPage(request, reply, signedIn.message === UNKNOWN_KEY ? unknown : signedIn.message);
         }
-        await sessions.signIn(request, reply, { kind: "workspace", tag: workspaceTag(key) });
+        await sessions.signIn(request, reply, { kind: "workspace", tag: workspaceTag(signedIn.workspace) });
         return reply.redirect(DASHBOARD, 303);
       }
       const secret = formField(request, "gatewaySecret") ?? "";
@@ -211,6 +224,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     registerWorkspaceControls(dashboard, ctx);
     registerRequestLogPage(dashboard, ctx);
     registerGatewayPage(dashboard, ctx);
+    registerBackOfficePages(dashboard, ctx);
   });
 }
 

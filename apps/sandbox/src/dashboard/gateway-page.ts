@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { GATEWAY_SCOPE } from "../clock.js";
 import { dailyReport, XLSX } from "../gateway/gateway-api.js";
-import { istanbulDateTime } from "../gateway/istanbul-time.js";
+import { istanbulDateTime } from "../istanbul-time.js";
 import type { StoredCardPayment } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
 import { queryField } from "./form-fields.js";

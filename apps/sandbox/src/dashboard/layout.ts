@@ -15,6 +15,7 @@ td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 form.filters { display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
 label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
 .error { color: #a4161a; } .status { font-weight: 600; }
+textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; }
 button, input, select { font: inherit; padding: .3rem .5rem; }
 a:focus, button:focus, input:focus, select:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
 nav a { margin-right: .8rem; } form.inline { display: inline-flex; gap: .5rem; align-items: end; margin: 0 .8rem .6rem 0; }
@@ -29,6 +30,8 @@ const WORKSPACE_NAVIGATION = [
   ["", "Accounts and payments"],
   ["/payments/new", "New payment"],
   ["/requests", "Request log"],
+  ["/reconciliation", "Reconciliation"],
+  ["/settings/api-keys", "API keys"],
 ] as const;
 /** The gateway's pages. */
 const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;

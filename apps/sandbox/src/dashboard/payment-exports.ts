@@ -130,7 +130,7 @@ export function registerPaymentExports(dashboard: FastifyInstance, ctx: Dashboar
     let error = problem;
     if (!error) {
       try {
-        await ctx.completeDue(key);
+        await ctx.catchUp(key);
         const list = (more: { cursor: string } | ({ limit: number } & ListingFilters)) =>
           listPayments(deps.payments, deps.secret, key, more);
         const first = await list({ ...filters, limit: EXPORT_PAGE });

@@ -6,7 +6,7 @@ import { workspaceScope } from "../clock.js";
 import { approvePayment, awaitsApproval } from "../payments/dashboard-actions.js";
 import { type ListingFilters, listPayments } from "../payments/list-payments.js";
 import { paymentToApi } from "../payments/serialize.js";
-import type { StoredAccount, StoredPayment } from "../store/index.js";
+import type { StoredAccount, StoredPayment, TransitionCause } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
 import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
@@ -43,7 +43,14 @@ export function filterQuery(filters: ListingFilters): URLSearchParams {
 }
 
 /** Who made each change, as the status history says it. */
-const CAUSES = { api: "API", dashboard: "Dashboard", completion: "Completion", control: "Control API" } as const;
+const CAUSES: Record<TransitionCause, string> = {
+  api: "API",
+  dashboard: "Dashboard",
+  completion: "Completion",
+  control: "Control API",
+  settlement: "Settlement",
+  reconciliation: "Reconciliation",
+};
 
 /** What the detail page's actions reported, by the code its redirect carries (never user text). */
 const DONE: Record<string, string> = {
@@ -65,7 +72,7 @@ export function registerPaymentsPages(
   dashboard.get(DASHBOARD, async (request, reply) => {
     const key = request.dashboardKey;
     if (!key) return signIn(request, reply);
-    await ctx.completeDue(key);
+    await ctx.catchUp(key);
     const { filters, problem } = filtersOf(request);
     let listing: PaymentPage | undefined;
     let error = problem;
@@ -99,7 +106,7 @@ export function registerPaymentsPages(
 
   const detail = async (request: FastifyRequest, reply: FastifyReply, id: string, error?: string) => {
     const key = request.dashboardKey;
-    await ctx.completeDue(key);
+    await ctx.catchUp(key);
     const payment = await deps.payments.payment(key, id);
     if (!payment) {
       return ctx.render(request, reply, "Payment not found", html`<p>No payment ${id} in this workspace.</p>`, 404);
@@ -143,7 +150,7 @@ export function registerPaymentsPages(
   dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/cancel`, post, async (request, reply) => {
     const key = request.dashboardKey;
     const { id } = request.params;
-    await ctx.completeDue(key);
+    await ctx.catchUp(key);
     const result = await deps.payments.transition(
       key,
       id,

@@ -1,11 +1,13 @@
 import { routes, zPaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, coerceNumbers, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ApiKeys } from "../api-keys/api-keys.js";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment, preparePayment } from "./create-payment.js";
+import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
 import { accountToApi, paymentToApi } from "./serialize.js";
 
@@ -14,6 +16,7 @@ export interface PaymentsApiDeps {
   readonly store: PaymentsStore;
   readonly clocks: SandboxClocks;
   readonly secret: SandboxSecret;
+  readonly apiKeys: ApiKeys;
 }
 
 declare module "fastify" {
@@ -28,8 +31,10 @@ function rawLimitGiven(query: unknown): boolean {
 }
 
 /** GET/POST/DELETE under /v1: the payments and accounts service. */
-export function registerPaymentsApi(app: FastifyInstance, { config, store, clocks, secret }: PaymentsApiDeps): void {
-  const keys = new Set(config.apiKeys);
+export function registerPaymentsApi(
+  app: FastifyInstance,
+  { config, store, clocks, secret, apiKeys }: PaymentsApiDeps,
+): void {
   const completeAfterMs = config.completeAfterSeconds * 1000;
 
   app.decorateRequest("workspace", "");
@@ -38,20 +43,16 @@ export function registerPaymentsApi(app: FastifyInstance, { config, store, clock
     v1.addHook("onRequest", async (request: FastifyRequest) => {
       const header = request.headers.authorization;
       const key = credentialsFor("Bearer", header) ?? "";
-      if (!keys.has(key)) {
-        throw new ApiFailure(
-          "unauthorized",
-          header
-            ? "The API key is not valid for this service."
-            : "Send the API key as 'Authorization: Bearer <API_KEY>'.",
-        );
-      }
-      request.workspace = key;
+      if (!header) throw new ApiFailure("unauthorized", "Send the API key as 'Authorization: Bearer <API_KEY>'.");
+      const authenticated = await apiKeys.authenticate(key);
+      if (!authenticated.ok) throw new ApiFailure("unauthorized", authenticated.message);
+      request.workspace = authenticated.workspace;
     });
     const now = (request: FastifyRequest) => clocks.now(workspaceScope(request.workspace));
-    // Payments that have waited long enough complete before anything reads them.
+    // Payments that have waited long enough complete, and completed ones past a cut-off settle,
+    // before anything reads them.
     v1.addHook("preHandler", async (request) =>
-      store.completeDue(request.workspace, await now(request), completeAfterMs),
+      applyElapsedTime(store, request.workspace, await now(request), completeAfterMs),
     );
 
     v1.get("/v1/accounts", async (request) => (await store.accounts(request.workspace)).map(accountToApi));

@@ -1,9 +1,11 @@
+export { MemoryApiKeyStore } from "./memory-api-key-store.js";
 export { MemoryClockStore } from "./memory-clock-store.js";
 export { MemoryGatewayStore } from "./memory-gateway-store.js";
 export { MemoryPaymentsStore } from "./memory-payments-store.js";
 export { MemorySessionStore } from "./memory-session-store.js";
 export { memoryStores, type PostgresStoresOptions, postgresStores } from "./open-stores.js";
 export { migrate, migrations } from "./postgres/migrate.js";
+export { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.js";
 export { PostgresClockStore } from "./postgres/postgres-clock-store.js";
 export { PostgresGatewayStore } from "./postgres/postgres-gateway-store.js";
 export { PostgresPaymentsStore } from "./postgres/postgres-payments-store.js";

@@ -1,3 +1,5 @@
+import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../istanbul-time.js";
+import { matchStatement } from "../reconciliation/match-statement.js";
 import { DueQueue } from "./due-queue.js";
 import {
   AWAITING_COMPLETION,
@@ -6,7 +8,9 @@ import {
   type PaymentQuery,
   type PaymentRecord,
   type PaymentsStore,
+  type ReconciliationRun,
   type Snapshot,
+  type Statement,
   type StatusChange,
   type StoredAccount,
   type StoredPayment,
@@ -23,6 +27,13 @@ interface Workspace {
   /** Payments whose completion countdown runs, next due on top. */
   readonly due: DueQueue;
   approvalWorkflow: boolean;
+  autoSettlement: boolean;
+  /** Payments now `completed`: what settlement looks at. */
+  readonly completed: Set<StoredPayment>;
+  /** No payment in `completed` completed before this (a lower bound: settlement looks only past it). */
+  earliestCompletedAt: number;
+  /** Reconciliation runs, oldest first. */
+  readonly runs: ReconciliationRun[];
   /** Bumped by every insert and status change; listings read statuses as of a version. */
   version: number;
 }
@@ -77,6 +88,10 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     byId: new Map(),
     due: new DueQueue(),
     approvalWorkflow: false,
+    autoSettlement: true,
+    completed: new Set(),
+    earliestCompletedAt: Number.POSITIVE_INFINITY,
+    runs: [],
     version: 0,
   };
 }
@@ -175,6 +190,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
     if (MONEY_MOVED.has(to)) p.completedAt ??= at;
     if (to === "settled" || to === "reconciled") p.settledAt ??= at;
+    if (to === "completed") {
+      ws.completed.add(p);
+      ws.earliestCompletedAt = Math.min(ws.earliestCompletedAt, p.completedAt as number);
+    } else {
+      ws.completed.delete(p);
+    }
     ws.version++;
     p.history.push({
       status: to,
@@ -219,6 +240,57 @@ export class MemoryPaymentsStore implements PaymentsStore {
         this.#apply(ws, payment, "failed", dueAt, "completion");
       }
     }
+  }
+
+  async autoSettlement(workspace: string) {
+    return this.#ws(workspace).autoSettlement;
+  }
+
+  async setAutoSettlement(workspace: string, on: boolean) {
+    this.#ws(workspace).autoSettlement = on;
+  }
+
+  async settleDue(workspace: string, now: number): Promise<number> {
+    const ws = this.#ws(workspace);
+    const cutoff = istanbulMidnightAtOrBefore(now);
+    // Every request asks; nearly always the earliest completion is after the last cut-off.
+    if (!ws.autoSettlement || ws.earliestCompletedAt >= cutoff) return 0;
+    const due = [...ws.completed]
+      .filter((p) => (p.completedAt as number) < cutoff)
+      .sort((a, b) => (a.completedAt as number) - (b.completedAt as number) || a.seq - b.seq);
+    let settled = 0;
+    for (const payment of due) {
+      if (++settled % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
+      // A request of this workspace may have moved it while this one yielded.
+      if (payment.status !== "completed") continue;
+      this.#apply(ws, payment, "settled", istanbulMidnightAfter(payment.completedAt as number), "settlement");
+    }
+    ws.earliestCompletedAt = Number.POSITIVE_INFINITY;
+    for (const p of ws.completed) ws.earliestCompletedAt = Math.min(ws.earliestCompletedAt, p.completedAt as number);
+    return due.length;
+  }
+
+  async reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun> {
+    const ws = this.#ws(workspace);
+    // No await from here to the end: the run sees one state and is applied whole.
+    const references = new Set(statement.lines.map((line) => line.reference));
+    const byReference = ws.payments.filter((p) => p.reference !== undefined && references.has(p.reference));
+    const settledOnValueDates = ws.payments.filter((p) => p.status === "settled");
+    const repeatOf = ws.runs.find((run) => run.sha256 === statement.sha256)?.id;
+    const { run, toReconcile } = matchStatement(statement, { byReference, settledOnValueDates }, at, repeatOf);
+    for (const payment of toReconcile) {
+      this.#apply(ws, ws.byId.get(payment.id) as StoredPayment, "reconciled", at, "reconciliation");
+    }
+    ws.runs.push(run);
+    return run;
+  }
+
+  async reconciliationRuns(workspace: string) {
+    return [...this.#ws(workspace).runs].reverse().map(({ lines: _l, unmatched: _u, ...summary }) => summary);
+  }
+
+  async reconciliationRun(workspace: string, id: string) {
+    return this.#ws(workspace).runs.find((run) => run.id === id);
   }
 
   async snapshot(workspace: string): Promise<Snapshot> {

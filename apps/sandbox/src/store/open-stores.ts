@@ -1,11 +1,13 @@
 import { StartupProblem } from "@payspec/server-kit";
 import pg from "pg";
+import { MemoryApiKeyStore } from "./memory-api-key-store.js";
 import { MemoryClockStore } from "./memory-clock-store.js";
 import { MemoryGatewayStore } from "./memory-gateway-store.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
 import { MemorySessionStore } from "./memory-session-store.js";
 import { HashedScopesClockStore, HashedWorkspacesStore, type StoredWorkspaceId } from "./postgres/hashed-workspaces.js";
 import { migrate, migrations } from "./postgres/migrate.js";
+import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.js";
 import { PostgresClockStore } from "./postgres/postgres-clock-store.js";
 import { PostgresGatewayStore } from "./postgres/postgres-gateway-store.js";
 import { PostgresPaymentsStore } from "./postgres/postgres-payments-store.js";
@@ -19,6 +21,7 @@ export function memoryStores(): SandboxStores {
     gateway: new MemoryGatewayStore(),
     clocks: new MemoryClockStore(),
     sessions: new MemorySessionStore(),
+    apiKeys: new MemoryApiKeyStore(),
     close: async () => undefined,
   };
 }
@@ -58,6 +61,7 @@ export async function postgresStores(
     gateway: new PostgresGatewayStore(pool),
     clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
     sessions: new PostgresSessionStore(pool),
+    apiKeys: new PostgresApiKeyStore(pool),
     close: () => pool.end(),
   };
 }

@@ -10,7 +10,15 @@ export interface StoredAccount {
 }
 
 /** Who moved a payment: its history says, for people (the dashboard) and for audits. */
-export type TransitionCause = "api" | "completion" | "control" | "dashboard";
+export type TransitionCause =
+  | "api"
+  | "completion"
+  | "control"
+  | "dashboard"
+  /** The daily settlement cut-off (`settleDue`). */
+  | "settlement"
+  /** A reconciliation statement matched the payment. */
+  | "reconciliation";
 
 /** One entry of a payment's status history. */
 export interface StatusChange {
@@ -147,8 +155,121 @@ export interface PaymentsStore {
    * completes once, whoever calls.
    */
   completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
+  /** Whether completed payments settle by themselves at the daily cut-off (on in a fresh workspace). */
+  autoSettlement(workspace: string): Promise<boolean>;
+  setAutoSettlement(workspace: string, on: boolean): Promise<void>;
+  /**
+   * Settles every `completed` payment whose settlement cut-off (the first Istanbul midnight after its
+   * completion) is at or before `now`, as of that cut-off: status `settled`, `settledAt` the cut-off,
+   * cause "settlement". Nothing when the workspace's automatic settlement is off. Each payment settles
+   * once, whoever calls; returns how many this call settled.
+   */
+  settleDue(workspace: string, now: number): Promise<number>;
+  /**
+   * Matches a statement's lines to the workspace's payments (`matchStatement`) and moves each matched
+   * payment from `settled` to `reconciled`, recording the run: all of it, or (on any failure) none.
+   */
+  reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun>;
+  /** The workspace's reconciliation runs, newest first, without their lines. */
+  reconciliationRuns(workspace: string): Promise<readonly ReconciliationSummary[]>;
+  reconciliationRun(workspace: string, id: string): Promise<ReconciliationRun | undefined>;
   snapshot(workspace: string): Promise<Snapshot>;
   list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }>;
+}
+
+/** One line of a bank statement, as read from its file (the statement format is ours: see the sandbox README). */
+export interface StatementLine {
+  /** 1 for the first line after the header: what a report and an error name. */
+  readonly line: number;
+  readonly reference: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  /** yyyy-MM-dd: the day the bank says the money settled. */
+  readonly valueDate: string;
+}
+
+export interface Statement {
+  readonly id: string;
+  /** SHA-256 of the file's bytes: the same file imported again is recognised. */
+  readonly sha256: string;
+  readonly lines: readonly StatementLine[];
+}
+
+/** What became of one statement line. */
+export type LineOutcome =
+  | "matched"
+  | "already_reconciled"
+  | "amount_differs"
+  | "currency_differs"
+  | "no_payment"
+  | "not_settled"
+  | "ambiguous"
+  | "repeated_line";
+
+export interface ReconciledLine extends StatementLine {
+  readonly outcome: LineOutcome;
+  /** The payment the line names, when exactly one has its reference. */
+  readonly paymentId?: string;
+  /** That payment's status before the run. */
+  readonly paymentStatus?: PaymentStatus;
+}
+
+/** A settled payment of one of the statement's value dates that no line matched. */
+export interface UnmatchedPayment {
+  readonly paymentId: string;
+  readonly reference?: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly settledAt: number;
+}
+
+export interface ReconciliationSummary {
+  readonly id: string;
+  readonly at: number;
+  readonly sha256: string;
+  /** The earlier run of the same file, when this one repeats it. */
+  readonly repeatOf?: string;
+  readonly counts: Readonly<Record<LineOutcome, number>>;
+  readonly unmatchedCount: number;
+}
+
+export interface ReconciliationRun extends ReconciliationSummary {
+  readonly lines: readonly ReconciledLine[];
+  readonly unmatched: readonly UnmatchedPayment[];
+}
+
+/**
+ * An API key made in the dashboard or through the control API (the keys in PAYSPEC_API_KEYS are not
+ * stored). Only a keyed hash of the key is kept: the key itself is shown once, at creation.
+ */
+export interface StoredApiKey {
+  readonly id: string;
+  /** The workspace it opens, by its tag (`workspaceTag`): never the workspace's own key. */
+  readonly workspaceTag: string;
+  readonly name: string;
+  /** HMAC of the key with the sandbox secret. */
+  readonly hash: string;
+  /** Its prefix and last four characters, for people to tell keys apart. */
+  readonly masked: string;
+  readonly createdAt: number;
+  /** yyyy-MM-dd: valid through the end of that Istanbul date (`expiresAt`). */
+  readonly expiresOn?: string;
+  readonly expiresAt?: number;
+  readonly revokedAt?: number;
+  readonly lastUsedAt?: number;
+}
+
+export interface ApiKeyStore {
+  /** Stores the key unless the workspace already has `maxLive` keys not revoked; whether it did. */
+  create(key: StoredApiKey, maxLive: number): Promise<boolean>;
+  byHash(hash: string): Promise<StoredApiKey | undefined>;
+  /** A workspace's keys, oldest first. */
+  list(workspaceTag: string): Promise<readonly StoredApiKey[]>;
+  /** Marks the key revoked (the first revocation's time stays); undefined when the workspace has no such key. */
+  revoke(workspaceTag: string, id: string, at: number): Promise<StoredApiKey | undefined>;
+  markUsed(id: string, at: number): Promise<void>;
+  /** One workspace's keys gone (its reset), or every key (a sandbox reset). */
+  deleteFor(workspaceTag?: string): Promise<void>;
 }
 
 /** A card payment as the gateway keeps it: the response it gave (card masked), and how to recognise a retry. */
@@ -228,6 +349,7 @@ export interface SandboxStores {
   readonly gateway: GatewayStore;
   readonly clocks: ClockStore;
   readonly sessions: SessionStore;
+  readonly apiKeys: ApiKeyStore;
   /** Releases connections; the data stays where it is. */
   close(): Promise<void>;
 }

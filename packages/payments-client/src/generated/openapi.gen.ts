@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 7ef873e310c15e4514121bee04f6857eda78cbb0b40af31059c1b1143859acd1)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 02b4f90ac6db0e59fff5e13ec80824e771df34649b55f7356065e5fa2d9d977b)
 // regenerate with `pnpm generate`.
 
 export type paths = {

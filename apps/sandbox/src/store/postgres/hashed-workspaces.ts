@@ -1,4 +1,4 @@
-import type { ClockStore, PaymentQuery, PaymentsStore, WorkspaceSeed } from "../types.js";
+import type { ClockStore, PaymentQuery, PaymentsStore, Statement, WorkspaceSeed } from "../types.js";
 
 /** How a workspace's API key is kept in the database: a keyed hash, never the key. */
 export type StoredWorkspaceId = (apiKey: string) => string;
@@ -59,6 +59,24 @@ export class HashedWorkspacesStore implements PaymentsStore {
   }
   completeDue(workspace: string, now: number, delayMs: number) {
     return this.#inner.completeDue(this.#id(workspace), now, delayMs);
+  }
+  autoSettlement(workspace: string) {
+    return this.#inner.autoSettlement(this.#id(workspace));
+  }
+  setAutoSettlement(workspace: string, on: boolean) {
+    return this.#inner.setAutoSettlement(this.#id(workspace), on);
+  }
+  settleDue(workspace: string, now: number) {
+    return this.#inner.settleDue(this.#id(workspace), now);
+  }
+  reconcile(workspace: string, statement: Statement, at: number) {
+    return this.#inner.reconcile(this.#id(workspace), statement, at);
+  }
+  reconciliationRuns(workspace: string) {
+    return this.#inner.reconciliationRuns(this.#id(workspace));
+  }
+  reconciliationRun(workspace: string, id: string) {
+    return this.#inner.reconciliationRun(this.#id(workspace), id);
   }
   snapshot(workspace: string) {
     return this.#inner.snapshot(this.#id(workspace));

@@ -1,5 +1,7 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
+import { istanbulMidnightAtOrBefore } from "../../istanbul-time.js";
+import { matchStatement } from "../../reconciliation/match-statement.js";
 import {
   AWAITING_COMPLETION,
   MONEY_MOVED,
@@ -7,7 +9,10 @@ import {
   type PaymentQuery,
   type PaymentRecord,
   type PaymentsStore,
+  type ReconciliationRun,
+  type ReconciliationSummary,
   type Snapshot,
+  type Statement,
   type StatusChange,
   type StoredAccount,
   type StoredPayment,
@@ -88,6 +93,26 @@ function toChange(h: HistoryJson): StatusChange {
   };
 }
 
+interface RunRow {
+  id: string;
+  at: string;
+  sha256: string;
+  repeat_of: string | null;
+  counts: ReconciliationSummary["counts"];
+  unmatched_count: number;
+}
+
+function toSummary(row: RunRow): ReconciliationSummary {
+  return {
+    id: row.id,
+    at: num(row.at),
+    sha256: row.sha256,
+    ...(row.repeat_of === null ? {} : { repeatOf: row.repeat_of }),
+    counts: row.counts,
+    unmatchedCount: row.unmatched_count,
+  };
+}
+
 function toAccount(row: { id: string; name: string; currency: string; balance_minor: string }): StoredAccount {
   return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
 }
@@ -99,6 +124,13 @@ interface InsertQueue {
 
 /** Due payments completed per transaction: the workspace's lock is let go between chunks. */
 const COMPLETION_CHUNK = 1_000;
+
+/** Payments settled per transaction, as completion does. */
+const SETTLEMENT_CHUNK = 5_000;
+
+/** Istanbul's fixed UTC offset and a day, in ms, for the cut-off arithmetic SQL does (see istanbul-time.ts). */
+const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
+const DAY_MS = 86_400_000;
 
 /** At most this many creates per grouped insert (a full batch request's worth). */
 const MAX_INSERT_GROUP = 500;
@@ -163,10 +195,12 @@ export class PostgresPaymentsStore implements PaymentsStore {
       await client.query(
         `INSERT INTO workspaces (workspace) VALUES ($1)
          ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0, approval_workflow = false,
+           auto_settlement = true,
            last_created_at = 0, previous_created_at = 0`,
         [seed.workspace],
       );
       await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
+      await client.query("DELETE FROM reconciliation_runs WHERE workspace = $1", [seed.workspace]);
       await client.query("DELETE FROM accounts WHERE workspace = $1", [seed.workspace]);
       await insertSeed(client, seed);
     });
@@ -493,6 +527,150 @@ export class PostgresPaymentsStore implements PaymentsStore {
       }
       return rows.length === COMPLETION_CHUNK;
     });
+  }
+
+  async autoSettlement(workspace: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ auto_settlement: boolean }>(
+      "SELECT auto_settlement FROM workspaces WHERE workspace = $1",
+      [workspace],
+    );
+    return rows[0]?.auto_settlement ?? true;
+  }
+
+  async setAutoSettlement(workspace: string, on: boolean): Promise<void> {
+    await this.#pool.query("UPDATE workspaces SET auto_settlement = $2 WHERE workspace = $1", [workspace, on]);
+  }
+
+  async settleDue(workspace: string, now: number): Promise<number> {
+    const cutoff = istanbulMidnightAtOrBefore(now);
+    const probe = await this.#pool.query({
+      name: "payspec_settlement_probe",
+      text: `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
+             WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < $2 LIMIT 1`,
+      values: [workspace, cutoff],
+    });
+    if (probe.rowCount === 0) return 0;
+    let settled = 0;
+    for (;;) {
+      const chunk = await this.#settleChunk(workspace, cutoff);
+      settled += chunk;
+      if (chunk < SETTLEMENT_CHUNK) return settled;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Settles the next SETTLEMENT_CHUNK due payments under the workspace's lock, in one statement; how many. */
+  async #settleChunk(workspace: string, cutoff: number): Promise<number> {
+    return inTransaction(this.#pool, async (client) => {
+      const { rows } = await client.query<{ auto_settlement: boolean }>(
+        "SELECT auto_settlement FROM workspaces WHERE workspace = $1 FOR UPDATE",
+        [workspace],
+      );
+      if (!rows[0]?.auto_settlement) return 0;
+      // Re-read under the lock: another instance may have settled them meanwhile. Each settles at the
+      // first Istanbul midnight after its completion (integer division: completed_at is positive).
+      const settled = await client.query(
+        `WITH due AS (
+           SELECT seq, completed_at,
+                  ((completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} + 1) * ${DAY_MS} - ${ISTANBUL_OFFSET_MS} AS settled_at,
+                  row_number() OVER (ORDER BY completed_at, seq) AS n
+           FROM payments WHERE workspace = $1 AND status = 'completed' AND completed_at < $2
+           ORDER BY completed_at, seq LIMIT ${SETTLEMENT_CHUNK}
+         ), ws AS (
+           UPDATE workspaces SET version = version + (SELECT count(*) FROM due) WHERE workspace = $1
+           RETURNING version - (SELECT count(*) FROM due) AS base
+         ), payment AS (
+           UPDATE payments p SET status = 'settled', settled_at = due.settled_at, version = ws.base + due.n
+           FROM due, ws WHERE p.workspace = $1 AND p.seq = due.seq
+         )
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+         SELECT $1, due.seq, ws.base + due.n, 'settled', due.settled_at, 'settlement', due.completed_at, due.settled_at
+         FROM due, ws`,
+        [workspace, cutoff],
+      );
+      return settled.rowCount ?? 0;
+    });
+  }
+
+  async reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun> {
+    // One transaction under the workspace's lock: the run and every reconciliation it makes commit
+    // together, and two imports at once (any instances) take turns, so nothing reconciles twice.
+    return inTransaction(this.#pool, async (client) => {
+      await client.query("SELECT 1 FROM workspaces WHERE workspace = $1 FOR UPDATE", [workspace]);
+      const references = [...new Set(statement.lines.map((line) => line.reference))];
+      const byReference = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference = ANY($2::text[])`,
+        [workspace, references],
+      );
+      // Settled payments of the value dates: settled_at within those Istanbul days (by day number).
+      const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];
+      const settled = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments
+         WHERE workspace = $1 AND status = 'settled' AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} = ANY($2::bigint[])`,
+        [workspace, days],
+      );
+      const earlier = await client.query<{ id: string }>(
+        "SELECT id FROM reconciliation_runs WHERE workspace = $1 AND sha256 = $2 ORDER BY position LIMIT 1",
+        [workspace, statement.sha256],
+      );
+      const { run, toReconcile } = matchStatement(
+        statement,
+        { byReference: byReference.rows.map(toRecord), settledOnValueDates: settled.rows.map(toRecord) },
+        at,
+        earlier.rows[0]?.id,
+      );
+      if (toReconcile.length > 0) {
+        await client.query(
+          `WITH change AS (
+             SELECT * FROM unnest($2::bigint[]) WITH ORDINALITY AS c(seq, n)
+           ), ws AS (
+             UPDATE workspaces SET version = version + $3 WHERE workspace = $1 RETURNING version - $3 AS base
+           ), payment AS (
+             UPDATE payments p SET status = 'reconciled', version = ws.base + change.n
+             FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
+           )
+           INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+           SELECT $1, change.seq, ws.base + change.n, 'reconciled', $4, 'reconciliation', p.completed_at, p.settled_at
+           FROM change, ws, payments p WHERE p.workspace = $1 AND p.seq = change.seq`,
+          [workspace, toReconcile.map((p) => p.seq), toReconcile.length, at],
+        );
+      }
+      const { lines, unmatched, ...summary } = run;
+      await client.query(
+        `INSERT INTO reconciliation_runs (workspace, id, at, sha256, repeat_of, counts, unmatched_count, report)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          workspace,
+          run.id,
+          at,
+          run.sha256,
+          run.repeatOf ?? null,
+          JSON.stringify(summary.counts),
+          run.unmatchedCount,
+          JSON.stringify({ lines, unmatched }),
+        ],
+      );
+      return run;
+    });
+  }
+
+  async reconciliationRuns(workspace: string): Promise<readonly ReconciliationSummary[]> {
+    const { rows } = await this.#pool.query<RunRow>(
+      `SELECT id, at, sha256, repeat_of, counts, unmatched_count FROM reconciliation_runs
+       WHERE workspace = $1 ORDER BY position DESC`,
+      [workspace],
+    );
+    return rows.map(toSummary);
+  }
+
+  async reconciliationRun(workspace: string, id: string): Promise<ReconciliationRun | undefined> {
+    const { rows } = await this.#pool.query<RunRow & { report: Pick<ReconciliationRun, "lines" | "unmatched"> }>(
+      `SELECT id, at, sha256, repeat_of, counts, unmatched_count, report FROM reconciliation_runs
+       WHERE workspace = $1 AND id = $2`,
+      [workspace, id],
+    );
+    const row = rows[0];
+    return row ? { ...toSummary(row), lines: row.report.lines, unmatched: row.report.unmatched } : undefined;
   }
 
   async snapshot(workspace: string): Promise<Snapshot> {

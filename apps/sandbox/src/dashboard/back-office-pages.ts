@@ -1,0 +1,183 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ApiKeyView } from "../api-keys/api-keys.js";
+import type { DashboardContext } from "./context.js";
+import { formField } from "./form-fields.js";
+import { html, type SafeHtml } from "./html.js";
+import { DASHBOARD } from "./layout.js";
+
+interface RunSummary {
+  readonly id: string;
+  readonly at: string;
+  readonly repeat_of?: string;
+  readonly counts: Record<string, number>;
+  readonly unmatched_payments: number;
+}
+
+/**
+ * Settings → API keys and Reconciliation: the seed's back office by hand. Every action goes through
+ * the control API as the signed-in workspace, so its rules and messages are the only ones.
+ */
+export function registerBackOfficePages(dashboard: FastifyInstance, ctx: DashboardContext): void {
+  const signedIn = { preHandler: ctx.requireSession };
+  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+
+  async function keysPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
+    const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
+    const keys = listed.json().data as ApiKeyView[];
+    const rows = keys.map(
+      (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${k.status}</td>
+        <td>${k.created_at ?? "at start"}</td><td>${k.expires_on ?? "never"}</td><td>${k.last_used_at ?? ""}</td>
+        <td>${
+          k.source === "created" && k.status !== "revoked"
+            ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
+                <button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>`
+            : k.source === "environment"
+              ? "configured (PAYSPEC_API_KEYS)"
+              : ""
+        }</td></tr>`,
+    );
+    return ctx.render(
+      request,
+      reply,
+      "API keys",
+      html`${notice ?? ""}
+      <table aria-label="API keys"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created</th><th>Expires</th><th>Last used</th><th></th></tr></thead>
+      <tbody>${rows}</tbody></table>
+      <section aria-labelledby="new-key"><h2 id="new-key">Create a key</h2>
+      <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
+        <label>Name <input name="name" required maxlength="100"></label>
+        <label>Expires on (optional; valid through the end of that day, Europe/Istanbul) <input name="expires_on" type="date"></label>
+        <p><button type="submit">Create key</button></p>
+      </form></section>`,
+      status,
+    );
+  }
+
+  dashboard.get(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => keysPage(request, reply));
+
+  dashboard.post(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => {
+    const expires = formField(request, "expires_on");
+    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/api-keys", {
+      name: formField(request, "name") ?? "",
+      ...(expires ? { expires_on: expires } : {}),
+    });
+    if (answer.statusCode !== 201) {
+      return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+    }
+    const made = answer.json() as { key: string; name: string };
+    // The only time the key is ever shown: no redirect, so a reload does not show it again either.
+    reply.header("cache-control", "no-store");
+    return keysPage(
+      request,
+      reply,
+      html`<div class="notice" role="status"><p>Key "${made.name}" created. Copy it now: it will not be shown again.</p>
+        <p><code id="new-api-key">${made.key}</code></p></div>`,
+      201,
+    );
+  });
+
+  dashboard.post<{ Params: { id: string } }>(
+    `${DASHBOARD}/settings/api-keys/:id/revoke`,
+    signedIn,
+    async (request, reply) => {
+      const answer = await ctx.control(
+        request.dashboardKey,
+        "DELETE",
+        `/_sandbox/api-keys/${encodeURIComponent(request.params.id)}`,
+      );
+      if (answer.statusCode !== 200) {
+        return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+      }
+      return keysPage(request, reply, html`<p class="notice" role="status">Key "${answer.json().name}" revoked.</p>`);
+    },
+  );
+
+  async function reconciliationPage(request: FastifyRequest, reply: FastifyReply, result?: SafeHtml, status = 200) {
+    const runs = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/reconciliations")).json()
+      .data as RunSummary[];
+    const rows = runs.map(
+      (r) => html`<tr><td>${r.at}</td><td>${r.counts.matched ?? 0}</td>
+        <td>${Object.values(r.counts).reduce((a, b) => a + b, 0) - (r.counts.matched ?? 0)}</td>
+        <td>${r.unmatched_payments}</td><td>${r.repeat_of ? "repeats an earlier run" : ""}</td>
+        <td><a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">Report (CSV)</a></td></tr>`,
+    );
+    return ctx.render(
+      request,
+      reply,
+      "Reconciliation",
+      html`${result ?? ""}
+      <section aria-labelledby="import"><h2 id="import">Import a statement</h2>
+      <p>CSV in UTF-8 with the header <code>reference,amount_minor,currency,value_date</code>. Each line is
+      matched to the settled payment with its reference, amount and currency, which becomes reconciled.</p>
+      <form method="post" action="${DASHBOARD}/reconciliation" class="stacked">${token(request)}
+        <label>Statement file <input type="file" id="statement-file" accept=".csv,text/csv"></label>
+        <label>Statement (the file's text; choosing a file fills it in)
+          <textarea name="statement" id="statement" rows="8" required></textarea></label>
+        <p><button type="submit">Reconcile</button></p>
+      </form></section>
+      <h2>Past runs</h2>
+      <table aria-label="Reconciliation runs"><thead><tr><th>Run at</th><th>Matched</th><th>Other lines</th>
+        <th>Settled, no line</th><th></th><th></th></tr></thead>
+      <tbody>${rows.length ? rows : html`<tr><td colspan="6">No statement imported yet.</td></tr>`}</tbody></table>
+      <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,
+      status,
+    );
+  }
+
+  dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => reconciliationPage(request, reply));
+
+  dashboard.post(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => {
+    const statement = formField(request, "statement") ?? "";
+    const answer = await ctx.control(
+      request.dashboardKey,
+      "POST",
+      "/_sandbox/reconciliations",
+      Buffer.from(statement, "utf8"),
+    );
+    if (answer.statusCode !== 201) {
+      return reconciliationPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+    }
+    const run = answer.json() as RunSummary & {
+      lines: { line: number; outcome: string; reference: string; payment_id?: string }[];
+    };
+    const lines = run.lines.map(
+      (l) => html`<tr><td>${l.line}</td><td>${l.reference}</td><td class="status">${l.outcome.replaceAll("_", " ")}</td>
+        <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td></tr>`,
+    );
+    return reconciliationPage(
+      request,
+      reply,
+      html`<p class="notice" role="status">${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
+        run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
+      }.</p>
+      <table aria-label="Statement lines"><thead><tr><th>Line</th><th>Reference</th><th>Outcome</th><th>Payment</th></tr></thead>
+      <tbody>${lines.slice(0, 1000)}</tbody></table>`,
+      201,
+    );
+  });
+
+  dashboard.get<{ Params: { id: string } }>(
+    `${DASHBOARD}/reconciliation/:id/report.csv`,
+    signedIn,
+    async (request, reply) => {
+      const answer = await ctx.control(
+        request.dashboardKey,
+        "GET",
+        `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}/report.csv`,
+      );
+      if (answer.statusCode !== 200) return reconciliationPage(request, reply, undefined, 404);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", answer.headers["content-disposition"] as string)
+        .send(answer.rawPayload);
+    },
+  );
+}
+
+/** Fills the statement box from the chosen file: the dashboard's forms are urlencoded, files are not. */
+export const STATEMENT_FILE_SCRIPT = `
+document.getElementById("statement-file")?.addEventListener("change", async (event) => {
+  const file = event.target.files?.[0];
+  if (file) document.getElementById("statement").value = await file.text();
+});
+`;

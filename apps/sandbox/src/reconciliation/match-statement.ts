@@ -1,0 +1,113 @@
+import type { PaymentStatus } from "@payspec/payments-zod";
+import { istanbulDate } from "../istanbul-time.js";
+import type {
+  LineOutcome,
+  PaymentRecord,
+  ReconciledLine,
+  ReconciliationRun,
+  Statement,
+  UnmatchedPayment,
+} from "../store/types.js";
+
+export const LINE_OUTCOMES: readonly LineOutcome[] = [
+  "matched",
+  "already_reconciled",
+  "amount_differs",
+  "currency_differs",
+  "no_payment",
+  "not_settled",
+  "ambiguous",
+  "repeated_line",
+];
+
+/** What a store shows the matcher: the payments a statement's lines name, and the settled ones of its dates. */
+export interface StatementCandidates {
+  /** Every payment of the workspace whose reference is one of the statement's. */
+  readonly byReference: readonly PaymentRecord[];
+  /** Every `settled` payment of the workspace settled on one of the statement's value dates (Istanbul). */
+  readonly settledOnValueDates: readonly PaymentRecord[];
+}
+
+export interface StatementMatch {
+  readonly run: ReconciliationRun;
+  /** The payments to move from `settled` to `reconciled`, in line order. */
+  readonly toReconcile: readonly PaymentRecord[];
+}
+
+/**
+ * The seed's reconciliation: a line matches the one payment with its reference when amount and
+ * currency agree and the payment is settled. Everything else is reported line by line, and settled
+ * payments of the statement's dates that no line matched are listed. Pure: the stores call it inside
+ * their atomic section with what they read there.
+ */
+export function matchStatement(
+  statement: Statement,
+  candidates: StatementCandidates,
+  at: number,
+  repeatOf: string | undefined,
+): StatementMatch {
+  const byReference = new Map<string, PaymentRecord[]>();
+  for (const payment of candidates.byReference) {
+    if (payment.reference === undefined) continue;
+    const list = byReference.get(payment.reference) ?? [];
+    list.push(payment);
+    byReference.set(payment.reference, list);
+  }
+  const seenLines = new Set<string>();
+  const reconciledNow = new Set<string>();
+  const toReconcile: PaymentRecord[] = [];
+  const lines: ReconciledLine[] = statement.lines.map((line) => {
+    const identity = JSON.stringify([line.reference, line.amountMinor, line.currency, line.valueDate]);
+    const judged = (outcome: LineOutcome, payment?: PaymentRecord, status?: PaymentStatus): ReconciledLine => ({
+      ...line,
+      outcome,
+      ...(payment ? { paymentId: payment.id, paymentStatus: status ?? payment.status } : {}),
+    });
+    if (seenLines.has(identity)) return judged("repeated_line");
+    seenLines.add(identity);
+    const named = byReference.get(line.reference) ?? [];
+    if (named.length === 0) return judged("no_payment");
+    if (named.length > 1) return judged("ambiguous");
+    const payment = named[0] as PaymentRecord;
+    if (payment.status === "reconciled" || reconciledNow.has(payment.id)) {
+      return judged("already_reconciled", payment);
+    }
+    if (payment.currency !== line.currency) return judged("currency_differs", payment);
+    if (payment.amount !== line.amountMinor) return judged("amount_differs", payment);
+    if (payment.status !== "settled") return judged("not_settled", payment);
+    reconciledNow.add(payment.id);
+    toReconcile.push(payment);
+    return judged("matched", payment);
+  });
+  const valueDates = new Set(statement.lines.map((line) => line.valueDate));
+  const unmatched: UnmatchedPayment[] = candidates.settledOnValueDates
+    .filter(
+      (p) =>
+        p.status === "settled" &&
+        p.settledAt !== undefined &&
+        valueDates.has(istanbulDate(p.settledAt)) &&
+        !reconciledNow.has(p.id),
+    )
+    .map((p) => ({
+      paymentId: p.id,
+      ...(p.reference === undefined ? {} : { reference: p.reference }),
+      amountMinor: p.amount,
+      currency: p.currency,
+      settledAt: p.settledAt as number,
+    }));
+  const counts = Object.fromEntries(LINE_OUTCOMES.map((o) => [o, 0])) as Record<LineOutcome, number>;
+  for (const line of lines) counts[line.outcome]++;
+  return {
+    run: {
+      id: statement.id,
+      at,
+      sha256: statement.sha256,
+      ...(repeatOf === undefined ? {} : { repeatOf }),
+      counts,
+      unmatchedCount: unmatched.length,
+      lines,
+      unmatched,
+    },
+    toReconcile,
+  };
+}

@@ -1,0 +1,342 @@
+import { readFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { expectBooksBalanced } from "./support/books.js";
+import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
+
+let h: Harness;
+let tryA: string;
+let tryB: string;
+let usdA: string;
+let usdB: string;
+
+beforeAll(async () => {
+  h = await harness({ completeAfterSeconds: 30 });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.control("/reset");
+  await h.control("/reset", {}, OTHER_KEY);
+  const accounts = await h.accounts();
+  [tryA, tryB] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+  [usdA, usdB] = accounts.filter((a) => a.currency === "USD").map((a) => a.id) as [string, string];
+});
+afterEach(() => {
+  expect(h.problems.splice(0)).toEqual([]);
+});
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+const DAY_MS = 86_400_000;
+const ISTANBUL_MS = 3 * 3_600_000;
+/** The first Istanbul midnight after `ms`. */
+const nextIstanbulMidnight = (ms: number) => (Math.floor((ms + ISTANBUL_MS) / DAY_MS) + 1) * DAY_MS - ISTANBUL_MS;
+const istanbulDate = (ms: number) => new Date(ms + ISTANBUL_MS).toISOString().slice(0, 10);
+
+async function clockNow(key: string = KEY): Promise<number> {
+  return Date.parse((await h.control("/clock/advance", { seconds: 0.001 }, key)).body.now);
+}
+
+/** Moves the workspace's clock to `seconds` past the next Istanbul midnight. */
+async function pastNextCutoff(seconds = 60, key: string = KEY): Promise<number> {
+  const now = await clockNow(key);
+  const cutoff = nextIstanbulMidnight(now);
+  await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + seconds }, key);
+  return cutoff;
+}
+
+async function pay(amount: number, extra: Record<string, unknown> = {}, key: string = KEY) {
+  const reply = await h.call("POST", "/v1/payments", {
+    key,
+    json: { amount, currency: "TRY", method: "eft", from_account: tryA, to_account: tryB, ...extra },
+  });
+  expect(reply.status).toBe(201);
+  return reply.body as { id: string; reference?: string };
+}
+
+const payment = async (id: string, key: string = KEY) => (await h.call("GET", `/v1/payments/${id}`, { key })).body;
+
+describe("API keys", () => {
+  const createKey = (json: unknown, key: string = KEY) =>
+    h.call("POST", "/_sandbox/api-keys", { json, headers: bearer(key) });
+  const listKeys = async (key: string = KEY) =>
+    (await h.call("GET", "/_sandbox/api-keys", { headers: bearer(key) })).body.data as Record<string, unknown>[];
+
+  it("shows a new key once, then only its mask; it opens the same workspace and records its use", async () => {
+    const created = await createKey({ name: "CI ödeme anahtarı" });
+    expect(created.status).toBe(201);
+    const { key, id, masked } = created.body as { key: string; id: string; masked: string };
+    expect(key).toMatch(/^sk_sandbox_[A-Za-z0-9_-]{32}$/);
+    expect(masked).toBe(`sk_sandbox_…${key.slice(-4)}`);
+    expect(created.body).toMatchObject({ name: "CI ödeme anahtarı", status: "active", source: "created" });
+
+    const viaNewKey = await h.call("GET", "/v1/accounts", { key });
+    expect(viaNewKey.status).toBe(200);
+    expect(viaNewKey.body.map((a: { id: string }) => a.id)).toEqual((await h.accounts()).map((a) => a.id));
+    const listed = await listKeys();
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(listed.map((k) => [k.id, k.source, k.status])).toEqual([
+      ["configured", "environment", "active"],
+      [id, "created", "active"],
+    ]);
+    expect(listed[1]?.last_used_at).toEqual(expect.any(String));
+    // Another workspace neither sees it nor can revoke it.
+    expect((await listKeys(OTHER_KEY)).map((k) => k.id)).toEqual(["configured"]);
+    expect((await h.call("DELETE", `/_sandbox/api-keys/${id}`, { headers: bearer(OTHER_KEY) })).status).toBe(404);
+  });
+
+  it("rotates without a restart: a revoked key is refused at its next request, naming why without the key", async () => {
+    const old = (await createKey({ name: "old" })).body as { key: string; id: string };
+    const fresh = (await createKey({ name: "new" })).body as { key: string; id: string };
+    expect((await h.call("GET", "/v1/accounts", { key: old.key })).status).toBe(200);
+    const revoked = await h.call("DELETE", `/_sandbox/api-keys/${old.id}`, { headers: bearer(fresh.key) });
+    expect(revoked.body).toMatchObject({ id: old.id, status: "revoked", revoked_at: expect.any(String) });
+    for (const [method, path] of [
+      ["GET", "/v1/payments"],
+      ["POST", "/_sandbox/clock/advance"],
+    ] as const) {
+      const refused = await h.call(method, path, {
+        key: old.key,
+        ...(method === "POST" ? { json: { seconds: 1 } } : {}),
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe("unauthorized");
+      expect(refused.body.message).toContain("was revoked on");
+      expect(refused.bytes.toString()).not.toContain(old.key);
+    }
+    expect((await h.call("GET", "/v1/payments", { key: fresh.key })).status).toBe(200);
+    // Revoking twice keeps the first time; the key in use may revoke itself.
+    const again = await h.call("DELETE", `/_sandbox/api-keys/${old.id}`, { headers: bearer(KEY) });
+    expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
+    expect((await h.call("DELETE", `/_sandbox/api-keys/${fresh.id}`, { headers: bearer(fresh.key) })).status).toBe(200);
+    expect((await h.call("GET", "/v1/payments", { key: fresh.key })).status).toBe(401);
+  });
+
+  it("expires at the end of its date in Istanbul on the workspace's clock", async () => {
+    const today = istanbulDate(await clockNow());
+    const made = (await createKey({ name: "today only", expires_on: today })).body as { key: string };
+    expect((await h.call("GET", "/v1/accounts", { key: made.key })).status).toBe(200);
+    await pastNextCutoff(1);
+    const refused = await h.call("GET", "/v1/accounts", { key: made.key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toContain(`expired on ${today}`);
+    expect((await listKeys())[1]?.status).toBe("expired");
+    // Another workspace's clock did not move: the expiry is this workspace's.
+    expect((await h.call("GET", "/v1/accounts", { key: KEY })).status).toBe(200);
+  });
+
+  it("refuses bad names and dates naming the field, the configured key's revocation, and unknown ids", async () => {
+    const cases: [unknown, string][] = [
+      [{}, "name"],
+      [{ name: "   " }, "name"],
+      [{ name: "x".repeat(101) }, "name"],
+      [{ name: "card 4111 1111 1111 1111" }, "name"],
+      [{ name: "ok", expires_on: "2026-02-30" }, "expires_on"],
+      [{ name: "ok", expires_on: "01.12.2026" }, "expires_on"],
+      [{ name: "ok", expires_on: "2020-01-01" }, "expires_on"],
+      [{ name: "ok", key: "sk_sandbox_chosen" }, "key"],
+    ];
+    for (const [json, param] of cases) {
+      const reply = await createKey(json);
+      expect([reply.status, reply.body.param], JSON.stringify(json)).toEqual([400, param]);
+      expect(reply.bytes.toString()).not.toContain("4111 1111");
+    }
+    const configured = await h.call("DELETE", "/_sandbox/api-keys/configured", { headers: bearer(KEY) });
+    expect([configured.status, configured.body.message]).toEqual([409, expect.stringContaining("PAYSPEC_API_KEYS")]);
+    const unknown = await h.call("DELETE", "/_sandbox/api-keys/key_0123456789abcdef", { headers: bearer(KEY) });
+    expect([unknown.status, unknown.body.code]).toEqual([404, "not_found"]);
+    expect((await listKeys()).length).toBe(1);
+  });
+
+  it("goes with a workspace reset; the configured key stays", async () => {
+    const made = (await createKey({ name: "temporary" })).body as { key: string };
+    await h.control("/reset");
+    expect((await h.call("GET", "/v1/accounts", { key: made.key })).status).toBe(401);
+    expect((await h.call("GET", "/v1/accounts", { key: KEY })).status).toBe(200);
+  });
+});
+
+describe("settlement", () => {
+  it("settles completed payments at the next 00:00 Istanbul, once, with settled_at and its own history cause", async () => {
+    const made = await pay(12_345);
+    await h.control("/clock/advance", { seconds: 31 });
+    const completed = await payment(made.id);
+    expect(completed.status).toBe("completed");
+    const cutoff = await pastNextCutoff();
+    const settled = await payment(made.id);
+    expect(settled).toMatchObject({ status: "settled", settled_at: new Date(cutoff).toISOString() });
+    expect(settled.completed_at).toBe(completed.completed_at);
+    await pastNextCutoff();
+    expect((await payment(made.id)).settled_at).toBe(new Date(cutoff).toISOString());
+    const listed = (await h.call("GET", "/v1/payments?status=settled", { key: KEY })).body.data;
+    expect(listed.map((p: { id: string }) => p.id)).toEqual([made.id]);
+    await expectBooksBalanced(h);
+  });
+
+  it("leaves completed payments alone with automatic settlement off, and catches up when it is turned on", async () => {
+    const off = await h.call("PUT", "/_sandbox/settings/settlement", {
+      json: { enabled: false },
+      headers: bearer(KEY),
+    });
+    expect(off.body).toEqual({ enabled: false });
+    const made = await pay(500);
+    await pastNextCutoff();
+    await pastNextCutoff();
+    expect((await payment(made.id)).status).toBe("completed");
+    await h.call("PUT", "/_sandbox/settings/settlement", { json: { enabled: true }, headers: bearer(KEY) });
+    expect((await payment(made.id)).status).toBe("settled");
+    const bad = await h.call("PUT", "/_sandbox/settings/settlement", {
+      json: { enabled: "yes" },
+      headers: bearer(KEY),
+    });
+    expect([bad.status, bad.body.param]).toEqual([400, "enabled"]);
+  });
+
+  it("settles each workspace on its own clock", async () => {
+    const mine = await pay(700);
+    const [otherA, otherB] = (await h.accounts(OTHER_KEY)).filter((a) => a.currency === "TRY").map((a) => a.id);
+    const theirs = await pay(700, { from_account: otherA, to_account: otherB }, OTHER_KEY);
+    await h.control("/clock/advance", { seconds: 31 }, OTHER_KEY);
+    await pastNextCutoff();
+    expect((await payment(mine.id)).status).toBe("settled");
+    expect((await payment(theirs.id, OTHER_KEY)).status).toBe("completed");
+  });
+});
+
+describe("reconciliation", () => {
+  const importStatement = (csv: string | Buffer, key: string = KEY) =>
+    h.call("POST", "/_sandbox/reconciliations", {
+      raw: csv as string,
+      headers: { ...bearer(key), "content-type": "text/csv" },
+    });
+  const header = "reference,amount_minor,currency,value_date";
+
+  /** Payments completed and settled at one cut-off; the date that cut-off falls on in Istanbul. */
+  async function settledPayments(specs: { amount: number; reference?: string; currency?: "TRY" | "USD" }[]) {
+    const made = [];
+    for (const spec of specs) {
+      const accounts = spec.currency === "USD" ? { from_account: usdA, to_account: usdB, currency: "USD" } : {};
+      made.push(await pay(spec.amount, { ...accounts, ...(spec.reference ? { reference: spec.reference } : {}) }));
+    }
+    await h.control("/clock/advance", { seconds: 31 });
+    const cutoff = await pastNextCutoff();
+    return { made, valueDate: istanbulDate(cutoff) };
+  }
+
+  it("matches by reference, amount and currency, reports every other case line by line, and lists what no line matched", async () => {
+    const { made, valueDate } = await settledPayments([
+      { amount: 150_075, reference: "FTR-ŞĞİ-0042" },
+      { amount: 2_000, reference: "INV-2" },
+      { amount: 3_000, reference: "INV-3" },
+      { amount: 4_000, reference: "DUP" },
+      { amount: 4_000, reference: "DUP" },
+      { amount: 5_000, reference: "INV-5" },
+      { amount: 6_000, reference: "INV-USD", currency: "USD" },
+    ]);
+    const pendingOne = await pay(7_000, { reference: "INV-PENDING" });
+    const csv = [
+      header,
+      `FTR-ŞĞİ-0042,150075,TRY,${valueDate}`,
+      `INV-2,2001,TRY,${valueDate}`,
+      `INV-USD,6000,TRY,${valueDate}`,
+      `NOPE-1,100,TRY,${valueDate}`,
+      `INV-PENDING,7000,TRY,${valueDate}`,
+      `DUP,4000,TRY,${valueDate}`,
+      `INV-3,3000,TRY,${valueDate}`,
+      `INV-3,3000,TRY,${valueDate}`,
+      "",
+    ].join("\n");
+    const reply = await importStatement(csv);
+    expect(reply.status).toBe(201);
+    const run = reply.body;
+    expect(reply.headers.get("location")).toBe(`/_sandbox/reconciliations/${run.id}`);
+    expect(run.lines.map((l: { line: number; outcome: string }) => [l.line, l.outcome])).toEqual([
+      [2, "matched"],
+      [3, "amount_differs"],
+      [4, "currency_differs"],
+      [5, "no_payment"],
+      [6, "not_settled"],
+      [7, "ambiguous"],
+      [8, "matched"],
+      [9, "repeated_line"],
+    ]);
+    expect(run.unmatched.map((p: { payment_id: string }) => p.payment_id).sort()).toEqual(
+      [made[1], made[3], made[4], made[5], made[6]].map((p) => p?.id).sort(),
+    );
+    expect((await payment(made[0]?.id as string)).status).toBe("reconciled");
+    expect((await payment(made[2]?.id as string)).status).toBe("reconciled");
+    expect((await payment(made[1]?.id as string)).status).toBe("settled");
+    expect((await payment(pendingOne.id)).status).toBe("pending");
+    const history = await h.call("GET", `/_sandbox/reconciliations/${run.id}`, { headers: bearer(KEY) });
+    expect(history.body.counts).toMatchObject({ matched: 2, repeated_line: 1, ambiguous: 1 });
+
+    // The same file again reconciles nothing twice, and says so.
+    const again = (await importStatement(csv)).body;
+    expect(again.repeat_of).toBe(run.id);
+    expect(again.counts.matched).toBe(0);
+    expect(again.lines[0].outcome).toBe("already_reconciled");
+    const runs = (await h.call("GET", "/_sandbox/reconciliations", { headers: bearer(KEY) })).body.data;
+    expect(runs.map((r: { id: string }) => r.id)).toEqual([again.id, run.id]);
+
+    const report = await h.call("GET", `/_sandbox/reconciliations/${run.id}/report.csv`, { headers: bearer(KEY) });
+    expect(report.headers.get("content-type")).toContain("text/csv");
+    const rows = parse(report.bytes.toString("utf8"), { columns: true }) as Record<string, string>[];
+    expect(rows[0]).toMatchObject({ line: "2", outcome: "matched", reference: "FTR-ŞĞİ-0042", amount_minor: "150075" });
+    expect(rows.filter((r) => r.outcome === "unmatched_payment")).toHaveLength(5);
+    await expectBooksBalanced(h);
+  });
+
+  it("refuses a bad file naming the line and what is wrong, and changes nothing", async () => {
+    const { made, valueDate } = await settledPayments([{ amount: 1_000, reference: "GOOD-1" }]);
+    const good = `GOOD-1,1000,TRY,${valueDate}`;
+    const cases: [string | Buffer, RegExp][] = [
+      ["ref,amount,currency,date\nGOOD-1,1000,TRY,2026-01-01\n", /Line 1 must be the header/],
+      [`${header}\n${good}\nX-2,12.50,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): must be a whole number/],
+      [`${header}\n${good}\nX-2,-5,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): a negative amount/],
+      [`${header}\n${good}\nX-2,500,TRX,${valueDate}\n`, /Line 3 \(currency\): not an ISO 4217/],
+      [`${header}\n${good}\nX-2,500,TRY,2026-13-01\n`, /Line 3 \(value_date\): not a calendar date/],
+      [
+        `${header}\n${good}\n=HYPERLINK(1),500,TRY,${valueDate}\n`,
+        /Line 3 \(reference\): starts like a spreadsheet formula/,
+      ],
+      [
+        Buffer.concat([
+          Buffer.from(`${header}\n${good}\nKas`),
+          Buffer.from([0xfd]),
+          Buffer.from(`m,1,TRY,${valueDate}\n`),
+        ]),
+        /not UTF-8/,
+      ],
+      [`${header}\n`, /no lines/],
+      [`${header}\n${good}\nX-2,500,TRY\n`, /Line 3 has 3 cells/],
+    ];
+    for (const [file, message] of cases) {
+      const reply = await importStatement(file);
+      expect([reply.status, reply.body.code], String(message)).toEqual([400, "invalid_request"]);
+      expect(reply.body.message).toMatch(message);
+      expect(reply.body.message).not.toContain("HYPERLINK");
+    }
+    const huge = `${header}\n${`${good}\n`.repeat(Math.ceil((10 * 1024 * 1024) / good.length) + 10)}`;
+    const tooBig = await importStatement(huge);
+    expect([tooBig.status, tooBig.body.message]).toEqual([413, expect.stringContaining("larger than 10485760 bytes")]);
+    const asJson = await h.call("POST", "/_sandbox/reconciliations", { json: { lines: [] }, headers: bearer(KEY) });
+    expect([asJson.status, asJson.body.param]).toEqual([400, "Content-Type"]);
+    expect((await payment(made[0]?.id as string)).status).toBe("settled");
+    expect((await h.call("GET", "/_sandbox/reconciliations", { headers: bearer(KEY) })).body.data).toEqual([]);
+  });
+
+  it("reads the published sample statement", async () => {
+    const sample = readFileSync(new URL("../docs/sample-statement.csv", import.meta.url));
+    const reply = await importStatement(sample);
+    expect(reply.status).toBe(201);
+    expect(reply.body.lines.map((l: { reference: string }) => l.reference)).toContain("FTR-ŞĞİ-0042");
+  });
+
+  it("keeps each workspace's runs and payments to itself", async () => {
+    const { made, valueDate } = await settledPayments([{ amount: 1_000, reference: "MINE-1" }]);
+    const theirs = (await importStatement(`${header}\nMINE-1,1000,TRY,${valueDate}\n`, OTHER_KEY)).body;
+    expect(theirs.lines[0].outcome).toBe("no_payment");
+    expect((await payment(made[0]?.id as string)).status).toBe("settled");
+    const missing = await h.call("GET", `/_sandbox/reconciliations/${theirs.id}`, { headers: bearer(KEY) });
+    expect(missing.status).toBe(404);
+  });
+});

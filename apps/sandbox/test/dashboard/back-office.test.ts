@@ -1,0 +1,82 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { KEY } from "../support/harness.js";
+
+const d = useDashboard(30);
+const DAY_MS = 86_400_000;
+const ISTANBUL_MS = 3 * 3_600_000;
+
+describe("the dashboard's back office, in a real browser", () => {
+  it("creates an API key shown once, revokes it, and a sign-in with it then says why", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "API keys" }).click();
+    await d.page.getByLabel("Name").fill("Muhasebe ışığı");
+    await d.page.getByRole("button", { name: "Create key" }).click();
+    const key = (await d.page.locator("#new-api-key").textContent()) as string;
+    expect(key).toMatch(/^sk_sandbox_/);
+    expect(await d.page.getByRole("status").textContent()).toContain("will not be shown again");
+    await d.page.screenshot({ path: `${SHOTS}api-keys.png`, fullPage: true });
+    // Only the mask afterwards, the Turkish name exact.
+    await d.page.getByRole("link", { name: "API keys" }).click();
+    const table = (await d.page.getByRole("table", { name: "API keys" }).textContent()) as string;
+    expect(table).toContain("Muhasebe ışığı");
+    expect(table).toContain(`sk_sandbox_…${key.slice(-4)}`);
+    expect(await d.page.content()).not.toContain(key);
+    expect((await d.h.call("GET", "/v1/accounts", { key })).status).toBe(200);
+
+    await d.page.getByRole("button", { name: "Revoke Muhasebe ışığı" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("revoked");
+    expect((await d.h.call("GET", "/v1/accounts", { key })).status).toBe(401);
+
+    // Sign-in with the revoked key says why.
+    await d.page.getByRole("button", { name: "Sign out" }).click();
+    await d.page.getByLabel(/Workspace API key/).fill(key);
+    await d.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("was revoked on");
+  });
+
+  it("imports a statement file and shows the outcome of each line, with the report as CSV", async () => {
+    const made = await d.create(KEY, { reference: "FTR-ŞĞİ-0042", amount: 4_990 });
+    await d.h.control("/clock/advance", { seconds: 31 });
+    const now = Date.parse((await d.h.control("/clock/advance", { seconds: 1 })).body.now);
+    const cutoff = (Math.floor((now + ISTANBUL_MS) / DAY_MS) + 1) * DAY_MS - ISTANBUL_MS;
+    await d.h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
+    const valueDate = new Date(cutoff + ISTANBUL_MS).toISOString().slice(0, 10);
+    const file = join(tmpdir(), `statement-${process.pid}.csv`);
+    writeFileSync(
+      file,
+      `reference,amount_minor,currency,value_date\nFTR-ŞĞİ-0042,4990,TRY,${valueDate}\nYOK-1,100,TRY,${valueDate}\n`,
+    );
+
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Reconciliation" }).click();
+    await d.page.getByLabel("Statement file").setInputFiles(file);
+    await expect.poll(() => d.page.locator("#statement").inputValue()).toContain("FTR-ŞĞİ-0042");
+    await d.page.getByRole("button", { name: "Reconcile" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("1 matched");
+    const rows = d.page.getByRole("table", { name: "Statement lines" }).locator("tbody tr");
+    const lines: string[] = [];
+    for (const row of await rows.all()) lines.push((await row.locator("td").allTextContents()).join("|"));
+    expect(lines).toEqual([`2|FTR-ŞĞİ-0042|matched|${made.id}`, "3|YOK-1|no payment|"]);
+    await d.page.screenshot({ path: `${SHOTS}reconciliation.png`, fullPage: true });
+    expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("reconciled");
+
+    const download = d.page.waitForEvent("download");
+    await d.page.getByRole("link", { name: "Report (CSV)" }).first().click();
+    const report = await (await download).createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of report) chunks.push(chunk as Buffer);
+    const csv = Buffer.concat(chunks).toString("utf8");
+    expect(csv).toContain(`2,matched,FTR-ŞĞİ-0042,4990,TRY,${valueDate},${made.id},settled`);
+
+    // A bad file changes nothing and names the line.
+    await d.page
+      .getByLabel(/Statement \(the file's text/)
+      .fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");
+    await d.page.getByRole("button", { name: "Reconcile" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor)");
+  });
+});
