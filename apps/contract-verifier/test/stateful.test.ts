@@ -88,4 +88,23 @@ describe("--stateful: model-based sequences that shrink", () => {
     expect(result?.violations[0]?.actual).toMatch(/approve payment #\d+: POST \/_sandbox\/payments\/pay_\w+\/approve/);
     expect(result?.violations[0]?.actual).toContain("cannot be approved");
   });
+
+  it("a statement import that reconciles a payment not yet settled breaks the model (sandbox profile)", async () => {
+    suite.proxy.inject({
+      when: (r) => r.method === "POST" && r.url === "/_sandbox/reconciliations",
+      fault: {
+        kind: "rewrite",
+        rewrite: (body) => ({
+          ...body,
+          lines: (body.lines as { outcome: string }[]).map((line) =>
+            line.outcome === "not_settled" ? { ...line, outcome: "matched" } : line,
+          ),
+        }),
+      },
+    });
+    const result = modelResult(await stateful("sandbox", 11, 80));
+    expect(result?.status).toBe("failed");
+    expect(result?.violations[0]?.actual).toMatch(/import a statement naming payment #\d+/);
+    expect(result?.violations[0]?.actual).toContain("not_settled");
+  });
 });

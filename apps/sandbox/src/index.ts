@@ -8,6 +8,7 @@ export {
   VERIFY_API_KEY,
 } from "./config.js";
 export { TEST_CARDS } from "./gateway/card-catalogue.js";
+export { istanbulDate, istanbulMidnightAfter } from "./istanbul-time.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";
 export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./server.js";
 export {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { istanbulDate, istanbulMidnightAfter } from "../src/index.js";
 import { expectBooksBalanced } from "./support/books.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
@@ -26,11 +27,6 @@ afterEach(() => {
 });
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-const DAY_MS = 86_400_000;
-const ISTANBUL_MS = 3 * 3_600_000;
-/** The first Istanbul midnight after `ms`. */
-const nextIstanbulMidnight = (ms: number) => (Math.floor((ms + ISTANBUL_MS) / DAY_MS) + 1) * DAY_MS - ISTANBUL_MS;
-const istanbulDate = (ms: number) => new Date(ms + ISTANBUL_MS).toISOString().slice(0, 10);
 
 async function clockNow(key: string = KEY): Promise<number> {
   return Date.parse((await h.control("/clock/advance", { seconds: 0.001 }, key)).body.now);
@@ -39,7 +35,7 @@ async function clockNow(key: string = KEY): Promise<number> {
 /** Moves the workspace's clock to `seconds` past the next Istanbul midnight. */
 async function pastNextCutoff(seconds = 60, key: string = KEY): Promise<number> {
   const now = await clockNow(key);
-  const cutoff = nextIstanbulMidnight(now);
+  const cutoff = istanbulMidnightAfter(now);
   await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + seconds }, key);
   return cutoff;
 }

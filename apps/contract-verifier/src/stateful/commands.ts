@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { redactCardData } from "@payspec/server-kit";
 import fc from "fast-check";
 import type { CheckRun } from "../check.js";
@@ -61,11 +62,14 @@ async function moneyPerCurrency(real: RealSystem, command: string): Promise<Map<
 
 const pick = <T>(items: readonly T[], at: number): T | undefined => items[at % Math.max(items.length, 1)];
 
+/** A reference no other payment has: a statement line names exactly one payment by it. */
+const uniqueReference = () => `STATEFUL-${randomUUID().slice(0, 13)}`;
+
 class CreatePayment implements Command {
   constructor(readonly amount: number) {}
   check = () => true;
   async run(model: PaymentModel, real: RealSystem) {
-    const json = withAccounts({ amount: this.amount, method: "eft" }, real.pair);
+    const json = withAccounts({ amount: this.amount, method: "eft", reference: uniqueReference() }, real.pair);
     const reply = await send(real, this.toString(), "payments", { method: "POST", path: "/v1/payments", json });
     const payment = reply.body as { id?: string; status?: string; amount?: number };
     expect(
@@ -275,6 +279,38 @@ class AdvanceClock implements Command {
   toString = () => `advance the sandbox clock ${this.seconds} s`;
 }
 
+/**
+ * A bank statement naming one payment (its reference, amount and currency), imported through the
+ * sandbox's control API: a settled payment becomes reconciled, a reconciled one is reported as such,
+ * anything else is `not_settled` and stays as it is. The only way into `reconciled` besides forcing.
+ */
+class ReconcileStatement implements Command {
+  constructor(readonly at: number) {}
+  check = (model: Readonly<PaymentModel>) => model.payments.size > 0;
+  async run(model: PaymentModel, real: RealSystem) {
+    const [id, known] = pick([...model.payments], this.at) ?? [];
+    if (!id || !known) return;
+    const got = await send(real, this.toString(), "payments", { method: "GET", path: `/v1/payments/${id}` });
+    const payment = got.body as { status?: string; reference?: string; amount?: number; currency?: string };
+    const status = payment.status ?? "";
+    expect(got.status === 200 && mayHaveBecome(known, status), `200 with status ${known.status}`, got);
+    known.status = status;
+    if (payment.reference === undefined) return;
+    const statement = `reference,amount_minor,currency,value_date\n${payment.reference},${payment.amount},${payment.currency},2026-01-01\n`;
+    const reply = await send(real, "  (import the statement)", "payments", {
+      method: "POST",
+      path: "/_sandbox/reconciliations",
+      headers: { "content-type": "text/csv" },
+      raw: statement,
+    });
+    const outcome = (reply.body as { lines?: { outcome?: string }[] }).lines?.[0]?.outcome;
+    const expected = status === "settled" ? "matched" : status === "reconciled" ? "already_reconciled" : "not_settled";
+    expect(reply.status === 201 && outcome === expected, `201 with the line ${expected}`, reply);
+    if (expected === "matched") known.status = "reconciled";
+  }
+  toString = () => `import a statement naming payment #${this.at}`;
+}
+
 /** A dashboard submit, through the control API: with the approval workflow on or off. */
 class DashboardSubmit implements Command {
   constructor(
@@ -372,6 +408,7 @@ export function commandArbitraries(sandbox: boolean): fc.Arbitrary<Command>[] {
       fc
         .tuple(index, fc.constantFrom("processing", "completed", "settled", "failed"))
         .map(([i, status]) => new ForceStatus(i, status)),
+      index.map((i) => new ReconcileStatement(i)),
     );
   }
   return commands;

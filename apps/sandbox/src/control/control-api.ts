@@ -11,8 +11,9 @@ import { approvePayment, submitFromDashboard } from "../payments/dashboard-actio
 import { applyElapsedTime } from "../payments/elapsed-time.js";
 import { paymentToApi } from "../payments/serialize.js";
 import { writeReportCsv } from "../reconciliation/report-csv.js";
+import { runToApi, summaryToApi } from "../reconciliation/run-json.js";
 import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-file.js";
-import type { GatewayStore, PaymentsStore, ReconciliationRun, ReconciliationSummary } from "../store/index.js";
+import type { GatewayStore, PaymentsStore } from "../store/index.js";
 import { readCappedBody } from "./capped-body.js";
 
 export interface ControlApiDeps {
@@ -224,37 +225,4 @@ export function registerControlApi(
       return { now: new Date(now).toISOString() };
     });
   });
-}
-
-function summaryToApi(run: ReconciliationSummary) {
-  return {
-    id: run.id,
-    at: new Date(run.at).toISOString(),
-    sha256: run.sha256,
-    ...(run.repeatOf === undefined ? {} : { repeat_of: run.repeatOf }),
-    counts: run.counts,
-    unmatched_payments: run.unmatchedCount,
-  };
-}
-
-function runToApi(run: ReconciliationRun) {
-  return {
-    ...summaryToApi(run),
-    lines: run.lines.map((line) => ({
-      line: line.line,
-      outcome: line.outcome,
-      reference: line.reference,
-      amount_minor: line.amountMinor,
-      currency: line.currency,
-      value_date: line.valueDate,
-      ...(line.paymentId === undefined ? {} : { payment_id: line.paymentId, payment_status: line.paymentStatus }),
-    })),
-    unmatched: run.unmatched.map((p) => ({
-      payment_id: p.paymentId,
-      ...(p.reference === undefined ? {} : { reference: p.reference }),
-      amount_minor: p.amountMinor,
-      currency: p.currency,
-      settled_at: new Date(p.settledAt).toISOString(),
-    })),
-  };
 }

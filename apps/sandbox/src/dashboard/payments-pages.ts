@@ -90,6 +90,7 @@ export function registerPaymentsPages(
     }
     const accounts = await deps.payments.accounts(key);
     const workflow = await deps.payments.approvalWorkflow(key);
+    const settlement = await deps.payments.autoSettlement(key);
     const now = await deps.clocks.now(workspaceScope(key));
     const notice = DONE_OVERVIEW[queryField(request, "done") ?? ""];
     return ctx.render(
@@ -98,7 +99,7 @@ export function registerPaymentsPages(
       "Accounts and payments",
       html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
       ${accountsTable(accounts)}
-      ${settingsSection(ctx.csrf(request), workflow, now)}
+      ${settingsSection(ctx.csrf(request), workflow, settlement, now)}
       ${paymentsSection(accounts, filters, listing, error)}`,
       error ? 400 : 200,
     );
@@ -190,6 +191,8 @@ export function registerPaymentsPages(
 export const DONE_OVERVIEW: Record<string, string> = {
   "workflow-on": "Approval workflow on: dashboard payments now wait for an approver.",
   "workflow-off": "Approval workflow off: dashboard payments now go straight to processing.",
+  "settlement-on": "Automatic settlement on: completed payments settle at 00:00 Istanbul.",
+  "settlement-off": "Automatic settlement off: completed payments stay completed.",
   "clock-advanced": "Clock advanced; payments that became due have completed.",
   reset: "Workspace reset to its seed.",
 };
@@ -200,13 +203,18 @@ function accountsTable(accounts: readonly StoredAccount[]): SafeHtml {
   <tbody>${accounts.map((a) => html`<tr><td>${a.id}</td><td>${a.name}</td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
 }
 
-function settingsSection(csrf: string, workflow: boolean, now: number): SafeHtml {
+function settingsSection(csrf: string, workflow: boolean, settlement: boolean, now: number): SafeHtml {
   const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
   return html`<section aria-labelledby="controls-heading"><h2 id="controls-heading">Workspace settings and sandbox controls</h2>
   <form class="inline" method="post" action="${DASHBOARD}/settings/approval-workflow">${token}
     <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
     <span>Approval workflow: <strong id="approval-workflow">${workflow ? "on" : "off"}</strong></span>
     <button type="submit">${workflow ? "Turn the approval workflow off" : "Turn the approval workflow on"}</button>
+  </form>
+  <form class="inline" method="post" action="${DASHBOARD}/settings/settlement">${token}
+    <input type="hidden" name="enabled" value="${settlement ? "off" : "on"}">
+    <span>Automatic settlement (00:00 Istanbul): <strong id="auto-settlement">${settlement ? "on" : "off"}</strong></span>
+    <button type="submit">${settlement ? "Turn automatic settlement off" : "Turn automatic settlement on"}</button>
   </form>
   <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
     <span>Sandbox clock: <time id="sandbox-clock" datetime="${new Date(now).toISOString()}">${new Date(now).toISOString()}</time></span>

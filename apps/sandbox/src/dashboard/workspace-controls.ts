@@ -5,7 +5,7 @@ import { html } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 
 /**
- * The overview's forms: the approval-workflow setting, and the sandbox controls (advance the clock,
+ * The overview's forms: the approval-workflow and settlement settings, and the sandbox controls (advance the clock,
  * reset the workspace), which go through the control API so its rules and messages are the only ones.
  */
 export function registerWorkspaceControls(dashboard: FastifyInstance, ctx: DashboardContext): void {
@@ -24,6 +24,13 @@ export function registerWorkspaceControls(dashboard: FastifyInstance, ctx: Dashb
     if (enabled !== "on" && enabled !== "off") return refused(request, reply, "enabled: choose on or off.");
     await ctx.deps.payments.setApprovalWorkflow(request.dashboardKey, enabled === "on");
     return reply.redirect(`${DASHBOARD}?done=workflow-${enabled}`, 303);
+  });
+
+  dashboard.post(`${DASHBOARD}/settings/settlement`, post, async (request, reply) => {
+    const enabled = formField(request, "enabled");
+    if (enabled !== "on" && enabled !== "off") return refused(request, reply, "enabled: choose on or off.");
+    await ctx.deps.payments.setAutoSettlement(request.dashboardKey, enabled === "on");
+    return reply.redirect(`${DASHBOARD}?done=settlement-${enabled}`, 303);
   });
 
   dashboard.post(`${DASHBOARD}/clock/advance`, post, async (request, reply) => {

@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import { writeRecords } from "@payspec/client-core";
 import type { ReconciliationRun } from "../store/index.js";
+import { runToApi } from "./run-json.js";
 
 export const REPORT_COLUMNS = [
   "line",
@@ -19,30 +20,10 @@ export const REPORT_COLUMNS = [
  * row per settled payment of the statement's dates that no line matched.
  */
 export async function writeReportCsv(run: ReconciliationRun, out: Writable): Promise<void> {
+  const { lines, unmatched } = runToApi(run);
   async function* rows(): AsyncGenerator<Partial<Record<(typeof REPORT_COLUMNS)[number], string | number>>> {
-    for (const line of run.lines) {
-      yield {
-        line: line.line,
-        outcome: line.outcome,
-        reference: line.reference,
-        amount_minor: line.amountMinor,
-        currency: line.currency,
-        value_date: line.valueDate,
-        payment_id: line.paymentId,
-        payment_status: line.paymentStatus,
-      };
-    }
-    for (const payment of run.unmatched) {
-      yield {
-        outcome: "unmatched_payment",
-        reference: payment.reference,
-        amount_minor: payment.amountMinor,
-        currency: payment.currency,
-        payment_id: payment.paymentId,
-        payment_status: "settled",
-        settled_at: new Date(payment.settledAt).toISOString(),
-      };
-    }
+    yield* lines;
+    for (const payment of unmatched) yield { outcome: "unmatched_payment", payment_status: "settled", ...payment };
   }
   await writeRecords(rows(), out, "csv", REPORT_COLUMNS);
 }

@@ -2,12 +2,11 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { istanbulDate, istanbulMidnightAfter } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard(30);
-const DAY_MS = 86_400_000;
-const ISTANBUL_MS = 3 * 3_600_000;
 
 describe("the dashboard's back office, in a real browser", () => {
   it("creates an API key shown once, revokes it, and a sign-in with it then says why", async () => {
@@ -38,13 +37,27 @@ describe("the dashboard's back office, in a real browser", () => {
     expect(await d.page.getByRole("alert").textContent()).toContain("was revoked on");
   });
 
+  it("turns automatic settlement off and on from the overview", async () => {
+    const made = await d.create(KEY);
+    await d.signIn();
+    await d.page.getByRole("button", { name: "Turn automatic settlement off" }).click();
+    expect(await d.page.locator("#auto-settlement").textContent()).toBe("off");
+    await d.page.getByLabel("Seconds").fill(String(2 * 86_400));
+    await d.page.getByRole("button", { name: "Advance the clock" }).click();
+    await d.page.getByRole("status").waitFor();
+    expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("completed");
+    await d.page.getByRole("button", { name: "Turn automatic settlement on" }).click();
+    expect(await d.page.locator("#auto-settlement").textContent()).toBe("on");
+    expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("settled");
+  });
+
   it("imports a statement file and shows the outcome of each line, with the report as CSV", async () => {
     const made = await d.create(KEY, { reference: "FTR-ŞĞİ-0042", amount: 4_990 });
     await d.h.control("/clock/advance", { seconds: 31 });
     const now = Date.parse((await d.h.control("/clock/advance", { seconds: 1 })).body.now);
-    const cutoff = (Math.floor((now + ISTANBUL_MS) / DAY_MS) + 1) * DAY_MS - ISTANBUL_MS;
+    const cutoff = istanbulMidnightAfter(now);
     await d.h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
-    const valueDate = new Date(cutoff + ISTANBUL_MS).toISOString().slice(0, 10);
+    const valueDate = istanbulDate(cutoff);
     const file = join(tmpdir(), `statement-${process.pid}.csv`);
     writeFileSync(
       file,

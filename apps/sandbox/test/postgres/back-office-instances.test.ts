@@ -1,6 +1,13 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_API_KEYS, type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
+import {
+  DEMO_API_KEYS,
+  istanbulDate,
+  istanbulMidnightAfter,
+  type RunningSandbox,
+  seedWorkspace,
+  startSandbox,
+} from "../../src/index.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 /**
@@ -8,8 +15,6 @@ import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
  * at once happen exactly once, and an API key made or revoked on one is known to the other at once.
  */
 const KEY = DEMO_API_KEYS[0];
-const DAY_MS = 86_400_000;
-const ISTANBUL_MS = 3 * 3_600_000;
 const PAYMENTS = 300;
 
 let databaseUrl: string;
@@ -71,7 +76,7 @@ describe("two instances, one database", () => {
       expect(made.body.created).toBe(100);
     }
     const now = Date.parse((await call(a.url, "POST", "/_sandbox/clock/advance", { seconds: 31 })).body.now);
-    const cutoff = (Math.floor((now + ISTANBUL_MS) / DAY_MS) + 1) * DAY_MS - ISTANBUL_MS;
+    const cutoff = istanbulMidnightAfter(now);
     await call(b.url, "POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
     // Both instances read at once: each wants completion and settlement done first.
     const reads = await Promise.all(
@@ -84,7 +89,7 @@ describe("two instances, one database", () => {
     const settlements = await causesPerPayment("settlement");
     expect([settlements.length, Math.max(...settlements)]).toEqual([PAYMENTS, 1]);
 
-    const valueDate = new Date(cutoff + ISTANBUL_MS).toISOString().slice(0, 10);
+    const valueDate = istanbulDate(cutoff);
     const statement = [
       "reference,amount_minor,currency,value_date",
       ...payments.map((p) => `${p.reference},${p.amount},TRY,${valueDate}`),

@@ -1,0 +1,94 @@
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DEMO_API_KEYS, istanbulDate, istanbulMidnightAfter, seedWorkspace } from "../../src/index.js";
+import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
+import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+
+/**
+ * A reconciliation is one transaction: a `payspec-sandbox` killed with SIGKILL while it imports a
+ * statement leaves either the whole run (recorded, every match reconciled) or nothing at all.
+ */
+const KEY = DEMO_API_KEYS[0];
+const LINES = 5_000;
+
+let databaseUrl: string;
+let db: pg.Pool;
+let sandbox: SandboxProcess;
+const env = () => ({ PAYSPEC_DATABASE_URL: databaseUrl, PAYSPEC_SANDBOX_SECRET: TEST_SECRET });
+
+beforeAll(async () => {
+  databaseUrl = await freshDatabase();
+  db = new pg.Pool({ connectionString: databaseUrl });
+  sandbox = await startSandboxProcess(env());
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await db.end();
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      "content-type": typeof body === "string" ? "text/csv" : "application/json",
+    },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function recorded(): Promise<{ runs: number; reconciled: number }> {
+  const runs = await db.query("SELECT count(*) AS n FROM reconciliation_runs");
+  const reconciled = await db.query("SELECT count(*) AS n FROM payments WHERE status = 'reconciled'");
+  return { runs: Number(runs.rows[0].n), reconciled: Number(reconciled.rows[0].n) };
+}
+
+it("keeps a statement import whole or not at all when the instance is killed with SIGKILL during it", async () => {
+  const [from, to] = seedWorkspace(KEY)
+    .accounts.filter((a) => a.currency === "TRY")
+    .map((a) => a.id);
+  for (let made = 0; made < LINES; made += 500) {
+    const payments = Array.from({ length: 500 }, (_, i) => ({
+      amount: 1,
+      currency: "TRY",
+      method: "eft",
+      from_account: from,
+      to_account: to,
+      reference: `INV-${made + i}`,
+    }));
+    expect((await call("POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
+  }
+  const now = Date.parse((await call("POST", "/_sandbox/clock/advance", { seconds: 60 })).body.now);
+  const cutoff = istanbulMidnightAfter(now);
+  await call("POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
+  expect((await call("GET", "/v1/payments?status=settled&limit=1")).body.pagination.total).toBe(LINES);
+
+  const valueDate = istanbulDate(cutoff);
+  const statement = [
+    "reference,amount_minor,currency,value_date",
+    ...Array.from({ length: LINES }, (_, i) => `INV-${i},1,TRY,${valueDate}`),
+  ].join("\n");
+  const importing = call("POST", "/_sandbox/reconciliations", statement).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  sandbox.child.kill("SIGKILL");
+  await sandbox.exited;
+  await importing;
+
+  const after = await recorded();
+  // Whichever side of the commit the kill fell on: all of the run, or none of it.
+  expect(after.runs).toBeLessThanOrEqual(1);
+  expect(after.reconciled).toBe(after.runs === 0 ? 0 : LINES);
+
+  // Restarted, the same statement finishes the job; nothing is reconciled twice.
+  sandbox = await startSandboxProcess(env());
+  const retried = await call("POST", "/_sandbox/reconciliations", statement);
+  expect(retried.status).toBe(201);
+  expect(retried.body.counts.matched + retried.body.counts.already_reconciled).toBe(LINES);
+  const final = await recorded();
+  expect(final.reconciled).toBe(LINES);
+  const history = await db.query(
+    "SELECT max(n) AS most FROM (SELECT count(*) AS n FROM payment_history WHERE cause = 'reconciliation' GROUP BY seq) c",
+  );
+  expect(Number(history.rows[0].most)).toBe(1);
+});
