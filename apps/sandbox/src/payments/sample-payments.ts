@@ -1,13 +1,16 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
 import type { PaymentsStore, WorkspaceSeed } from "../store/index.js";
 import { createPayment } from "./create-payment.js";
+import { applyElapsedTime } from "./elapsed-time.js";
 
 const DAY_MS = 86_400_000;
 
 /**
- * A few payments so that a fresh sandbox has something to show: three from two days ago (completed by
- * the time anyone looks) and two created at start (pending until they complete like any other).
- * The command line adds them; `startSandbox()` starts empty unless `samplePayments: true`.
+ * A few payments so that a fresh sandbox has something to show in each state a payment reaches by
+ * itself: two from two days ago (settled at the Istanbul midnight after they completed), one that
+ * completed a second before start (completed until the next midnight), and two created at start
+ * (pending until they complete like any other). The command line adds them; `startSandbox()` starts
+ * empty unless `samplePayments: true`.
  */
 export async function addSamplePayments(
   store: PaymentsStore,
@@ -16,6 +19,7 @@ export async function addSamplePayments(
   completeAfterMs: number,
 ): Promise<void> {
   const account = (id: string) => seed.accounts.find((a) => a.id.endsWith(id))?.id ?? "";
+  // Oldest first: a store never lets a later insert be created before an earlier one.
   const samples: (PaymentCreate & { ageMs: number })[] = [
     {
       ageMs: 2 * DAY_MS,
@@ -28,15 +32,6 @@ export async function addSamplePayments(
       reference: "FTR-2026-000123",
     },
     {
-      ageMs: 2 * DAY_MS - 60_000,
-      amount: 49_900,
-      currency: "TRY",
-      method: "eft",
-      from_account: account("try1"),
-      to_account: account("try2"),
-      reference: "FTR-2026-000124",
-    },
-    {
       ageMs: 2 * DAY_MS - 120_000,
       amount: 12_500,
       currency: "USD",
@@ -44,6 +39,16 @@ export async function addSamplePayments(
       from_account: account("usd1"),
       to_account: account("usd2"),
       description: "Software subscription",
+    },
+    {
+      // Completed one second before start: after the last midnight, so not yet settled.
+      ageMs: completeAfterMs + 1_000,
+      amount: 49_900,
+      currency: "TRY",
+      method: "eft",
+      from_account: account("try1"),
+      to_account: account("try2"),
+      reference: "FTR-2026-000124",
     },
     {
       ageMs: 1_000,
@@ -64,5 +69,5 @@ export async function addSamplePayments(
     },
   ];
   for (const { ageMs, ...payment } of samples) await createPayment(store, seed.workspace, payment, now - ageMs);
-  await store.completeDue(seed.workspace, now, completeAfterMs);
+  await applyElapsedTime(store, seed.workspace, now, completeAfterMs);
 }

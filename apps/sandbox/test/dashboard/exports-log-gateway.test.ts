@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
-import { pdfText } from "../support/pdf-text.js";
+import { pdfRuns, pdfText } from "../support/pdf-text.js";
 
 const d = useDashboard();
 const run = promisify(execFile);
@@ -63,7 +63,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     expect(pdf.subarray(-6).toString()).toContain("%%EOF");
     // Every payment can be identified from the PDF: ids, accounts and times whole, never cut with "…";
     // the title names the filters given, and no "undefined" for those that were not.
-    const shown = pdfText(pdf);
+    const shown = await pdfText(pdf);
     expect(shown).toContain("Payments (method card)");
     expect(shown).not.toContain("undefined");
     const cards = (await d.h.call("GET", "/v1/payments?limit=100", { key: KEY })).body.data.filter(
@@ -85,6 +85,34 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     expect(record?.description).toBe('\'=HYPERLINK("http://x")');
   });
 
+  it("prints Turkish text in the PDF as stored, long references wrapped and never cut, settled_at in each row", async () => {
+    const short = { reference: "FTR-ŞĞİ-0042 ı ş ğ", description: "Kasım faturası, İzmir şubesi" };
+    const long = {
+      reference: `ŞĞİ-${"ışğüöçİŞĞÜÖÇ".repeat(8)}-SON`,
+      description: `Uzun açıklama: ${"Ağustos ödemesi ışığında. ".repeat(7)}`.trim(),
+    };
+    const a = await d.create(KEY, short);
+    const b = await d.create(KEY, { ...long, description: `${long.description} 🙂` });
+    // 31 s completes both; the next 00:00 Istanbul settles them (at most a day and a minute ahead).
+    await d.h.control("/clock/advance", { seconds: 86_460 });
+    const settled = (await d.h.call("GET", `/v1/payments/${a.id}`, { key: KEY })).body;
+    expect(settled.status).toBe("settled");
+    await d.signIn();
+    const { runs } = await pdfRuns(await (await d.context.request.get(`${d.url}/export.pdf`)).body());
+    // pdf.js reads back exactly the stored text: one run per line of a cell.
+    expect(runs).toContain(short.reference);
+    expect(runs).toContain(short.description);
+    expect(runs).toContain(settled.settled_at);
+    // The long ones wrap over several lines of their column, in order, with nothing left out: the
+    // reference within its one long word, the description at its spaces. The emoji, which the font
+    // has no glyph for, reads back as U+FFFD.
+    expect(runs.join("")).toContain(long.reference);
+    expect(runs.join(" ")).toContain(`${long.description} \uFFFD`);
+    expect(runs).not.toContain(long.reference);
+    expect(runs.some((run) => run.includes("…"))).toBe(false);
+    expect(runs).toContain(b.id);
+  });
+
   it("exports a listing bigger than one export page as PDF over several pages", async () => {
     const accounts = await d.h.accounts();
     const [from, to] = accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
@@ -102,7 +130,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await d.signIn();
     const pdf = await (await d.context.request.get(`${d.url}/export.pdf`)).body();
     // 1,500 rows at about 52 a page.
-    const pages = pdf.toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
+    const { pages } = await pdfRuns(pdf);
     expect(pages).toBeGreaterThanOrEqual(28);
     expect(pages).toBeLessThanOrEqual(31);
     const csv = (await (await d.context.request.get(`${d.url}/export.csv`)).body()).toString("utf8");

@@ -1,27 +1,38 @@
-import { inflateSync } from "node:zlib";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
-/** The text of every stream of a PDF: PDFKit deflates them and writes text as hex strings (`<4b61>`). */
-export function pdfText(bytes: Buffer): string {
-  const parts: string[] = [];
-  let at = 0;
-  for (;;) {
-    const start = bytes.indexOf("stream", at);
-    if (start < 0) break;
-    const body = start + (bytes[start + 6] === 0x0d ? 8 : 7);
-    const end = bytes.indexOf("endstream", body);
-    if (end < 0) break;
-    try {
-      parts.push(inflateSync(bytes.subarray(body, end)).toString("latin1"));
-    } catch {
-      parts.push(bytes.subarray(body, end).toString("latin1"));
+/** What a PDF reader (Mozilla's pdf.js, not our own parsing) shows, run by run, page after page. */
+export async function pdfRuns(bytes: Buffer): Promise<{ runs: string[]; pages: number }> {
+  const document = await getDocument({
+    data: new Uint8Array(bytes),
+    disableFontFace: true,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  }).promise;
+  const runs: string[] = [];
+  for (let number = 1; number <= document.numPages; number++) {
+    const content = await (await document.getPage(number)).getTextContent();
+    // pdf.js cuts text at its spaces and fills the gaps between columns with a space item. A space one
+    // character wide joins its neighbours into one run again; a wider gap starts a new run.
+    let end = { x: Number.NaN, y: Number.NaN, charWidth: 0 };
+    for (const item of content.items) {
+      if (!("str" in item) || item.str === "") continue;
+      const [x, y] = [item.transform[4] as number, item.transform[5] as number];
+      const follows = Math.abs(y - end.y) < 0.01 && Math.abs(x - end.x) < 0.5;
+      const gap = item.str.trim() === "" && item.width > 1.5 * end.charWidth;
+      if (follows && !gap) runs[runs.length - 1] += item.str;
+      else if (!gap) runs.push(item.str);
+      end = gap
+        ? { x: Number.NaN, y, charWidth: end.charWidth }
+        : { x: x + item.width, y, charWidth: item.width / Array.from(item.str).length };
     }
-    at = end + 9;
   }
-  // Each text-showing array is one run of text: its hex strings joined, the kerning numbers between them dropped.
-  const shown = [...parts.join("\n").matchAll(/\[([^\]]*)\]\s*TJ/g)].map((array) =>
-    [...(array[1] ?? "").matchAll(/<([0-9a-fA-F]*)>/g)]
-      .map((m) => Buffer.from(m[1] ?? "", "hex").toString("latin1"))
-      .join(""),
-  );
-  return shown.join("\n");
+  const pages = document.numPages;
+  await document.destroy();
+  return { runs, pages };
+}
+
+/** The PDF's text, one run per line. */
+export async function pdfText(bytes: Buffer): Promise<string> {
+  return (await pdfRuns(bytes)).runs.join("\n");
 }

@@ -1,0 +1,135 @@
+import type { Writable } from "node:stream";
+import { setImmediate, setTimeout as sleep } from "node:timers/promises";
+import type { Payment } from "@payspec/payments-zod";
+import PDFDocument from "pdfkit";
+import { money } from "../dashboard/money-format.js";
+import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
+
+/** PDF output waiting for a slow reader beyond this stops the writing until it drains. */
+const PDF_BACKLOG_BYTES = 1 << 20;
+const FONT_SIZE = 6.5;
+const LINE_HEIGHT = 8;
+/** Space between two payments. */
+const ROW_GAP = 2;
+const MARGIN = 28;
+
+interface Column {
+  /** The heading, one entry per line. */
+  heading: readonly string[];
+  /** Characters of text, between gaps of GAP blank characters. */
+  width: number;
+  /** The cell's text, one entry per line; each is wrapped, never cut. */
+  cell(payment: Payment): readonly string[];
+}
+
+const flat = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ");
+
+/**
+ * The seed's export columns, every one whole: a timestamp, id or account that does not fit its
+ * column wraps onto the next line, so each payment can be identified from the paper. created_at and
+ * settled_at share a column, one above the other, to leave the width to reference and description.
+ */
+const COLUMNS: readonly Omit<Column, "width">[] = [
+  {
+    heading: ["created_at", "settled_at"],
+    cell: (p) => (p.settled_at ? [p.created_at, p.settled_at] : [p.created_at]),
+  },
+  { heading: ["id"], cell: (p) => [p.id] },
+  { heading: ["amount"], cell: (p) => [money(p.amount, p.currency)] },
+  { heading: ["method"], cell: (p) => [p.method ?? ""] },
+  { heading: ["status"], cell: (p) => [p.status ?? ""] },
+  { heading: ["from_account"], cell: (p) => [p.from_account ?? ""] },
+  { heading: ["to_account"], cell: (p) => [p.to_account ?? ""] },
+  { heading: ["reference"], cell: (p) => [flat(p.reference)] },
+  { heading: ["description"], cell: (p) => [flat(p.description)] },
+];
+/** Widths for all but the description, which takes what is left of the line. */
+const WIDTHS = [24, 20, 18, 15, 10, 21, 21, 27];
+/**
+ * Two blank characters between columns: a cell that fills its column still reads as apart from the
+ * next one, to people and to text extraction (which takes a single space for a word break).
+ */
+const GAP = 2;
+
+function columnsFor(lineWidth: number): Column[] {
+  const description = lineWidth - WIDTHS.reduce((sum, width) => sum + width + GAP, 0);
+  return COLUMNS.map((column, i) => ({ ...column, width: WIDTHS[i] ?? description }));
+}
+
+/** A row's lines: each column's cell wrapped to its width, placed side by side. */
+function rowLines(columns: readonly Column[], cells: (column: Column) => readonly string[]): string[][] {
+  return columns.map((column) => cells(column).flatMap((text) => wrapText(text, column.width)));
+}
+
+/**
+ * Writes the payments as a PDF table in an embedded font that shows Turkish text as it is, page by
+ * page: each finished page leaves memory as it is written, and the writing waits while the reader
+ * is behind, so a 100,000-payment export stays flat. Resolves when the document is complete, or
+ * early when `isGone` says the reader went away.
+ */
+export async function writePaymentsPdf(
+  payments: AsyncIterable<Payment>,
+  title: string,
+  out: Writable,
+  isGone: () => boolean = () => false,
+): Promise<void> {
+  const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: MARGIN, info: { Title: title } });
+  doc.pipe(out);
+  doc.font(TITLE_FONT).fontSize(11).text(title, { lineBreak: false });
+  const text = new MonospacedText(doc, FONT_SIZE);
+  const columns = columnsFor(text.fit(doc.page.width - 2 * MARGIN));
+  const offsets = columns.map(
+    (_, i) => MARGIN + text.charWidth * columns.slice(0, i).reduce((sum, column) => sum + column.width + GAP, 0),
+  );
+  const bottom = doc.page.height - MARGIN;
+  let lines: PlacedText[] = [];
+  let y = MARGIN + 20;
+
+  const place = (cells: string[][]) => {
+    cells.forEach((column, i) => {
+      column.forEach((line, n) => {
+        if (line) lines.push({ x: offsets[i] as number, y: y + n * LINE_HEIGHT, text: line });
+      });
+    });
+    y += Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT + ROW_GAP;
+  };
+  const heading = rowLines(columns, (column) => column.heading);
+  place(heading);
+
+  let count = 0;
+  for await (const payment of payments) {
+    const row = rowLines(columns, (column) => column.cell(payment));
+    const height = Math.max(...row.map((column) => column.length)) * LINE_HEIGHT;
+    if (y + height > bottom) {
+      text.write(lines);
+      lines = [];
+      // Between pages every other request gets its turn, and a reader that is behind is waited for.
+      await setImmediate();
+      while (!isGone() && doc.readableLength > PDF_BACKLOG_BYTES) await sleep(5);
+      if (isGone()) {
+        doc.unpipe(out);
+        doc.destroy();
+        return;
+      }
+      doc.addPage();
+      y = MARGIN;
+      place(heading);
+    }
+    place(row);
+    count++;
+  }
+  if (y + LINE_HEIGHT > bottom) {
+    text.write(lines);
+    lines = [];
+    doc.addPage();
+    y = MARGIN;
+  }
+  lines.push({ x: MARGIN, y, text: `${count} payment${count === 1 ? "" : "s"}.` });
+  text.write(lines);
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.once("end", resolve);
+    doc.once("error", reject);
+  });
+  doc.end();
+  await finished;
+}
