@@ -31,6 +31,26 @@ export interface SandboxConfig {
   readonly dashboardIdleSeconds: number;
   /** A dashboard session ends this long after sign-in, however busy (OWASP's absolute timeout). */
   readonly dashboardMaxSeconds: number;
+  /**
+   * An SMTP server (`smtp://user:pass@host:port`, or `smtps://`) that also receives every e-mail the
+   * sandbox sends. Unset: e-mail is only caught in the dashboard's Outbox.
+   */
+  readonly smtpUrl?: string;
+  /** The From of the sandbox's e-mail. */
+  readonly mailFrom: string;
+  /** The first retry of a failed SMTP delivery waits this long; each next one twice as long. */
+  readonly smtpRetryMs: number;
+  /** A dashboard export of more rows than this is queued and sent as a link instead of downloaded. */
+  readonly exportQueueRows: number;
+  /** Hours a queued export's download link works, on the workspace's sandbox clock. */
+  readonly exportLinkHours: number;
+  /**
+   * A running export job renews its lease as it writes; one whose instance has been silent this long
+   * (it died) is taken over by another instance.
+   */
+  readonly jobLeaseSeconds: number;
+  /** The address links in e-mail start with. Unset: the address the sandbox listens on. */
+  readonly publicUrl?: string;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -55,6 +75,21 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   return value;
 }
 
+function smtpUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = new URL("invalid:");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
+    throw new StartupProblem(
+      "PAYSPEC_SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://127.0.0.1:1025: fix it or unset it to keep e-mail in the Outbox only.",
+    );
+  }
+  return raw;
+}
+
 /** Reads the sandbox's settings; unknown or malformed values fail at start with the variable's name. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
   const keys = (env.PAYSPEC_API_KEYS ?? "")
@@ -74,6 +109,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     samplePayments: env.PAYSPEC_SAMPLE_PAYMENTS === "on",
     dashboardIdleSeconds: positiveNumber("PAYSPEC_DASHBOARD_IDLE_SECONDS", env.PAYSPEC_DASHBOARD_IDLE_SECONDS, 1800),
     dashboardMaxSeconds: positiveNumber("PAYSPEC_DASHBOARD_MAX_SECONDS", env.PAYSPEC_DASHBOARD_MAX_SECONDS, 43_200),
+    mailFrom: env.PAYSPEC_MAIL_FROM || "payspec sandbox <sandbox@payspec.localhost>",
+    smtpRetryMs: positiveNumber("PAYSPEC_SMTP_RETRY_MS", env.PAYSPEC_SMTP_RETRY_MS, 1000),
+    exportQueueRows: positiveNumber("PAYSPEC_EXPORT_QUEUE_ROWS", env.PAYSPEC_EXPORT_QUEUE_ROWS, 10_000),
+    jobLeaseSeconds: positiveNumber("PAYSPEC_JOB_LEASE_SECONDS", env.PAYSPEC_JOB_LEASE_SECONDS, 30),
+    exportLinkHours: positiveNumber("PAYSPEC_EXPORT_LINK_HOURS", env.PAYSPEC_EXPORT_LINK_HOURS, 24),
+    ...(env.PAYSPEC_SMTP_URL ? { smtpUrl: smtpUrl(env.PAYSPEC_SMTP_URL) } : {}),
+    ...(env.PAYSPEC_PUBLIC_URL ? { publicUrl: env.PAYSPEC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
     ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
     ...(env.PAYSPEC_DATABASE_URL ? { databaseUrl: env.PAYSPEC_DATABASE_URL } : {}),
   };

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 
 /** What a keyed digest is for: one secret serves several purposes without one standing in for another. */
-export type DigestPurpose = "cursor" | "card-number" | "card-request" | "api-key" | "dashboard-sign-in";
+export type DigestPurpose = "cursor" | "card-number" | "card-request" | "api-key" | "dashboard-sign-in" | "export-link";
 
 /**
  * The sandbox's secret: cursors are signed with it and card numbers are kept only as keyed hashes

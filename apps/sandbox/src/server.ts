@@ -8,7 +8,9 @@ import { configFromEnv, type SandboxConfig, VERIFY_API_KEY } from "./config.js";
 import { registerControlApi } from "./control/control-api.js";
 import { ApiRequestLog } from "./dashboard/api-request-log.js";
 import { registerDashboard } from "./dashboard/dashboard.js";
+import { ExportQueue } from "./exports/export-queue.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
+import { Mailer } from "./mail/mailer.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
 import { seedWorkspace, workspaceTag } from "./payments/seed.js";
@@ -32,6 +34,16 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** Stops serving and releases the store's connections. */
   close(): Promise<void>;
+}
+
+/** The address the sandbox listens on, for links it sends out when no public URL is configured. */
+function listeningUrl(app: FastifyInstance | undefined, config: SandboxConfig): string {
+  const address = app?.server.address();
+  if (address && typeof address === "object") {
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  }
+  return `http://${config.host}:${config.port}`;
 }
 
 async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise<SandboxStores> {
@@ -61,12 +73,32 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The dashboard's request log records the payments API's traffic (so it hooks in before the routes);
   // a workspace reset clears it with the rest of the workspace.
   const requestLog = config.control ? new ApiRequestLog() : undefined;
+  const mailer = new Mailer(stores.outbox, {
+    from: config.mailFrom,
+    retryMs: config.smtpRetryMs,
+    ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+  });
+  const byTag = new Map(config.apiKeys.map((key) => [workspaceTag(key), key]));
+  let app: FastifyInstance | undefined;
+  const exports = new ExportQueue({
+    jobs: stores.exportJobs,
+    payments,
+    secret,
+    clocks,
+    mailer,
+    workspaceOf: (tag) => byTag.get(tag),
+    baseUrl: () => config.publicUrl ?? listeningUrl(app, config),
+    linkHours: config.exportLinkHours,
+    leaseMs: config.jobLeaseSeconds * 1000,
+  });
   const resetWorkspace = async (apiKey: string) => {
     const seed = seedWorkspace(apiKey);
     await payments.resetWorkspace(seed);
     // Keys made in the workspace go with it: a reset is a new workspace (its configured key stays).
     await apiKeys.forget(apiKey);
     requestLog?.clear(apiKey);
+    await stores.outbox.deleteFor(workspaceTag(apiKey));
+    await stores.exportJobs.deleteFor(workspaceTag(apiKey));
     // Everyone signed in to the workspace's dashboard starts again: a reset is a new workspace.
     await stores.sessions.deleteFor({ kind: "workspace", tag: workspaceTag(apiKey) });
     await addSamples(seed);
@@ -80,6 +112,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const seeds = config.apiKeys.map(seedWorkspace);
     await payments.reset(seeds);
     await apiKeys.forget();
+    await stores.outbox.deleteFor();
+    await stores.exportJobs.deleteFor();
     for (const seed of seeds) {
       requestLog?.clear(seed.workspace);
       await addSamples(seed);
@@ -97,7 +131,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
 
-  const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
+  app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   // Text no database can keep (NUL, lone surrogates) in a path or query is refused before any handler,
   // on every store alike, in the called API's error shape (the dashboard shows its own error page).
   // Bodies are judged by each operation, so that one bad batch entry fails only itself.
@@ -118,8 +152,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       resetWorkspace,
       resetGateway,
       completeAfterMs: config.completeAfterSeconds * 1000,
+      mailer,
+      exports,
     });
     await registerDashboard(app, {
+      mailer,
+      exports,
+      exportQueueRows: config.exportQueueRows,
       apiKeys,
       workspaceKeys: config.apiKeys,
       payments,
@@ -133,6 +172,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       gatewayCredentials: { key: config.gatewayKey, secret: config.gatewaySecret },
     });
   }
+  // Mail and queued exports run in the background; both stop before the store closes.
+  mailer.start();
+  exports.start();
+  app.addHook("onClose", async () => {
+    await exports.stop();
+    await mailer.stop();
+  });
   if (!given) app.addHook("onClose", () => stores.close());
   await app.ready();
   return { app, config, clocks, stores, reset, close: () => app.close() };

@@ -55,6 +55,9 @@ describe("payspec-sandbox", () => {
     const badValue = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_COMPLETE_AFTER_SECONDS: "soon" });
     expect(badValue.code).toBe(2);
     expect(badValue.stderr).toContain('PAYSPEC_COMPLETE_AFTER_SECONDS must be a number of at least 0, got "soon"');
+    const badSmtp = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_SMTP_URL: "mail.example.com:25" });
+    expect(badSmtp.code).toBe(2);
+    expect(badSmtp.stderr).toContain("PAYSPEC_SMTP_URL must be an smtp:// or smtps:// URL");
     const badOption = await fails(SANDBOX, ["--prot", "5000"]);
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain("Usage: payspec-sandbox");

@@ -6,7 +6,9 @@ import { z } from "zod";
 import type { ApiKeys } from "../api-keys/api-keys.js";
 import { UNKNOWN_KEY } from "../api-keys/api-keys.js";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
+import type { ExportQueue } from "../exports/export-queue.js";
 import { isLiveToken } from "../gateway/gateway-api.js";
+import type { Mailer } from "../mail/mailer.js";
 import { approvePayment, submitFromDashboard } from "../payments/dashboard-actions.js";
 import { applyElapsedTime } from "../payments/elapsed-time.js";
 import { paymentToApi } from "../payments/serialize.js";
@@ -15,6 +17,7 @@ import { runToApi, summaryToApi } from "../reconciliation/run-json.js";
 import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-file.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 import { readCappedBody } from "./capped-body.js";
+import { registerMailAndExportControls } from "./mail-and-exports.js";
 
 export interface ControlApiDeps {
   readonly apiKeys: ApiKeys;
@@ -26,6 +29,8 @@ export interface ControlApiDeps {
   /** The gateway's card payments cleared (tokens kept), its dashboard sessions ended. */
   readonly resetGateway: () => Promise<void>;
   readonly completeAfterMs: number;
+  readonly mailer: Mailer;
+  readonly exports: ExportQueue;
 }
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
@@ -54,7 +59,17 @@ function clockScope(scope: ControlScope): string {
  */
 export function registerControlApi(
   app: FastifyInstance,
-  { apiKeys, payments, gateway, clocks, resetWorkspace, resetGateway, completeAfterMs }: ControlApiDeps,
+  {
+    apiKeys,
+    payments,
+    gateway,
+    clocks,
+    resetWorkspace,
+    resetGateway,
+    completeAfterMs,
+    mailer,
+    exports,
+  }: ControlApiDeps,
 ): void {
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
 
@@ -143,6 +158,8 @@ export function registerControlApi(
         { status: 409 },
       );
     });
+
+    registerMailAndExportControls(control, { payments, mailer, exports }, workspaceOf);
 
     // Settings → API keys, for scripted tests: the key is in the answer to its creation only.
     control.post("/_sandbox/api-keys", async (request, reply) => {

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from "fastify";
 import type { ApiKeys } from "../api-keys/api-keys.js";
 import type { SandboxClocks } from "../clock.js";
+import type { ExportQueue } from "../exports/export-queue.js";
+import type { Mailer } from "../mail/mailer.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { DashboardSession, GatewayStore, PaymentsStore, SessionStore } from "../store/index.js";
 import type { ApiRequestLog } from "./api-request-log.js";
@@ -19,6 +21,10 @@ export interface DashboardDeps {
   readonly requestLog: ApiRequestLog;
   readonly sessions: SessionStore;
   readonly sessionTimeouts: { readonly idleSeconds: number; readonly maxSeconds: number };
+  readonly mailer: Mailer;
+  readonly exports: ExportQueue;
+  /** An export of more rows than this is queued and e-mailed instead of downloaded. */
+  readonly exportQueueRows: number;
   /** The gateway's Basic-login credentials: the only sign-in that shows the gateway's data. */
   readonly gatewayCredentials: { readonly key: string; readonly secret: string };
 }

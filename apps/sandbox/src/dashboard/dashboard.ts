@@ -21,6 +21,7 @@ import { formField, queryField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD, page, STYLESHEET } from "./layout.js";
+import { registerMailAndExportsPages } from "./mail-and-exports-pages.js";
 import { registerNewPaymentPage } from "./new-payment-page.js";
 import { registerPaymentExports } from "./payment-exports.js";
 import { registerPaymentsPages } from "./payments-pages.js";
@@ -221,6 +222,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     );
     registerNewPaymentPage(dashboard, ctx);
     registerPaymentExports(dashboard, ctx);
+    registerMailAndExportsPages(dashboard, ctx);
     registerWorkspaceControls(dashboard, ctx);
     registerRequestLogPage(dashboard, ctx);
     registerGatewayPage(dashboard, ctx);

@@ -31,7 +31,10 @@ const WORKSPACE_NAVIGATION = [
   ["/payments/new", "New payment"],
   ["/requests", "Request log"],
   ["/reconciliation", "Reconciliation"],
+  ["/exports", "Exports"],
+  ["/outbox", "Outbox"],
   ["/settings/api-keys", "API keys"],
+  ["/settings/reports", "Reports"],
 ] as const;
 /** The gateway's pages. */
 const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
-import { writeRecords } from "@payspec/client-core";
-import { type Payment, type PaymentPage, paymentCsvColumns } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { allPayments, EXPORT_PAGE, listingTitle } from "../exports/listing-stream.js";
+import { writePaymentsCsv } from "../exports/payments-csv.js";
 import { writePaymentsPdf } from "../exports/payments-pdf.js";
 import { type ListingFilters, listPayments } from "../payments/list-payments.js";
 import type { DashboardContext } from "./context.js";
@@ -10,28 +10,12 @@ import { html } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { filtersOf } from "./payments-pages.js";
 
-/** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
-const EXPORT_PAGE = 1_000;
-/** Every payment of a listing, page after page through its cursors (one snapshot, however long it takes). */
-async function* allPayments(
-  first: PaymentPage,
-  next: (cursor: string) => Promise<PaymentPage>,
-): AsyncGenerator<Payment> {
-  let page = first;
-  for (;;) {
-    yield* page.data;
-    const cursor = page.pagination.next_cursor;
-    if (!cursor) return;
-    page = await next(cursor);
-  }
-}
-
 /** The overview's current filter as CSV (the seed's dashboard columns, the client's writer) or PDF. */
 export function registerPaymentExports(dashboard: FastifyInstance, ctx: DashboardContext): void {
   const { deps } = ctx;
 
   /** The listing's first page, or the page that says what is wrong with the filter. */
-  const start = async (request: FastifyRequest, reply: FastifyReply) => {
+  const start = async (request: FastifyRequest, reply: FastifyReply, format: "csv" | "pdf") => {
     const key = request.dashboardKey;
     const { filters, problem } = filtersOf(request);
     let error = problem;
@@ -41,6 +25,12 @@ export function registerPaymentExports(dashboard: FastifyInstance, ctx: Dashboar
         const list = (more: { cursor: string } | ({ limit: number } & ListingFilters)) =>
           listPayments(deps.payments, deps.secret, key, more);
         const first = await list({ ...filters, limit: EXPORT_PAGE });
+        // The seed: "large dashboard exports are queued rather than downloaded immediately".
+        if (first.pagination.total > deps.exportQueueRows) {
+          const job = await deps.exports.request(key, format, filters);
+          await reply.redirect(`${DASHBOARD}/exports?queued=${encodeURIComponent(job.id)}`, 303);
+          return undefined;
+        }
         return { filters, payments: allPayments(first, (cursor) => list({ cursor })) };
       } catch (failure) {
         if (!(failure instanceof ApiFailure)) throw failure;
@@ -58,28 +48,21 @@ export function registerPaymentExports(dashboard: FastifyInstance, ctx: Dashboar
   };
 
   dashboard.get(`${DASHBOARD}/export.csv`, { preHandler: ctx.requireSession }, async (request, reply) => {
-    const started = await start(request, reply);
+    const started = await start(request, reply, "csv");
     if (!started) return reply;
     const body = new PassThrough();
     void reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", 'attachment; filename="payments.csv"')
       .send(body);
-    // A byte order mark: without it Excel on Windows reads UTF-8 as its ANSI code page and "Kasım" breaks.
-    body.write("\uFEFF");
     // A reader that goes away ends the pipeline with an error; there is no one left to tell.
-    await writeRecords(started.payments, body, "csv", paymentCsvColumns).catch(() => body.destroy());
+    await writePaymentsCsv(started.payments, body).catch(() => body.destroy());
     return reply;
   });
 
   dashboard.get(`${DASHBOARD}/export.pdf`, { preHandler: ctx.requireSession }, async (request, reply) => {
-    const started = await start(request, reply);
+    const started = await start(request, reply, "pdf");
     if (!started) return reply;
-    // Only the filters that were given: "status completed, from 2026-11-01", never "method undefined".
-    const filterText = Object.entries(started.filters)
-      .filter(([, value]) => value !== undefined && value !== "")
-      .map(([name, value]) => `${name} ${value}`)
-      .join(", ");
     void reply.type("application/pdf").header("content-disposition", 'attachment; filename="payments.pdf"');
     const body = new PassThrough();
     void reply.send(body);
@@ -88,8 +71,9 @@ export function registerPaymentExports(dashboard: FastifyInstance, ctx: Dashboar
     reply.raw.once("close", () => {
       gone = !reply.raw.writableFinished;
     });
-    const title = `Payments${filterText ? ` (${filterText})` : ""}`;
-    await writePaymentsPdf(started.payments, title, body, () => gone).catch(() => body.destroy());
+    await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone).catch(() =>
+      body.destroy(),
+    );
     return reply;
   });
 }

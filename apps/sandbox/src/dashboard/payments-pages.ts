@@ -237,6 +237,8 @@ function paymentsSection(
   const query = filterQuery(filters);
   const next = new URLSearchParams(query);
   if (listing?.pagination.next_cursor) next.set("cursor", listing.pagination.next_cursor);
+  // The export links carry no `download` attribute: a small export downloads as an attachment, a
+  // large one is queued and its redirect opens the Exports page.
   const exportQuery = query.toString();
   return html`<section><h2>Payments</h2>
   <p><a href="${DASHBOARD}/payments/new">New payment</a></p>
@@ -248,8 +250,8 @@ function paymentsSection(
     <label>Created to <input type="date" name="to" value="${filters.to ?? ""}"></label>
     <button type="submit">Filter</button>
   </form>
-  <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>CSV</a>
-     · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}" download>PDF</a></p>
+  <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
+     · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.pagination.total ?? 0} payments.</p>`}
   <table aria-label="Payments"><thead><tr><th>Created</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
   <tbody>${(listing?.data ?? []).map(paymentRow)}</tbody></table>

@@ -31,8 +31,34 @@ function dateToMs(date: string | undefined): number | undefined {
   return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
 }
 
-function filtersOf(request: ListingFilters): ListingFilters {
+/** Only the filters of a request or a listing's state. */
+export function listingFilters(request: ListingFilters): ListingFilters {
   return Object.fromEntries(FILTERS.filter((f) => request[f] !== undefined).map((f) => [f, request[f]]));
+}
+
+/**
+ * A listing's start: its snapshot of the workspace now, its filters and page size, its total still to
+ * count (-1). Cursors carry it from page to page; a queued export keeps it until it runs.
+ */
+export async function openListing(
+  store: PaymentsStore,
+  workspace: string,
+  filters: ListingFilters,
+  limit: number,
+): Promise<CursorState> {
+  if (filters.from && filters.to && filters.from > filters.to) {
+    throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
+  }
+  const snapshot = await store.snapshot(workspace);
+  return {
+    workspace: workspaceTag(workspace),
+    snapshotSeq: snapshot.seq,
+    snapshotVersion: snapshot.version,
+    afterSeq: 0,
+    total: -1,
+    limit,
+    ...listingFilters(filters),
+  };
 }
 
 /**
@@ -60,19 +86,7 @@ export async function listPayments(
       }
     }
   } else {
-    if (request.from && request.to && request.from > request.to) {
-      throw new ApiFailure("invalid_request", "from must not be after to.", { param: "from" });
-    }
-    const snapshot = await store.snapshot(workspace);
-    state = {
-      workspace: tag,
-      snapshotSeq: snapshot.seq,
-      snapshotVersion: snapshot.version,
-      afterSeq: 0,
-      total: -1,
-      limit: request.limit ?? DEFAULT_PAGE_SIZE,
-      ...filtersOf(request),
-    };
+    state = await openListing(store, workspace, request, request.limit ?? DEFAULT_PAGE_SIZE);
   }
   // The cursor keeps the listing's page size; an explicit limit beside it changes it from here on.
   const limit = request.limit ?? state.limit;

@@ -28,6 +28,7 @@ interface Workspace {
   readonly due: DueQueue;
   approvalWorkflow: boolean;
   autoSettlement: boolean;
+  reportRecipients: readonly string[];
   /** Payments now `completed`: what settlement looks at. */
   readonly completed: Set<StoredPayment>;
   /** No payment in `completed` completed before this (a lower bound: settlement looks only past it). */
@@ -89,6 +90,7 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     due: new DueQueue(),
     approvalWorkflow: false,
     autoSettlement: true,
+    reportRecipients: [],
     completed: new Set(),
     earliestCompletedAt: Number.POSITIVE_INFINITY,
     runs: [],
@@ -248,6 +250,14 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async setAutoSettlement(workspace: string, on: boolean) {
     this.#ws(workspace).autoSettlement = on;
+  }
+
+  async reportRecipients(workspace: string) {
+    return this.#ws(workspace).reportRecipients;
+  }
+
+  async setReportRecipients(workspace: string, recipients: readonly string[]) {
+    this.#ws(workspace).reportRecipients = [...recipients];
   }
 
   async settleDue(workspace: string, now: number): Promise<number> {

@@ -2,26 +2,33 @@ import { StartupProblem } from "@payspec/server-kit";
 import pg from "pg";
 import { MemoryApiKeyStore } from "./memory-api-key-store.js";
 import { MemoryClockStore } from "./memory-clock-store.js";
+import { MemoryExportJobStore } from "./memory-export-job-store.js";
 import { MemoryGatewayStore } from "./memory-gateway-store.js";
+import { MemoryOutboxStore } from "./memory-outbox-store.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
 import { MemorySessionStore } from "./memory-session-store.js";
 import { HashedScopesClockStore, HashedWorkspacesStore, type StoredWorkspaceId } from "./postgres/hashed-workspaces.js";
 import { migrate, migrations } from "./postgres/migrate.js";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.js";
 import { PostgresClockStore } from "./postgres/postgres-clock-store.js";
+import { PostgresExportJobStore } from "./postgres/postgres-export-job-store.js";
 import { PostgresGatewayStore } from "./postgres/postgres-gateway-store.js";
+import { PostgresOutboxStore } from "./postgres/postgres-outbox-store.js";
 import { PostgresPaymentsStore } from "./postgres/postgres-payments-store.js";
 import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import type { SandboxStores } from "./types.js";
 
 /** The in-memory stores: per process, gone on restart. The default. */
 export function memoryStores(): SandboxStores {
+  const outbox = new MemoryOutboxStore();
   return {
     payments: new MemoryPaymentsStore(),
     gateway: new MemoryGatewayStore(),
     clocks: new MemoryClockStore(),
     sessions: new MemorySessionStore(),
     apiKeys: new MemoryApiKeyStore(),
+    outbox,
+    exportJobs: new MemoryExportJobStore(outbox),
     close: async () => undefined,
   };
 }
@@ -62,6 +69,8 @@ export async function postgresStores(
     clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
     sessions: new PostgresSessionStore(pool),
     apiKeys: new PostgresApiKeyStore(pool),
+    outbox: new PostgresOutboxStore(pool),
+    exportJobs: new PostgresExportJobStore(pool),
     close: () => pool.end(),
   };
 }

@@ -1,5 +1,6 @@
 import type { CardPayment } from "@payspec/card-gateway-zod";
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
+import type { CursorState } from "../payments/cursor.js";
 
 export interface StoredAccount {
   readonly id: string;
@@ -158,6 +159,9 @@ export interface PaymentsStore {
   /** Whether completed payments settle by themselves at the daily cut-off (on in a fresh workspace). */
   autoSettlement(workspace: string): Promise<boolean>;
   setAutoSettlement(workspace: string, on: boolean): Promise<void>;
+  /** Who receives the workspace's reports by e-mail; empty until set. */
+  reportRecipients(workspace: string): Promise<readonly string[]>;
+  setReportRecipients(workspace: string, recipients: readonly string[]): Promise<void>;
   /**
    * Settles every `completed` payment whose settlement cut-off (the first Istanbul midnight after its
    * completion) is at or before `now`, as of that cut-off: status `settled`, `settledAt` the cut-off,
@@ -350,6 +354,111 @@ export interface SandboxStores {
   readonly clocks: ClockStore;
   readonly sessions: SessionStore;
   readonly apiKeys: ApiKeyStore;
+  readonly outbox: OutboxStore;
+  readonly exportJobs: ExportJobStore;
   /** Releases connections; the data stays where it is. */
   close(): Promise<void>;
+}
+
+export interface MailAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
+/**
+ * Where an e-mail stands. Without an SMTP server it is only `caught` (kept in the outbox, like a mail
+ * catcher); with one it is `queued`, then `sent`, or `retrying` with backoff until `failed`.
+ */
+export type MailDelivery =
+  | { readonly state: "caught" }
+  | {
+      readonly state: "queued" | "retrying";
+      readonly attempts: number;
+      readonly nextAttemptAt: number;
+      readonly lastError?: string;
+    }
+  | { readonly state: "sent"; readonly attempts: number; readonly sentAt: number }
+  | { readonly state: "failed"; readonly attempts: number; readonly lastError: string };
+
+/** An e-mail the sandbox sent: kept whole in its workspace's outbox. */
+export interface OutboxMessage {
+  readonly id: string;
+  readonly workspaceTag: string;
+  /** Real time: an outbox is about the mail that left, not the sandbox's clock. */
+  readonly createdAt: number;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  readonly attachments: readonly MailAttachment[];
+  readonly delivery: MailDelivery;
+}
+
+/** The outbox of every workspace, and the SMTP delivery queue, shared by the instances that share the store. */
+export interface OutboxStore {
+  add(message: OutboxMessage): Promise<void>;
+  /** Newest first, at most `limit`. */
+  list(workspaceTag: string, limit: number): Promise<readonly OutboxMessage[]>;
+  get(workspaceTag: string, id: string): Promise<OutboxMessage | undefined>;
+  /**
+   * Up to `limit` messages due for an SMTP attempt (queued or retrying, next attempt at or before `now`),
+   * leased until `leaseUntil` so that no other instance sends them meanwhile.
+   */
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<readonly OutboxMessage[]>;
+  setDelivery(id: string, delivery: MailDelivery): Promise<void>;
+  deleteFor(workspaceTag?: string): Promise<void>;
+}
+
+export type ExportJobState = "queued" | "running" | "ready" | "failed" | "expired";
+
+/** A large export, written in the background from one listing snapshot and sent as a link. */
+export interface ExportJob {
+  readonly id: string;
+  readonly workspaceTag: string;
+  readonly format: "csv" | "pdf";
+  /**
+   * The listing as of the request (its snapshot, filters and total, as a cursor carries them): the
+   * file holds exactly that, whenever it is written.
+   */
+  readonly listing: CursorState;
+  readonly total: number;
+  readonly requestedAt: number;
+  readonly state: ExportJobState;
+  readonly rowsWritten: number;
+  /** Set while running: which instance holds it, and until when before another may take it over. */
+  readonly leaseOwner?: string;
+  readonly leaseUntil?: number;
+  readonly attempts: number;
+  readonly readyAt?: number;
+  /** The link's expiry, on the workspace's clock. */
+  readonly expiresAt?: number;
+  readonly bytes?: number;
+  readonly error?: string;
+}
+
+export interface ExportJobStore {
+  add(job: ExportJob): Promise<void>;
+  list(workspaceTag: string, limit: number): Promise<readonly ExportJob[]>;
+  get(workspaceTag: string, id: string): Promise<ExportJob | undefined>;
+  /** The oldest job that is queued, or running under a lease that ran out (its instance died), now leased to `owner`. */
+  claim(owner: string, now: number, leaseUntil: number): Promise<ExportJob | undefined>;
+  /** Progress under the lease; false when the lease is no longer this owner's (stop: another has the job). */
+  progress(id: string, owner: string, rowsWritten: number, leaseUntil: number): Promise<boolean>;
+  /**
+   * The file and the e-mail that announces it, in one step: both or neither, and only while `owner`
+   * still holds the lease, so a job yields exactly one file and one e-mail.
+   */
+  complete(
+    id: string,
+    owner: string,
+    file: Buffer,
+    done: { readyAt: number; expiresAt: number },
+    mail?: OutboxMessage,
+  ): Promise<boolean>;
+  fail(id: string, owner: string, error: string): Promise<void>;
+  file(workspaceTag: string, id: string): Promise<Buffer | undefined>;
+  /** Ready jobs whose link expired by `now` (per workspace clock, so the caller passes each): file dropped. */
+  expire(workspaceTag: string, now: number): Promise<void>;
+  deleteFor(workspaceTag?: string): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, launchChromium, type Page } from "@payspec/test-browser";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import type { SandboxOptions } from "../../src/index.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./harness.js";
 
 /** Screenshots of each page, kept as test artifacts (two of them are in the README). */
@@ -22,7 +23,11 @@ export interface DashboardSession {
  * A real sandbox (memory or PostgreSQL, by project) and Debian's Chromium for a dashboard test file:
  * both workspaces reset and a fresh browser context before each case, spec problems checked after.
  */
-export function useDashboard(completeAfterSeconds = 30): DashboardSession {
+export function useDashboard(
+  completeAfterSeconds = 30,
+  /** More settings, read when the sandbox starts (after earlier `beforeAll`s, such as an SMTP server's). */
+  options: () => SandboxOptions = () => ({}),
+): DashboardSession {
   let h: Harness;
   let browser: Browser;
   let context: BrowserContext;
@@ -30,7 +35,7 @@ export function useDashboard(completeAfterSeconds = 30): DashboardSession {
   let url: string;
 
   beforeAll(async () => {
-    h = await harness({ completeAfterSeconds });
+    h = await harness({ completeAfterSeconds, ...options() });
     url = `${h.url}/_sandbox/dashboard`;
     browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 02b4f90ac6db0e59fff5e13ec80824e771df34649b55f7356065e5fa2d9d977b)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 a69fe0d6f8ee500e0f1006c2d05a09b07f541cbaa12559ef1f8eec122f3eab0e)
 // regenerate with `pnpm generate`.
 
 import * as zod from "./zod.gen.js";

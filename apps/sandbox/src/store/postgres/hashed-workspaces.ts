@@ -66,6 +66,12 @@ export class HashedWorkspacesStore implements PaymentsStore {
   setAutoSettlement(workspace: string, on: boolean) {
     return this.#inner.setAutoSettlement(this.#id(workspace), on);
   }
+  reportRecipients(workspace: string) {
+    return this.#inner.reportRecipients(this.#id(workspace));
+  }
+  setReportRecipients(workspace: string, recipients: readonly string[]) {
+    return this.#inner.setReportRecipients(this.#id(workspace), recipients);
+  }
   settleDue(workspace: string, now: number) {
     return this.#inner.settleDue(this.#id(workspace), now);
   }

@@ -195,7 +195,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       await client.query(
         `INSERT INTO workspaces (workspace) VALUES ($1)
          ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0, approval_workflow = false,
-           auto_settlement = true,
+           auto_settlement = true, report_recipients = '[]',
            last_created_at = 0, previous_created_at = 0`,
         [seed.workspace],
       );
@@ -539,6 +539,21 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async setAutoSettlement(workspace: string, on: boolean): Promise<void> {
     await this.#pool.query("UPDATE workspaces SET auto_settlement = $2 WHERE workspace = $1", [workspace, on]);
+  }
+
+  async reportRecipients(workspace: string): Promise<readonly string[]> {
+    const { rows } = await this.#pool.query<{ report_recipients: string[] }>(
+      "SELECT report_recipients FROM workspaces WHERE workspace = $1",
+      [workspace],
+    );
+    return rows[0]?.report_recipients ?? [];
+  }
+
+  async setReportRecipients(workspace: string, recipients: readonly string[]): Promise<void> {
+    await this.#pool.query("UPDATE workspaces SET report_recipients = $2 WHERE workspace = $1", [
+      workspace,
+      JSON.stringify(recipients),
+    ]);
   }
 
   async settleDue(workspace: string, now: number): Promise<number> {

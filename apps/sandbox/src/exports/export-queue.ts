@@ -1,0 +1,201 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { PassThrough } from "node:stream";
+import type { Payment } from "@payspec/payments-zod";
+import { type SandboxClocks, workspaceScope } from "../clock.js";
+import type { Mailer } from "../mail/mailer.js";
+import { encodeCursor } from "../payments/cursor.js";
+import { type ListingFilters, listingFilters, listPayments, openListing } from "../payments/list-payments.js";
+import { workspaceTag } from "../payments/seed.js";
+import type { SandboxSecret } from "../sandbox-secret.js";
+import type { ExportJob, ExportJobStore, PaymentsStore } from "../store/index.js";
+import { signedDownloadUrl } from "./download-link.js";
+import { EXPORT_PAGE, listingTitle, paymentsOfListing } from "./listing-stream.js";
+import { writePaymentsCsv } from "./payments-csv.js";
+import { writePaymentsPdf } from "./payments-pdf.js";
+
+const POLL_MS = 250;
+const HOUR_MS = 3_600_000;
+
+export interface ExportQueueDeps {
+  readonly jobs: ExportJobStore;
+  readonly payments: PaymentsStore;
+  readonly secret: SandboxSecret;
+  readonly clocks: SandboxClocks;
+  readonly mailer: Mailer;
+  /** The configured workspace of a tag: jobs name workspaces by tag, never by key. */
+  readonly workspaceOf: (tag: string) => string | undefined;
+  /** Where the links in e-mail point: the public URL, or the address the sandbox listens on. */
+  readonly baseUrl: () => string;
+  readonly linkHours: number;
+  /** A running job renews its lease as it writes; one not renewed for this long is another instance's to take. */
+  readonly leaseMs: number;
+}
+
+class LeaseLost extends Error {}
+
+/**
+ * Large exports, written in the background from the listing's snapshot as of the request and sent
+ * to the workspace's report recipients as a signed, expiring link. Every instance runs jobs; a job
+ * is leased to one at a time, and one whose instance died (its lease not renewed) is started again
+ * by another, so each job ends in exactly one file and one e-mail.
+ */
+export class ExportQueue {
+  readonly #deps: ExportQueueDeps;
+  readonly #instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(deps: ExportQueueDeps) {
+    this.#deps = deps;
+  }
+
+  /** Hours a download link works, on the workspace's clock. */
+  get linkHours(): number {
+    return this.#deps.linkHours;
+  }
+
+  /** Queues an export of the listing as it stands now. */
+  async request(workspace: string, format: "csv" | "pdf", filters: ListingFilters): Promise<ExportJob> {
+    const { payments, secret, clocks, jobs } = this.#deps;
+    const start = await openListing(payments, workspace, filters, 1);
+    // The first page of one counts the listing's total; its snapshot is the job's.
+    const counted = await listPayments(payments, secret, workspace, { cursor: encodeCursor(start, secret) });
+    const total = counted.pagination.total;
+    const job: ExportJob = {
+      id: `exp_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+      workspaceTag: workspaceTag(workspace),
+      format,
+      listing: { ...start, total, limit: EXPORT_PAGE },
+      total,
+      requestedAt: await clocks.now(workspaceScope(workspace)),
+      state: "queued",
+      rowsWritten: 0,
+      attempts: 0,
+    };
+    await jobs.add(job);
+    this.wake();
+    return job;
+  }
+
+  /** A workspace's jobs, newest first, with links past their expiry marked expired. */
+  async list(workspace: string, limit = 50): Promise<readonly ExportJob[]> {
+    const tag = workspaceTag(workspace);
+    await this.#deps.jobs.expire(tag, await this.#deps.clocks.now(workspaceScope(workspace)));
+    return this.#deps.jobs.list(tag, limit);
+  }
+
+  async get(workspace: string, id: string): Promise<ExportJob | undefined> {
+    const tag = workspaceTag(workspace);
+    await this.#deps.jobs.expire(tag, await this.#deps.clocks.now(workspaceScope(workspace)));
+    return this.#deps.jobs.get(tag, id);
+  }
+
+  /** A ready job's file, for a signed link or a signed-in session; undefined once expired. */
+  async file(workspace: string, id: string): Promise<{ job: ExportJob; file: Buffer } | undefined> {
+    const job = await this.get(workspace, id);
+    const file = job?.state === "ready" ? await this.#deps.jobs.file(job.workspaceTag, id) : undefined;
+    return job && file ? { job, file } : undefined;
+  }
+
+  downloadUrl(job: ExportJob): string | undefined {
+    if (job.state !== "ready" || job.expiresAt === undefined) return undefined;
+    return signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, job.workspaceTag, job.id, job.expiresAt);
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  wake(): void {
+    if (!this.#stopped && !this.#running) this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(ms: number) {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#running = this.#runQueued()
+        .catch(() => undefined)
+        .finally(() => {
+          this.#running = undefined;
+          if (!this.#stopped) this.#schedule(POLL_MS);
+        });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  async #runQueued(): Promise<void> {
+    while (!this.#stopped) {
+      const now = Date.now();
+      const job = await this.#deps.jobs.claim(this.#instance, now, now + this.#deps.leaseMs);
+      if (!job) return;
+      await this.#run(job);
+    }
+  }
+
+  async #run(job: ExportJob): Promise<void> {
+    const { jobs, payments, secret, clocks, mailer } = this.#deps;
+    const workspace = this.#deps.workspaceOf(job.workspaceTag);
+    if (!workspace) {
+      await jobs.fail(job.id, this.#instance, "The workspace is no longer configured on this sandbox.");
+      return;
+    }
+    try {
+      const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing));
+      const readyAt = await clocks.now(workspaceScope(workspace));
+      const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
+      const recipients = await payments.reportRecipients(workspace);
+      const link = signedDownloadUrl(this.#deps.baseUrl(), secret, job.workspaceTag, job.id, expiresAt);
+      const mail =
+        recipients.length === 0
+          ? undefined
+          : mailer.compose(job.workspaceTag, {
+              to: recipients,
+              subject: `Your export of ${job.total.toLocaleString("en-US")} payments is ready`,
+              text: [
+                `${listingTitle(listingFilters(job.listing))}: ${job.total.toLocaleString("en-US")} payments as ${job.format.toUpperCase()}, ${(file.length / 1e6).toFixed(1)} MB.`,
+                `Download it (no sign-in needed; the link works until ${new Date(expiresAt).toISOString()} on the sandbox clock):\n${link}`,
+                "The file holds the payments as they were when the export was requested.",
+              ].join("\n\n"),
+            });
+      if (await jobs.complete(job.id, this.#instance, file, { readyAt, expiresAt }, mail)) mailer.kept();
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      await jobs.fail(job.id, this.#instance, `The export could not be written: ${(error as Error).message}`);
+    }
+  }
+
+  /** The job's file in memory, its progress recorded (and its lease renewed) every page. */
+  async #write(job: ExportJob, source: AsyncIterable<Payment>): Promise<Buffer> {
+    const { jobs } = this.#deps;
+    const instance = this.#instance;
+    const leaseMs = this.#deps.leaseMs;
+    let rows = 0;
+    const counted = (async function* () {
+      for await (const payment of source) {
+        yield payment;
+        if (++rows % EXPORT_PAGE === 0 && !(await jobs.progress(job.id, instance, rows, Date.now() + leaseMs))) {
+          throw new LeaseLost();
+        }
+      }
+    })();
+    const sink = new PassThrough();
+    const chunks: Buffer[] = [];
+    sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise((resolve) => sink.once("end", resolve));
+    if (job.format === "csv") {
+      await writePaymentsCsv(counted, sink);
+    } else {
+      await writePaymentsPdf(counted, listingTitle(listingFilters(job.listing)), sink);
+    }
+    await ended;
+    return Buffer.concat(chunks);
+  }
+}

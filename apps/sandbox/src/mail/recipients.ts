@@ -1,0 +1,38 @@
+/** At most this many report recipients per workspace. */
+export const MAX_RECIPIENTS = 10;
+
+/**
+ * A deliberately plain address: local part and domain of printable ASCII without spaces, quotes,
+ * commas or angle brackets, and a dot in the domain. Anything an SMTP server could read as a second
+ * header or recipient is out.
+ */
+const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+
+export type RecipientsResult = { readonly recipients: readonly string[] } | { readonly problem: string };
+
+/**
+ * Report recipients from a form's text (one address per line, or separated by commas or
+ * semicolons) or a JSON array: trimmed, duplicates dropped, in the order given. A problem names the
+ * position of the address at fault, never its text.
+ */
+export function parseRecipients(input: string | readonly unknown[]): RecipientsResult {
+  const entries = typeof input === "string" ? input.split(/[\n\r,;]+/) : [...input];
+  const recipients: string[] = [];
+  let position = 0;
+  for (const entry of entries) {
+    if (typeof entry !== "string") return { problem: `Recipient ${position + 1} must be a string.` };
+    const address = entry.trim();
+    if (address === "") continue;
+    position++;
+    if (address.length > 254 || !ADDRESS.test(address)) {
+      return {
+        problem: `Recipient ${position} is not an e-mail address: write it as name@example.com, one per line.`,
+      };
+    }
+    if (!recipients.some((r) => r.toLowerCase() === address.toLowerCase())) recipients.push(address);
+  }
+  if (recipients.length > MAX_RECIPIENTS) {
+    return { problem: `At most ${MAX_RECIPIENTS} recipients: remove ${recipients.length - MAX_RECIPIENTS}.` };
+  }
+  return { recipients };
+}

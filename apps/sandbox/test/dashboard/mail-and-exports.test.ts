@@ -1,0 +1,76 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { KEY } from "../support/harness.js";
+import { type SmtpCatcher, startSmtpCatcher } from "../support/smtp-catcher.js";
+
+let smtp: SmtpCatcher;
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+});
+afterAll(() => smtp.close());
+// Exports over 50 rows are queued, so a test needs only a few batches.
+const d = useDashboard(1_000_000, () => ({ smtpUrl: smtp.url, exportQueueRows: 50, smtpRetryMs: 50 }));
+
+async function makePayments(count: number) {
+  const [from, to] = (await d.h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id);
+  const payments = Array.from({ length: count }, (_, i) => ({
+    amount: 100 + i,
+    currency: "TRY",
+    method: "eft",
+    from_account: from,
+    to_account: to,
+    reference: `FTR-ŞĞİ-${i}`,
+  }));
+  expect((await d.h.call("POST", "/v1/payments/batch", { key: KEY, json: { payments } })).body.created).toBe(count);
+}
+
+describe("e-mail and queued exports in the dashboard, in a real browser", () => {
+  it("sets report recipients, refusing a bad address, and sends a test e-mail shown in the Outbox", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Reports" }).click();
+    await d.page.getByLabel(/Report recipients/).fill("muhasebe@example.com\nnot-an-address");
+    await d.page.getByRole("button", { name: "Save recipients" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Recipient 2 is not an e-mail address");
+    // What was typed stays, to be corrected.
+    expect(await d.page.getByLabel(/Report recipients/).inputValue()).toContain("not-an-address");
+    await d.page.getByLabel(/Report recipients/).fill("muhasebe@example.com\nfinans@example.com");
+    await d.page.getByRole("button", { name: "Save recipients" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("Recipients saved");
+    const before = smtp.received.length;
+    await d.page.getByRole("button", { name: "Send a test e-mail" }).click();
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mail?.to).toMatchObject({ text: "muhasebe@example.com, finans@example.com" });
+    await d.page.getByRole("link", { name: "Outbox" }).first().click();
+    await d.page.getByRole("link", { name: "payspec sandbox: test e-mail — ş ğ ı İ" }).click();
+    expect(await d.page.locator("#message-text").textContent()).toContain("Kaya Tekstil A.Ş.");
+    await d.page.screenshot({ path: `${SHOTS}outbox-message.png`, fullPage: true });
+  });
+
+  it("queues a large CSV export, lists it on Exports, and e-mails a link that downloads it without a session", async () => {
+    await d.h.call("PUT", "/_sandbox/settings/report-recipients", {
+      key: KEY,
+      json: { recipients: ["finans@example.com"] },
+    });
+    await makePayments(120);
+    await d.signIn();
+    const before = smtp.received.length;
+    await d.page.getByRole("link", { name: "CSV" }).click();
+    await d.page.waitForURL(/\/exports\?queued=/);
+    expect(await d.page.getByRole("status").textContent()).toContain("120 payments, more than 50: it was queued");
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mail?.subject).toBe("Your export of 120 payments is ready");
+    await d.page.getByRole("link", { name: "Refresh" }).click();
+    expect(await d.page.getByRole("table", { name: "Exports" }).textContent()).toContain("ready");
+    await d.page.screenshot({ path: `${SHOTS}exports.png`, fullPage: true });
+    // The e-mail's link in a browser that was never signed in.
+    const link = /http:\/\/127\.0\.0\.1:\d+\/\S+/.exec(mail?.text ?? "")?.[0] as string;
+    const stranger = await d.page.context().browser()?.newContext();
+    const answer = await stranger?.request.get(link);
+    expect(answer?.status()).toBe(200);
+    const records = parse((await answer?.body())?.toString("utf8") ?? "", { columns: true, bom: true });
+    expect(records).toHaveLength(120);
+    expect((records as Record<string, string>[])[0]?.reference).toBe("FTR-ŞĞİ-0");
+    await stranger?.close();
+  });
+});
