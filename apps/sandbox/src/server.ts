@@ -14,6 +14,7 @@ import { Mailer } from "./mail/mailer.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
 import { seedWorkspace, workspaceTag } from "./payments/seed.js";
+import { ReportSchedules } from "./reports/report-schedules.js";
 import { SandboxSecret } from "./sandbox-secret.js";
 import { memoryStores, postgresStores, type SandboxStores, type WorkspaceSeed } from "./store/index.js";
 
@@ -91,6 +92,18 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     linkHours: config.exportLinkHours,
     leaseMs: config.jobLeaseSeconds * 1000,
   });
+  const schedules = new ReportSchedules({
+    store: stores.schedules,
+    payments,
+    clocks,
+    secret,
+    mailer,
+    workspaceKeys: config.apiKeys,
+    completeAfterMs: config.completeAfterSeconds * 1000,
+    attachRows: config.exportQueueRows,
+    linkHours: config.exportLinkHours,
+    baseUrl: () => config.publicUrl ?? listeningUrl(app, config),
+  });
   const resetWorkspace = async (apiKey: string) => {
     const seed = seedWorkspace(apiKey);
     await payments.resetWorkspace(seed);
@@ -99,6 +112,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requestLog?.clear(apiKey);
     await stores.outbox.deleteFor(workspaceTag(apiKey));
     await stores.exportJobs.deleteFor(workspaceTag(apiKey));
+    await stores.schedules.deleteFor(workspaceTag(apiKey));
     // Everyone signed in to the workspace's dashboard starts again: a reset is a new workspace.
     await stores.sessions.deleteFor({ kind: "workspace", tag: workspaceTag(apiKey) });
     await addSamples(seed);
@@ -114,6 +128,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await apiKeys.forget();
     await stores.outbox.deleteFor();
     await stores.exportJobs.deleteFor();
+    await stores.schedules.deleteFor();
     for (const seed of seeds) {
       requestLog?.clear(seed.workspace);
       await addSamples(seed);
@@ -154,10 +169,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       completeAfterMs: config.completeAfterSeconds * 1000,
       mailer,
       exports,
+      schedules,
     });
     await registerDashboard(app, {
       mailer,
       exports,
+      schedules,
       exportQueueRows: config.exportQueueRows,
       apiKeys,
       workspaceKeys: config.apiKeys,
@@ -175,7 +192,9 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Mail and queued exports run in the background; both stop before the store closes.
   mailer.start();
   exports.start();
+  schedules.start();
   app.addHook("onClose", async () => {
+    await schedules.stop();
     await exports.stop();
     await mailer.stop();
   });

@@ -15,6 +15,7 @@ import { paymentToApi } from "../payments/serialize.js";
 import { writeReportCsv } from "../reconciliation/report-csv.js";
 import { runToApi, summaryToApi } from "../reconciliation/run-json.js";
 import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-file.js";
+import type { ReportSchedules } from "../reports/report-schedules.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 import { readCappedBody } from "./capped-body.js";
 import { registerMailAndExportControls } from "./mail-and-exports.js";
@@ -31,6 +32,7 @@ export interface ControlApiDeps {
   readonly completeAfterMs: number;
   readonly mailer: Mailer;
   readonly exports: ExportQueue;
+  readonly schedules: ReportSchedules;
 }
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
@@ -69,6 +71,7 @@ export function registerControlApi(
     completeAfterMs,
     mailer,
     exports,
+    schedules,
   }: ControlApiDeps,
 ): void {
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
@@ -159,7 +162,7 @@ export function registerControlApi(
       );
     });
 
-    registerMailAndExportControls(control, { payments, mailer, exports }, workspaceOf);
+    registerMailAndExportControls(control, { payments, mailer, exports, schedules }, workspaceOf);
 
     // Settings → API keys, for scripted tests: the key is in the answer to its creation only.
     control.post("/_sandbox/api-keys", async (request, reply) => {

@@ -8,12 +8,14 @@ import type { Mailer } from "../mail/mailer.js";
 import { parseRecipients } from "../mail/recipients.js";
 import { listingFilters } from "../payments/list-payments.js";
 import { seedWorkspace, workspaceTag } from "../payments/seed.js";
-import type { ExportJob, OutboxMessage, PaymentsStore } from "../store/index.js";
+import type { ReportSchedules } from "../reports/report-schedules.js";
+import type { ExportJob, OutboxMessage, PaymentsStore, ReportSchedule, ScheduleDelivery } from "../store/index.js";
 
 export interface MailAndExportsDeps {
   readonly payments: PaymentsStore;
   readonly mailer: Mailer;
   readonly exports: ExportQueue;
+  readonly schedules: ReportSchedules;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -59,6 +61,36 @@ export function messageToApi(message: OutboxMessage, withContent = false) {
   };
 }
 
+/** A report schedule as the control API shows it. */
+export function scheduleToApi(schedule: ReportSchedule) {
+  return {
+    id: schedule.id,
+    name: schedule.name,
+    format: schedule.format,
+    ...schedule.filters,
+    every: schedule.cadence.every,
+    ...(schedule.cadence.weekday === undefined ? {} : { weekday: schedule.cadence.weekday }),
+    time: schedule.cadence.time,
+    recipients: schedule.recipients,
+    paused: schedule.paused,
+    next_due_at: new Date(schedule.nextDueAt).toISOString(),
+  };
+}
+
+export function deliveryToApi(delivery: ScheduleDelivery) {
+  return {
+    due_at: new Date(delivery.dueAt).toISOString(),
+    at: new Date(delivery.at).toISOString(),
+    period_from: new Date(delivery.periodFrom).toISOString(),
+    period_to: new Date(delivery.periodTo).toISOString(),
+    rows: delivery.rows,
+    outcome: delivery.outcome,
+    ...(delivery.messageId ? { message_id: delivery.messageId } : {}),
+    ...(delivery.exportJobId ? { export_id: delivery.exportJobId } : {}),
+    ...(delivery.detail ? { detail: delivery.detail } : {}),
+  };
+}
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** A queued export as the control API shows it; `download_url` while its link works. */
@@ -85,7 +117,7 @@ export function jobToApi(job: ExportJob, downloadUrl: string | undefined) {
  */
 export function registerMailAndExportControls(
   control: FastifyInstance,
-  { payments, mailer, exports }: MailAndExportsDeps,
+  { payments, mailer, exports, schedules }: MailAndExportsDeps,
   workspaceOf: (request: FastifyRequest, what: string) => string,
 ): void {
   control.get("/_sandbox/settings/report-recipients", async (request) => ({
@@ -130,6 +162,33 @@ export function registerMailAndExportControls(
     if (!message)
       throw new ApiFailure("not_found", "No e-mail with that id in this workspace's outbox.", { param: "id" });
     return messageToApi(message, true);
+  });
+
+  control.post("/_sandbox/schedules", async (request, reply) => {
+    const schedule = await schedules.create(workspaceOf(request, "A report schedule"), request.body);
+    return reply.code(201).header("Location", `/_sandbox/schedules/${schedule.id}`).send(scheduleToApi(schedule));
+  });
+
+  control.get("/_sandbox/schedules", async (request) => ({
+    data: (await schedules.list(workspaceOf(request, "Report schedules"))).map(scheduleToApi),
+  }));
+
+  control.get<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request) => {
+    const key = workspaceOf(request, "A report schedule");
+    const schedule = await schedules.get(key, request.params.id);
+    return {
+      ...scheduleToApi(schedule),
+      deliveries: (await schedules.deliveries(key, schedule.id)).map(deliveryToApi),
+    };
+  });
+
+  control.put<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request) =>
+    scheduleToApi(await schedules.replace(workspaceOf(request, "A report schedule"), request.params.id, request.body)),
+  );
+
+  control.delete<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request, reply) => {
+    await schedules.remove(workspaceOf(request, "A report schedule"), request.params.id);
+    return reply.code(204).send();
   });
 
   control.post("/_sandbox/exports", async (request, reply) => {

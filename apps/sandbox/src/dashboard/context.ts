@@ -3,6 +3,7 @@ import type { ApiKeys } from "../api-keys/api-keys.js";
 import type { SandboxClocks } from "../clock.js";
 import type { ExportQueue } from "../exports/export-queue.js";
 import type { Mailer } from "../mail/mailer.js";
+import type { ReportSchedules } from "../reports/report-schedules.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { DashboardSession, GatewayStore, PaymentsStore, SessionStore } from "../store/index.js";
 import type { ApiRequestLog } from "./api-request-log.js";
@@ -23,6 +24,7 @@ export interface DashboardDeps {
   readonly sessionTimeouts: { readonly idleSeconds: number; readonly maxSeconds: number };
   readonly mailer: Mailer;
   readonly exports: ExportQueue;
+  readonly schedules: ReportSchedules;
   /** An export of more rows than this is queued and e-mailed instead of downloaded. */
   readonly exportQueueRows: number;
   /** The gateway's Basic-login credentials: the only sign-in that shows the gateway's data. */

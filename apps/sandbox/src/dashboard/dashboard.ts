@@ -26,6 +26,7 @@ import { registerNewPaymentPage } from "./new-payment-page.js";
 import { registerPaymentExports } from "./payment-exports.js";
 import { registerPaymentsPages } from "./payments-pages.js";
 import { registerRequestLogPage } from "./request-log-page.js";
+import { registerSchedulesPages } from "./schedules-pages.js";
 import { registerWorkspaceControls } from "./workspace-controls.js";
 
 export type { DashboardDeps } from "./context.js";
@@ -223,6 +224,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     registerNewPaymentPage(dashboard, ctx);
     registerPaymentExports(dashboard, ctx);
     registerMailAndExportsPages(dashboard, ctx);
+    registerSchedulesPages(dashboard, ctx);
     registerWorkspaceControls(dashboard, ctx);
     registerRequestLogPage(dashboard, ctx);
     registerGatewayPage(dashboard, ctx);

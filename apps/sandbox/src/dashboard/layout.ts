@@ -35,6 +35,7 @@ const WORKSPACE_NAVIGATION = [
   ["/outbox", "Outbox"],
   ["/settings/api-keys", "API keys"],
   ["/settings/reports", "Reports"],
+  ["/settings/schedules", "Schedules"],
 ] as const;
 /** The gateway's pages. */
 const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;

@@ -72,6 +72,11 @@ export class MemoryExportJobStore implements ExportJobStore {
     return true;
   }
 
+  async addReady(job: ExportJob, file: Buffer) {
+    this.#jobs.set(job.id, job);
+    this.#files.set(job.id, file);
+  }
+
   async fail(id: string, owner: string, error: string) {
     const job = this.#held(id, owner);
     if (!job) return;

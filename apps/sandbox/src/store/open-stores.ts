@@ -6,6 +6,7 @@ import { MemoryExportJobStore } from "./memory-export-job-store.js";
 import { MemoryGatewayStore } from "./memory-gateway-store.js";
 import { MemoryOutboxStore } from "./memory-outbox-store.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
+import { MemoryScheduleStore } from "./memory-schedule-store.js";
 import { MemorySessionStore } from "./memory-session-store.js";
 import { HashedScopesClockStore, HashedWorkspacesStore, type StoredWorkspaceId } from "./postgres/hashed-workspaces.js";
 import { migrate, migrations } from "./postgres/migrate.js";
@@ -15,12 +16,14 @@ import { PostgresExportJobStore } from "./postgres/postgres-export-job-store.js"
 import { PostgresGatewayStore } from "./postgres/postgres-gateway-store.js";
 import { PostgresOutboxStore } from "./postgres/postgres-outbox-store.js";
 import { PostgresPaymentsStore } from "./postgres/postgres-payments-store.js";
+import { PostgresScheduleStore } from "./postgres/postgres-schedule-store.js";
 import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import type { SandboxStores } from "./types.js";
 
 /** The in-memory stores: per process, gone on restart. The default. */
 export function memoryStores(): SandboxStores {
   const outbox = new MemoryOutboxStore();
+  const exportJobs = new MemoryExportJobStore(outbox);
   return {
     payments: new MemoryPaymentsStore(),
     gateway: new MemoryGatewayStore(),
@@ -28,7 +31,8 @@ export function memoryStores(): SandboxStores {
     sessions: new MemorySessionStore(),
     apiKeys: new MemoryApiKeyStore(),
     outbox,
-    exportJobs: new MemoryExportJobStore(outbox),
+    exportJobs,
+    schedules: new MemoryScheduleStore(outbox, exportJobs),
     close: async () => undefined,
   };
 }
@@ -71,6 +75,7 @@ export async function postgresStores(
     apiKeys: new PostgresApiKeyStore(pool),
     outbox: new PostgresOutboxStore(pool),
     exportJobs: new PostgresExportJobStore(pool),
+    schedules: new PostgresScheduleStore(pool),
     close: () => pool.end(),
   };
 }

@@ -73,4 +73,36 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     expect((records as Record<string, string>[])[0]?.reference).toBe("FTR-ŞĞİ-0");
     await stranger?.close();
   });
+
+  it("creates a weekly schedule, sees its deliveries after the clock passes two due times, pauses and deletes it", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Schedules" }).click();
+    await d.page.getByLabel("Name").fill("Haftalık rapor — İzmir şubesi");
+    await d.page.getByLabel("Every").selectOption("week");
+    await d.page.getByLabel("Day of the week").selectOption({ label: "Friday" });
+    await d.page.getByLabel(/^Time/).fill("18:00");
+    await d.page.getByLabel(/^Recipients/).fill("not-an-address");
+    await d.page.getByRole("button", { name: "Create schedule" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Recipient 1 is not an e-mail address");
+    await d.page.getByLabel(/^Recipients/).fill("sube@example.com");
+    await d.page.getByRole("button", { name: "Create schedule" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("created");
+    expect(await d.page.getByRole("table", { name: "Schedules" }).textContent()).toContain("Fridays at 18:00");
+    const before = smtp.received.length;
+    await d.h.control("/clock/advance", { seconds: 14 * 86_400 }, KEY);
+    const mails = (await smtp.waitFor(before + 2)).slice(before);
+    expect(mails.map((m) => m.subject?.split(":")[0])).toEqual([
+      "Haftalık rapor — İzmir şubesi",
+      "Haftalık rapor — İzmir şubesi",
+    ]);
+    await d.page.getByRole("link", { name: "Haftalık rapor — İzmir şubesi" }).click();
+    const deliveries = d.page.getByRole("table", { name: "Deliveries" });
+    expect(await deliveries.locator("tbody tr").count()).toBe(2);
+    await d.page.screenshot({ path: `${SHOTS}schedule.png`, fullPage: true });
+    await d.page.getByRole("button", { name: "Pause" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("Paused.");
+    await d.page.getByRole("button", { name: "Delete Haftalık rapor — İzmir şubesi" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain("Schedule deleted.");
+    expect(await d.page.getByRole("table", { name: "Schedules" }).locator("tbody tr").count()).toBe(0);
+  });
 });

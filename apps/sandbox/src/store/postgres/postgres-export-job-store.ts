@@ -48,6 +48,28 @@ function toJob(row: JobRow): ExportJob {
   };
 }
 
+/** The SQL that inserts a job as it stands (queued, or ready at once): also used by a schedule's delivery. */
+export function insertJob(job: ExportJob): [string, unknown[]] {
+  return [
+    `INSERT INTO export_jobs (id, workspace_tag, format, listing, total, requested_at, state, rows_written, attempts, ready_at, expires_at, bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      job.id,
+      job.workspaceTag,
+      job.format,
+      JSON.stringify(job.listing),
+      job.total,
+      job.requestedAt,
+      job.state,
+      job.rowsWritten,
+      job.attempts,
+      job.readyAt ?? null,
+      job.expiresAt ?? null,
+      job.bytes ?? null,
+    ],
+  ];
+}
+
 /** Export jobs in PostgreSQL: any instance may take a job over when the one running it stops. */
 export class PostgresExportJobStore implements ExportJobStore {
   readonly #pool: pg.Pool;
@@ -57,11 +79,14 @@ export class PostgresExportJobStore implements ExportJobStore {
   }
 
   async add(job: ExportJob) {
-    await this.#pool.query(
-      `INSERT INTO export_jobs (id, workspace_tag, format, listing, total, requested_at, state)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [job.id, job.workspaceTag, job.format, JSON.stringify(job.listing), job.total, job.requestedAt, job.state],
-    );
+    await this.#pool.query(...insertJob(job));
+  }
+
+  async addReady(job: ExportJob, file: Buffer) {
+    await inTransaction(this.#pool, async (client) => {
+      await client.query(...insertJob(job));
+      await client.query("INSERT INTO export_files (job_id, content) VALUES ($1, $2)", [job.id, file]);
+    });
   }
 
   async list(workspaceTag: string, limit: number) {
