@@ -14,8 +14,8 @@ import { Mailer } from "./mail/mailer.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
 import { addSamplePayments } from "./payments/sample-payments.js";
 import { seedWorkspace, workspaceTag } from "./payments/seed.js";
-import { ReportSchedules } from "./reports/report-schedules.js";
 import { SandboxSecret } from "./sandbox-secret.js";
+import { ReportSchedules } from "./scheduled-reports/report-schedules.js";
 import { memoryStores, postgresStores, type SandboxStores, type WorkspaceSeed } from "./store/index.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {

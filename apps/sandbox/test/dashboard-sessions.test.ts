@@ -97,7 +97,7 @@ describe("CSRF tokens and origins", () => {
     expect(after).not.toBe(before);
     expect((await alice.post("/reset", { _csrf: before })).status).toBe(403);
     expect(await alice.signedIn()).toBe(true);
-    expect((await alice.post("/reset", { _csrf: after })).status).toBe(303);
+    expect((await alice.post("/reset", { _csrf: after, confirm: "yes" })).status).toBe(303);
   });
 
   it("refuses a valid form sent from another origin (another local port), or with no origin at all", async () => {

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CATCH_UP_LIMIT } from "../src/reports/report-schedules.js";
+import { CATCH_UP_LIMIT } from "../src/scheduled-reports/report-schedules.js";
 import { type Harness, harness, KEY } from "./support/harness.js";
 import { type SmtpCatcher, startSmtpCatcher } from "./support/smtp-catcher.js";
 
@@ -68,6 +68,7 @@ describe("report schedules", () => {
   it("refuses a schedule with a bad field, naming it", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: " ", format: "csv", every: "day", time: "09:00", recipients: ["a@example.com"] }, "name"],
+      [{ name: "a\u0007b", format: "csv", every: "day", time: "09:00", recipients: ["a@example.com"] }, "name"],
       [{ name: "x", format: "csv", every: "day", time: "9am", recipients: ["a@example.com"] }, "time"],
       [{ name: "x", format: "csv", every: "week", time: "09:00", recipients: ["a@example.com"] }, "weekday"],
       [{ name: "x", format: "csv", every: "day", time: "09:00", recipients: ["nope"] }, "Recipient 1"],

@@ -15,7 +15,7 @@ import { paymentToApi } from "../payments/serialize.js";
 import { writeReportCsv } from "../reconciliation/report-csv.js";
 import { runToApi, summaryToApi } from "../reconciliation/run-json.js";
 import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-file.js";
-import type { ReportSchedules } from "../reports/report-schedules.js";
+import type { ReportSchedules } from "../scheduled-reports/report-schedules.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 import { readCappedBody } from "./capped-body.js";
 import { registerMailAndExportControls } from "./mail-and-exports.js";

@@ -8,7 +8,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { parseRecipients } from "../mail/recipients.js";
 import { listingFilters } from "../payments/list-payments.js";
 import { seedWorkspace, workspaceTag } from "../payments/seed.js";
-import type { ReportSchedules } from "../reports/report-schedules.js";
+import type { ReportSchedules } from "../scheduled-reports/report-schedules.js";
 import type { ExportJob, OutboxMessage, PaymentsStore, ReportSchedule, ScheduleDelivery } from "../store/index.js";
 
 export interface MailAndExportsDeps {

@@ -120,7 +120,10 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       deps,
       app,
       requireSession: async (request, reply) => {
-        if (!request.dashboardKey) await reply.redirect(DASHBOARD, 303);
+        if (request.dashboardKey) return;
+        // Sign-in brings the browser back to the page it asked for.
+        const next = request.method === "GET" ? nextPage(request.url) : undefined;
+        await reply.redirect(next ? `${DASHBOARD}?next=${encodeURIComponent(next)}` : DASHBOARD, 303);
       },
       requireGatewaySession: async (request, reply) => {
         if (request.dashboardSession?.subject.kind !== "gateway") await reply.redirect(DASHBOARD, 303);
@@ -152,7 +155,15 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       const notice = queryField(request, "done") === "reset" ? RESET_NOTICE : undefined;
       return send(
         reply,
-        page("Sign in", signInForms(sessions.signInToken(request, reply), error, notice)),
+        page(
+          "Sign in",
+          signInForms(
+            sessions.signInToken(request, reply),
+            error,
+            notice,
+            nextPage(queryField(request, "next") ?? formField(request, "next")),
+          ),
+        ),
         error ? 401 : 200,
       );
     };
@@ -181,7 +192,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
           return signInPage(request, reply, signedIn.message === UNKNOWN_KEY ? unknown : signedIn.message);
         }
         await sessions.signIn(request, reply, { kind: "workspace", tag: workspaceTag(signedIn.workspace) });
-        return reply.redirect(DASHBOARD, 303);
+        return reply.redirect(nextPage(formField(request, "next")) ?? DASHBOARD, 303);
       }
       const secret = formField(request, "gatewaySecret") ?? "";
       if (
@@ -234,8 +245,19 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
 
 const RESET_NOTICE = "The workspace was reset, which ends every session of it. Sign in again.";
 
-function signInForms(csrf: string, error?: string, notice?: string): SafeHtml {
-  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
+/**
+ * Where a sign-in goes on to: the dashboard page that was asked for, only if it is one (a path under
+ * the dashboard, never another site: no open redirect).
+ */
+function nextPage(raw: string | undefined): string | undefined {
+  if (!raw?.startsWith(`${DASHBOARD}/`) || raw.includes("//") || raw.includes("\\")) return undefined;
+  return /^[\x21-\x7e]+$/.test(raw) ? raw : undefined;
+}
+
+function signInForms(csrf: string, error?: string, notice?: string, next?: string): SafeHtml {
+  const token = html`<input type="hidden" name="_csrf" value="${csrf}">${
+    next ? html`<input type="hidden" name="next" value="${next}">` : ""
+  }`;
   const described = error ? html`aria-describedby="sign-in-error"` : "";
   return html`${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : ""}
   ${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}

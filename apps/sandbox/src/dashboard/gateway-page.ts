@@ -1,3 +1,4 @@
+import { toMinorUnits } from "@payspec/client-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { GATEWAY_SCOPE } from "../clock.js";
@@ -8,12 +9,13 @@ import type { DashboardContext } from "./context.js";
 import { queryField } from "./form-fields.js";
 import { html } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { money } from "./money-format.js";
 
 const zDate = z.iso.date();
 
 function paymentRow({ payment: p }: StoredCardPayment) {
   return html`<tr><td>${p.createdDate}</td><td>${p.referenceId}</td><td>${p.orderId}</td><td>${p.cardDetails.cardNumber}</td>
-    <td class="money">${p.amount.toFixed(2)} ${p.currency}</td><td>${p.installment}</td><td class="status">${p.paymentStatus}</td></tr>`;
+    <td class="money">${money(toMinorUnits(p.amount, p.currency), p.currency)}</td><td>${p.installment}</td><td class="status">${p.paymentStatus}</td></tr>`;
 }
 
 /**

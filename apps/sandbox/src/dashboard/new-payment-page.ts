@@ -50,6 +50,13 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
     const accounts = await deps.payments.accounts(key);
     const workflow = await deps.payments.approvalWorkflow(key);
     const invalid = Object.keys(problems).length > 0;
+    // A fresh form suggests a payment that can be made: from the first account to another account in
+    // its currency, never to itself.
+    const [first] = accounts;
+    const other = accounts.find((a) => a !== first && a.currency === first?.currency);
+    if (first && other && values.from_account === undefined && values.to_account === undefined) {
+      values = { ...values, from_account: first.id, to_account: other.id, currency: first.currency };
+    }
     return ctx.render(
       request,
       reply,

@@ -222,6 +222,8 @@ function settingsSection(csrf: string, workflow: boolean, settlement: boolean, n
     <button type="submit">Advance the clock</button>
   </form>
   <form class="inline" method="post" action="${DASHBOARD}/reset">${token}
+    <label><span><input type="checkbox" name="confirm" value="yes" required> Yes, delete this workspace's payments,
+      keys, reports and e-mail</span></label>
     <button type="submit">Reset this workspace</button>
   </form></section>`;
 }

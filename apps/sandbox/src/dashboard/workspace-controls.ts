@@ -44,6 +44,14 @@ export function registerWorkspaceControls(dashboard: FastifyInstance, ctx: Dashb
   });
 
   dashboard.post(`${DASHBOARD}/reset`, post, async (request, reply) => {
+    // A reset cannot be undone: the form's box must be ticked (checked here too, not only by the browser).
+    if (formField(request, "confirm") !== "yes") {
+      return refused(
+        request,
+        reply,
+        "Nothing was reset: tick the box to confirm that this workspace's data may be deleted.",
+      );
+    }
     const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reset");
     if (answer.statusCode !== 200) return refused(request, reply, answer.json().message);
     return reply.redirect(`${DASHBOARD}?done=reset`, 303);

@@ -28,6 +28,18 @@ const history = async () => {
 };
 
 describe("the dashboard's new payment form and approval workflow, in a real browser", () => {
+  it("suggests a payment that can be made: different From and To accounts in one currency", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "New payment" }).first().click();
+    const from = await d.page.getByLabel("From account").inputValue();
+    const to = await d.page.getByLabel("To account").inputValue();
+    expect(from).not.toBe(to);
+    const accounts = await d.h.accounts();
+    const currency = (id: string) => accounts.find((a) => a.id === id)?.currency;
+    expect(currency(from)).toBe(currency(to));
+    expect(await d.page.getByLabel("Currency").inputValue()).toBe(currency(from));
+  });
+
   it("with the workflow on: a submit waits as pending, an approver approves it, then cancels it", async () => {
     await d.signIn();
     await d.page.getByRole("button", { name: "Turn the approval workflow on" }).click();
@@ -144,6 +156,13 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.getByRole("alert").textContent()).toContain("at most 315360000 s");
 
     await d.page.goto(d.url);
+    // Not confirmed: the browser asks for the box; a form sent without it anyway is refused by the server.
+    await d.page.locator('input[name="confirm"]').evaluate((box) => box.removeAttribute("required"));
+    await d.page.getByRole("button", { name: "Reset this workspace" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Nothing was reset: tick the box");
+    expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(200);
+    await d.page.goto(d.url);
+    await d.page.getByLabel(/Yes, delete this workspace/).check();
     await d.page.getByRole("button", { name: "Reset this workspace" }).click();
     // A reset ends every session of the workspace: the page says so and asks to sign in again.
     expect(await d.page.getByRole("status").textContent()).toContain("The workspace was reset");

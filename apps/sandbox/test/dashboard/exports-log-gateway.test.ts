@@ -126,7 +126,10 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     }
     // Not signed in: the dashboard sends the browser to sign in, and exports nothing.
     const answer = await d.context.request.get(`${d.url}/export.pdf`, { maxRedirects: 0 });
-    expect([answer.status(), answer.headers().location]).toEqual([303, "/_sandbox/dashboard"]);
+    expect([answer.status(), answer.headers().location]).toEqual([
+      303,
+      `/_sandbox/dashboard?next=${encodeURIComponent("/_sandbox/dashboard/export.pdf")}`,
+    ]);
     await d.signIn();
     const pdf = await (await d.context.request.get(`${d.url}/export.pdf`)).body();
     // 1,500 rows at about 52 a page.
@@ -209,7 +212,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
 
   it("shows the gateway's card payments masked, and downloads the daily report", async () => {
     const token = await d.h.login();
-    const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment() });
+    const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
     expect(paid.status).toBe(200);
     // A workspace's session sees none of the gateway's data: it is sent back to its own overview.
     await d.signIn();
@@ -224,6 +227,8 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await d.page.getByRole("heading", { name: "Gateway card payments" }).waitFor();
     const table = d.page.getByRole("table", { name: "Card payments" });
     expect(await table.locator("tbody tr").count()).toBe(1);
+    // Money as every other page shows it.
+    expect(await table.locator("tbody td.money").textContent()).toBe("1,250.50 TRY");
     const text = await d.page.content();
     expect(text).toContain("552879******0008");
     expect(text).not.toContain("5528790000000008");

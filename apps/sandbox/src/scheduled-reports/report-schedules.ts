@@ -1,0 +1,374 @@
+import { randomUUID } from "node:crypto";
+import { PassThrough } from "node:stream";
+import { type Payment, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
+import { ApiFailure, parseRequest } from "@payspec/server-kit";
+import { z } from "zod";
+import { type SandboxClocks, workspaceScope } from "../clock.js";
+import { signedDownloadUrl } from "../exports/download-link.js";
+import { EXPORT_PAGE } from "../exports/listing-stream.js";
+import { writePaymentsCsv } from "../exports/payments-csv.js";
+import { writePaymentsPdf } from "../exports/payments-pdf.js";
+import { istanbulDate, istanbulDateTime } from "../istanbul-time.js";
+import type { Mailer } from "../mail/mailer.js";
+import { parseRecipients } from "../mail/recipients.js";
+import { applyElapsedTime } from "../payments/elapsed-time.js";
+import { workspaceTag } from "../payments/seed.js";
+import { paymentToApi } from "../payments/serialize.js";
+import type { SandboxSecret } from "../sandbox-secret.js";
+import type { ExportJob, PaymentsStore, ReportSchedule, ScheduleDelivery, ScheduleStore } from "../store/index.js";
+import { nextDueAfter, periodBefore } from "./due-times.js";
+
+/**
+ * At most this many due times are delivered at once; a clock advanced further skips the older ones
+ * (recorded as one `skipped` delivery), so a jump of a year does not send 365 e-mails.
+ */
+export const CATCH_UP_LIMIT = 31;
+const POLL_MS = 500;
+const HOUR_MS = 3_600_000;
+
+const scheduleInput = z.object({
+  body: z.strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1, "a name is required")
+      .max(100, "at most 100 characters")
+      .refine((name) => !/\p{Cc}/u.test(name), "no control characters"),
+    format: z.enum(["csv", "pdf"]),
+    status: zPaymentStatus.optional(),
+    method: zPaymentMethod.optional(),
+    account: z
+      .string()
+      .regex(/^acc_[A-Za-z0-9]+$/, "an account id such as acc_try1")
+      .optional(),
+    every: z.enum(["day", "week"]),
+    weekday: z.number().int().min(1, "1 (Monday) to 7 (Sunday)").max(7, "1 (Monday) to 7 (Sunday)").optional(),
+    time: z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, "a time of day as HH:MM (Europe/Istanbul)"),
+    recipients: z.array(z.unknown()).max(100).optional(),
+    paused: z.boolean().optional(),
+  }),
+});
+type ScheduleInput = z.infer<typeof scheduleInput>["body"];
+
+export interface ReportSchedulesDeps {
+  readonly store: ScheduleStore;
+  readonly payments: PaymentsStore;
+  readonly clocks: SandboxClocks;
+  readonly secret: SandboxSecret;
+  readonly mailer: Mailer;
+  readonly workspaceKeys: readonly string[];
+  readonly completeAfterMs: number;
+  /** A report of more rows than this is linked instead of attached. */
+  readonly attachRows: number;
+  readonly linkHours: number;
+  readonly baseUrl: () => string;
+}
+
+/**
+ * Scheduled report delivery: at each due time on the workspace's sandbox clock, the payments of the
+ * period just ended, as CSV or PDF, e-mailed to the schedule's recipients (attached when small,
+ * linked when large). Every instance looks for due schedules; each due time is delivered once.
+ */
+export class ReportSchedules {
+  readonly #deps: ReportSchedulesDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(deps: ReportSchedulesDeps) {
+    this.#deps = deps;
+  }
+
+  async #validated(workspace: string, raw: unknown, createdAt: number, id: string): Promise<ReportSchedule> {
+    const { body } = parseRequest(scheduleInput, { body: raw });
+    if (body.every === "week" && body.weekday === undefined) {
+      throw new ApiFailure("invalid_request", "weekday: a weekly schedule needs its day, 1 (Monday) to 7 (Sunday).", {
+        param: "weekday",
+      });
+    }
+    const recipients = await this.#recipients(workspace, body);
+    const cadence = {
+      every: body.every,
+      time: body.time,
+      ...(body.every === "week" ? { weekday: body.weekday as number } : {}),
+    };
+    const now = await this.#deps.clocks.now(workspaceScope(workspace));
+    return {
+      id,
+      workspaceTag: workspaceTag(workspace),
+      name: body.name,
+      format: body.format,
+      filters: {
+        ...(body.status ? { status: body.status } : {}),
+        ...(body.method ? { method: body.method } : {}),
+        ...(body.account ? { account: body.account } : {}),
+      },
+      cadence,
+      recipients,
+      paused: body.paused ?? false,
+      createdAt,
+      // From now on: a new, edited or resumed schedule sends nothing for times already past.
+      nextDueAt: nextDueAfter(cadence, now),
+    };
+  }
+
+  async #recipients(workspace: string, body: ScheduleInput): Promise<readonly string[]> {
+    const parsed = parseRecipients(body.recipients ?? (await this.#deps.payments.reportRecipients(workspace)));
+    if ("problem" in parsed) throw new ApiFailure("invalid_request", parsed.problem, { param: "recipients" });
+    if (parsed.recipients.length === 0) {
+      throw new ApiFailure(
+        "invalid_request",
+        "recipients: give at least one address, or set the workspace's report recipients first.",
+        { param: "recipients" },
+      );
+    }
+    return parsed.recipients;
+  }
+
+  async create(workspace: string, raw: unknown): Promise<ReportSchedule> {
+    const id = `sch_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    const schedule = await this.#validated(workspace, raw, Date.now(), id);
+    await this.#deps.store.add(schedule);
+    return schedule;
+  }
+
+  async get(workspace: string, id: string): Promise<ReportSchedule> {
+    const schedule = await this.#deps.store.get(workspaceTag(workspace), id);
+    if (!schedule) throw new ApiFailure("not_found", "No schedule with that id in this workspace.", { param: "id" });
+    return schedule;
+  }
+
+  async replace(workspace: string, id: string, raw: unknown): Promise<ReportSchedule> {
+    const old = await this.get(workspace, id);
+    const schedule = await this.#validated(workspace, raw, old.createdAt, id);
+    await this.#deps.store.replace(schedule);
+    return schedule;
+  }
+
+  async remove(workspace: string, id: string): Promise<void> {
+    if (!(await this.#deps.store.remove(workspaceTag(workspace), id))) {
+      throw new ApiFailure("not_found", "No schedule with that id in this workspace.", { param: "id" });
+    }
+  }
+
+  list(workspace: string): Promise<readonly ReportSchedule[]> {
+    return this.#deps.store.list(workspaceTag(workspace));
+  }
+
+  deliveries(workspace: string, id: string, limit = 50): Promise<readonly ScheduleDelivery[]> {
+    return this.#deps.store.deliveries(workspaceTag(workspace), id, limit);
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Delivers what is due now in every workspace (the loop does this every half second). */
+  async runDue(): Promise<void> {
+    for (const workspace of this.#deps.workspaceKeys) {
+      const now = await this.#deps.clocks.now(workspaceScope(workspace));
+      for (const schedule of await this.#deps.store.due(workspaceTag(workspace), now)) {
+        if (this.#stopped) return;
+        await this.#deliverDue(workspace, schedule, now);
+      }
+    }
+  }
+
+  #schedule(ms: number) {
+    this.#timer = setTimeout(() => {
+      this.#running = this.runDue()
+        .catch(() => undefined)
+        .finally(() => {
+          this.#running = undefined;
+          if (!this.#stopped) this.#schedule(POLL_MS);
+        });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  async #deliverDue(workspace: string, schedule: ReportSchedule, now: number): Promise<void> {
+    const dueTimes: number[] = [];
+    for (let at = schedule.nextDueAt; at <= now; at = nextDueAfter(schedule.cadence, at)) dueTimes.push(at);
+    const skipped = dueTimes.slice(0, Math.max(0, dueTimes.length - CATCH_UP_LIMIT));
+    const toDeliver = dueTimes.slice(skipped.length);
+    await applyElapsedTime(this.#deps.payments, workspace, now, this.#deps.completeAfterMs);
+    let expected = schedule.nextDueAt;
+    for (const [i, dueAt] of toDeliver.entries()) {
+      const report = await this.#report(workspace, schedule, dueAt, now);
+      const notes: ScheduleDelivery[] =
+        i === 0 && skipped.length > 0
+          ? [
+              {
+                scheduleId: schedule.id,
+                dueAt: skipped[0] as number,
+                at: Date.now(),
+                periodFrom: periodBefore(schedule.cadence, skipped[0] as number).from,
+                periodTo: skipped[skipped.length - 1] as number,
+                rows: 0,
+                outcome: "skipped",
+                detail: `${skipped.length} due times skipped: the clock passed more than ${CATCH_UP_LIMIT} at once, and only the last ${CATCH_UP_LIMIT} are sent.`,
+              },
+            ]
+          : [];
+      const next = nextDueAfter(schedule.cadence, dueAt);
+      const delivered = await this.#deps.store.deliver(
+        { ...schedule, nextDueAt: expected },
+        next,
+        [...notes, report.delivery],
+        report.mail,
+        report.linked,
+      );
+      // Another instance delivered this due time: it goes on from here.
+      if (!delivered) return;
+      this.#deps.mailer.kept();
+      expected = next;
+    }
+  }
+
+  /** The report of the period before `dueAt`: its file, its e-mail and what to record. */
+  async #report(workspace: string, schedule: ReportSchedule, dueAt: number, now: number) {
+    const { from, to } = periodBefore(schedule.cadence, dueAt);
+    let rows = 0;
+    const counted = (async function* (source: AsyncIterable<Payment>) {
+      for await (const payment of source) {
+        rows++;
+        yield payment;
+      }
+    })(this.#paymentsBetween(workspace, schedule, from, to));
+    const file = await writeFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`);
+    const filename = `payments-${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}.${schedule.format}`;
+    const tag = workspaceTag(workspace);
+    const lines = [
+      `${schedule.name}: ${rows.toLocaleString("en-US")} payments created from ${istanbulDateTime(from)} to ${istanbulDateTime(to)} (Europe/Istanbul)${filtersText(schedule)}.`,
+    ];
+    let linked: { job: ExportJob; file: Buffer } | undefined;
+    if (rows > this.#deps.attachRows) {
+      const expiresAt = now + this.#deps.linkHours * HOUR_MS;
+      const job: ExportJob = {
+        id: `exp_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        workspaceTag: tag,
+        format: schedule.format,
+        listing: {
+          workspace: tag,
+          snapshotSeq: 0,
+          snapshotVersion: 0,
+          afterSeq: 0,
+          total: rows,
+          limit: EXPORT_PAGE,
+          ...schedule.filters,
+        },
+        total: rows,
+        requestedAt: now,
+        state: "ready",
+        rowsWritten: rows,
+        attempts: 1,
+        readyAt: now,
+        expiresAt,
+        bytes: file.length,
+      };
+      linked = { job, file };
+      const link = signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, tag, job.id, expiresAt);
+      lines.push(
+        `The report is too large to attach (${(file.length / 1e6).toFixed(1)} MB). Download it, no sign-in needed, until ${new Date(expiresAt).toISOString()} on the sandbox clock:\n${link}`,
+      );
+    } else {
+      lines.push(`The report is attached as ${filename}.`);
+    }
+    lines.push(
+      `This schedule runs every ${cadenceText(schedule)}. Change or pause it in the dashboard under Settings → Reports.`,
+    );
+    const mail = this.#deps.mailer.compose(tag, {
+      to: schedule.recipients,
+      subject: `${schedule.name}: payments ${periodText(from, to)}`,
+      text: lines.join("\n\n"),
+      ...(linked
+        ? {}
+        : {
+            attachments: [
+              {
+                filename,
+                contentType: schedule.format === "csv" ? "text/csv; charset=utf-8" : "application/pdf",
+                content: file,
+              },
+            ],
+          }),
+    });
+    const delivery: ScheduleDelivery = {
+      scheduleId: schedule.id,
+      dueAt,
+      at: Date.now(),
+      periodFrom: from,
+      periodTo: to,
+      rows,
+      outcome: linked ? "linked" : "attached",
+      messageId: mail.id,
+      ...(linked ? { exportJobId: linked.job.id } : {}),
+    };
+    return { mail, delivery, linked };
+  }
+
+  /** The schedule's payments created in [from, to), oldest first, statuses as they are now. */
+  async *#paymentsBetween(
+    workspace: string,
+    schedule: ReportSchedule,
+    from: number,
+    to: number,
+  ): AsyncGenerator<Payment> {
+    const { payments } = this.#deps;
+    const snapshot = await payments.snapshot(workspace);
+    let afterSeq = 0;
+    for (;;) {
+      const { items } = await payments.list(workspace, {
+        afterSeq,
+        snapshotSeq: snapshot.seq,
+        asOfVersion: snapshot.version,
+        createdFrom: from,
+        createdTo: to - 1,
+        limit: EXPORT_PAGE,
+        countTotal: false,
+        ...schedule.filters,
+      });
+      for (const item of items) yield paymentToApi(item);
+      const last = items[items.length - 1];
+      if (!last || items.length < EXPORT_PAGE) return;
+      afterSeq = last.seq;
+    }
+  }
+}
+
+async function writeFile(format: "csv" | "pdf", payments: AsyncIterable<Payment>, title: string): Promise<Buffer> {
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => sink.once("end", resolve));
+  if (format === "csv") await writePaymentsCsv(payments, sink);
+  else await writePaymentsPdf(payments, title, sink);
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+function periodText(from: number, to: number): string {
+  const first = istanbulDate(from);
+  const last = istanbulDate(to - 1);
+  return first === last ? first : `${first} to ${last}`;
+}
+
+const WEEKDAYS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+export function cadenceText(schedule: ReportSchedule): string {
+  const { every, weekday, time } = schedule.cadence;
+  return every === "day"
+    ? `day at ${time} (Europe/Istanbul)`
+    : `${WEEKDAYS[weekday ?? 1]} at ${time} (Europe/Istanbul)`;
+}
+
+function filtersText(schedule: ReportSchedule): string {
+  const given = Object.entries(schedule.filters).map(([name, value]) => `${name} ${value}`);
+  return given.length > 0 ? `, ${given.join(", ")}` : "";
+}
