@@ -4,6 +4,7 @@ import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { localTime } from "./local-time.js";
 
 interface RunSummary {
   readonly id: string;
@@ -26,7 +27,7 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
     const keys = listed.json().data as ApiKeyView[];
     const rows = keys.map(
       (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${k.status}</td>
-        <td>${k.created_at ?? "at start"}</td><td>${k.expires_on ?? "never"}</td><td>${k.last_used_at ?? ""}</td>
+        <td>${k.created_at ? localTime(k.created_at) : "at start"}</td><td>${k.expires_on ?? "never"}</td><td>${localTime(k.last_used_at)}</td>
         <td>${
           k.source === "created" && k.status !== "revoked"
             ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
@@ -41,7 +42,7 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
       reply,
       "API keys",
       html`${notice ?? ""}
-      <table aria-label="API keys"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created</th><th>Expires</th><th>Last used</th><th></th></tr></thead>
+      <table aria-label="API keys"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created (Istanbul)</th><th>Expires</th><th>Last used (Istanbul)</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">Create a key</h2>
       <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
@@ -96,7 +97,7 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
     const runs = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/reconciliations")).json()
       .data as RunSummary[];
     const rows = runs.map(
-      (r) => html`<tr><td>${r.at}</td><td>${r.counts.matched ?? 0}</td>
+      (r) => html`<tr><td>${localTime(r.at)}</td><td>${r.counts.matched ?? 0}</td>
         <td>${Object.values(r.counts).reduce((a, b) => a + b, 0) - (r.counts.matched ?? 0)}</td>
         <td>${r.unmatched_payments}</td><td>${r.repeat_of ? "repeats an earlier run" : ""}</td>
         <td><a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">Report (CSV)</a></td></tr>`,
@@ -116,7 +117,7 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
         <p><button type="submit">Reconcile</button></p>
       </form></section>
       <h2>Past runs</h2>
-      <table aria-label="Reconciliation runs"><thead><tr><th>Run at</th><th>Matched</th><th>Other lines</th>
+      <table aria-label="Reconciliation runs"><thead><tr><th>Run at (Istanbul)</th><th>Matched</th><th>Other lines</th>
         <th>Settled, no line</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">No statement imported yet.</td></tr>`}</tbody></table>
       <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,

@@ -6,6 +6,7 @@ import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { localTime } from "./local-time.js";
 
 type JobView = ReturnType<typeof jobToApi>;
 type MessageView = ReturnType<typeof messageToApi>;
@@ -51,13 +52,13 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
         } It is also listed here.</p></div>`
       : "";
     const rows = jobs.map(
-      (j) => html`<tr><td>${j.requested_at}</td><td>${j.format.toUpperCase()}</td>
+      (j) => html`<tr><td>${localTime(j.requested_at)}</td><td>${j.format.toUpperCase()}</td>
         <td>${
           Object.entries(j.filters)
             .map(([name, value]) => `${name} ${value}`)
             .join(", ") || "all"
         }</td>
-        <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${j.expires_at ?? ""}</td>
+        <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${localTime(j.expires_at)}</td>
         <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">Download</a>` : ""}</td></tr>`,
     );
     return ctx.render(
@@ -67,7 +68,7 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
       html`${notice}<p>Exports of more than ${count(deps.exportQueueRows)} payments are written in the background
         and sent as a link that works for ${deps.exports.linkHours} hours on the sandbox clock.
         <a href="${DASHBOARD}/exports">Refresh</a></p>
-      <table aria-label="Exports"><thead><tr><th>Requested</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
+      <table aria-label="Exports"><thead><tr><th>Requested (Istanbul)</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
         <th>State</th><th>Link expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
     );
   });
@@ -117,7 +118,7 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
   dashboard.get(`${DASHBOARD}/outbox`, signedIn, async (request, reply) => {
     const messages = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/outbox")).json().data as MessageView[];
     const rows = messages.map(
-      (m) => html`<tr><td>${m.created_at}</td><td>${m.to.join(", ")}</td>
+      (m) => html`<tr><td>${localTime(m.created_at)}</td><td>${m.to.join(", ")}</td>
         <td><a href="${DASHBOARD}/outbox/${m.id}">${m.subject}</a></td><td>${m.attachments.length || ""}</td>
         <td class="status">${m.delivery.state}${m.delivery.last_error ? ` (${m.delivery.last_error})` : ""}</td></tr>`,
     );
@@ -129,7 +130,7 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
         messages.length === 0 ? "None yet." : ""
       } State <em>caught</em>: kept here only (no SMTP server is configured); <em>sent</em>, <em>retrying</em>
         or <em>failed</em>: what the SMTP server (PAYSPEC_SMTP_URL) answered.</p>
-      <table aria-label="Outbox"><thead><tr><th>Time (UTC)</th><th>To</th><th>Subject</th><th>Attachments</th><th>Delivery</th></tr></thead>
+      <table aria-label="Outbox"><thead><tr><th>Time (Istanbul)</th><th>To</th><th>Subject</th><th>Attachments</th><th>Delivery</th></tr></thead>
       <tbody>${rows}</tbody></table>`,
     );
   });
@@ -161,7 +162,7 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
       m.subject,
       html`<table aria-label="Headers"><tbody>
         <tr><th>From</th><td>${deps.mailer.from}</td></tr><tr><th>To</th><td>${m.to.join(", ")}</td></tr>
-        <tr><th>Date</th><td>${m.created_at}</td></tr><tr><th>Delivery</th><td class="status">${m.delivery.state}${
+        <tr><th>Date</th><td>${localTime(m.created_at)}</td></tr><tr><th>Delivery</th><td class="status">${m.delivery.state}${
           m.delivery.attempts ? `, ${m.delivery.attempts} attempt(s)` : ""
         }${m.delivery.last_error ? `: ${m.delivery.last_error}` : ""}</td></tr></tbody></table>
       <h2>Message</h2><pre id="message-text">${m.text}</pre>

@@ -1,3 +1,4 @@
+import { currencyExponent, toMinorUnits } from "@payspec/client-core";
 import { type PaymentCreate, zPaymentCreate, zPaymentMethod } from "@payspec/payments-zod";
 import {
   ApiFailure,
@@ -12,6 +13,7 @@ import { submitFromDashboard } from "../payments/dashboard-actions.js";
 import type { StoredAccount, StoredPayment } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
+import { inWords } from "./form-messages.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 
@@ -22,14 +24,28 @@ type Field = (typeof FIELDS)[number];
 type FormValues = Partial<Record<Field, string>>;
 
 /** The form's text as the schema's input: whole numbers become numbers, empty optional fields go. */
+/**
+ * The form as the API's schema takes it. The amount is typed in major units, as every page shows
+ * money ("1250.50" TRY), and sent in minor units; one that is not a plain decimal with the
+ * currency's decimals stays text, for the schema to refuse.
+ */
 function candidate(values: FormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of FIELDS) {
     const value = values[field];
     if (value === undefined || value === "") continue;
-    out[field] = field === "amount" && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
+    out[field] = field === "amount" ? minorUnits(value, values.currency) : value;
   }
   return out;
+}
+
+function minorUnits(amount: string, currency: string | undefined): number | string {
+  if (!currency || !/^-?\d{1,13}(?:\.\d{1,4})?$/.test(amount.trim())) return amount;
+  try {
+    return toMinorUnits(amount.trim(), currency, { exact: true });
+  } catch {
+    return amount;
+  }
 }
 
 /** What was typed, for the form shown again: a card number typed into a text field does not come back. */
@@ -85,8 +101,10 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
         if (problems[field] && firstUnstorableField(values[field]) !== undefined)
           problems[field] = "Remove the NUL character or lone surrogate: no text can hold it.";
       }
-      if (problems.amount && values.amount !== undefined && !/^-?\d+$/.test(values.amount)) {
-        problems.amount = "Enter a whole number of minor units (kuruş, cents): 1250 is 12.50.";
+      for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
+      if (problems.amount && typeof candidate(values).amount !== "number") {
+        const digits = values.currency ? currencyExponent(values.currency) : 2;
+        problems.amount = `Enter an amount such as 1250.50, with at most ${digits} decimals for ${values.currency ?? "the currency"}.`;
       }
       return show(request, reply, shownAgain(values), problems);
     }
@@ -128,8 +146,8 @@ function newPaymentForm(
   ${count ? html`<p class="error" role="alert">${count === 1 ? "One field needs" : `${count} fields need`} attention.</p>` : ""}
   <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="New payment">
     <input type="hidden" name="_csrf" value="${csrf}">
-    <label>Amount in minor units (kuruş, cents)
-      <input name="amount" inputmode="numeric" value="${values.amount ?? ""}" ${aria("amount")}>${error("amount")}</label>
+ <label>Amount (such as 1250.50, in the chosen currency)
+      <input name="amount" inputmode="decimal" value="${values.amount ?? ""}" ${aria("amount")}>${error("amount")}</label>
     <label>Currency <select name="currency" ${aria("currency")}>${currencies.map((c) => option("currency", c))}</select>${error("currency")}</label>
     <label>Method <select name="method" ${aria("method")}>${methods.map(([value, label]) => option("method", value, label))}</select>${error("method")}</label>
     <label>From account ${accountSelect("from_account")}${error("from_account")}</label>

@@ -11,6 +11,7 @@ import type { DashboardContext } from "./context.js";
 import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { localTime } from "./local-time.js";
 import { money } from "./money-format.js";
 
 const PAGE_SIZE = 25;
@@ -217,7 +218,7 @@ function settingsSection(csrf: string, workflow: boolean, settlement: boolean, n
     <button type="submit">${settlement ? "Turn automatic settlement off" : "Turn automatic settlement on"}</button>
   </form>
   <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
-    <span>Sandbox clock: <time id="sandbox-clock" datetime="${new Date(now).toISOString()}">${new Date(now).toISOString()}</time></span>
+    <span>Sandbox clock: ${localTime(now, "sandbox-clock")}</span>
     <label>Seconds <input name="seconds" type="number" min="1" step="1" required></label>
     <button type="submit">Advance the clock</button>
   </form>
@@ -255,13 +256,13 @@ function paymentsSection(
   <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.pagination.total ?? 0} payments.</p>`}
-  <table aria-label="Payments"><thead><tr><th>Created</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
+  <table aria-label="Payments"><thead><tr><th>Created (Istanbul)</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
   <tbody>${(listing?.data ?? []).map(paymentRow)}</tbody></table>
   ${listing?.pagination.next_cursor ? html`<p><a rel="next" href="${DASHBOARD}?${next.toString()}">Next page</a></p>` : ""}</section>`;
 }
 
 function paymentRow(p: Payment): SafeHtml {
-  return html`<tr><td>${p.created_at}</td><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
+  return html`<tr><td>${localTime(p.created_at)}</td><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
     <td>${p.method}</td><td>${p.from_account}</td><td>${p.to_account}</td><td class="status">${p.status}</td><td>${p.description ?? ""}</td></tr>`;
 }
 
@@ -272,11 +273,11 @@ function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
     html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit">${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
-      html`<tr><th scope="row">${name}</th><td ${name === "status" ? html`id="payment-status"` : ""}>${name === "amount" ? money(Number(value), fields.currency) : String(value)}</td></tr>`,
+      html`<tr><th scope="row">${name}</th><td ${name === "status" ? html`id="payment-status"` : ""}>${name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
   );
   const history = payment.history.map(
     (change) =>
-      html`<tr><td>${new Date(change.at).toISOString()}</td><td class="status">${change.status}</td><td>${CAUSES[change.cause]}</td></tr>`,
+      html`<tr><td>${localTime(change.at)}</td><td class="status">${change.status}</td><td>${CAUSES[change.cause]}</td></tr>`,
   );
   const cancellable = payment.status === "pending" || payment.status === "approved";
   return html`<table aria-label="Payment fields"><tbody>${rows}</tbody></table>
@@ -290,6 +291,6 @@ function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
     </form>
   </section>
   <h2>Status history</h2>
-  <table aria-label="Status history"><thead><tr><th>Time</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
+  <table aria-label="Status history"><thead><tr><th>Time (Istanbul)</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
   <p><a href="${DASHBOARD}">Back to payments</a></p>`;
 }

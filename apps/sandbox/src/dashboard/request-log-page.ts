@@ -3,6 +3,7 @@ import type { LoggedRequest } from "./api-request-log.js";
 import type { DashboardContext } from "./context.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { localTime } from "./local-time.js";
 
 /** How often the open log page asks for new rows. */
 const REFRESH = "every 2s";
@@ -20,7 +21,7 @@ function rows(entries: readonly LoggedRequest[]): SafeHtml {
     entries.length === 0
       ? html`<tr><td colspan="6">No API requests for this workspace yet. Send one with its API key and it appears here.</td></tr>`
       : entries.map(
-          (e) => html`<tr><td>${new Date(e.at).toISOString()}</td><td>${e.method}</td>
+          (e) => html`<tr><td>${localTime(e.at)}</td><td>${e.method}</td>
             <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${e.status}</td>
             <td class="money">${e.latencyMs.toFixed(1)} ms</td><td>${verdict(e)}</td></tr>`,
         )
@@ -42,7 +43,7 @@ export function registerRequestLogPage(dashboard: FastifyInstance, ctx: Dashboar
       "Request log",
       html`<p>The last requests made to the payments API with this workspace's key, newest first; this page refreshes
       itself. Each answer is checked against the payments spec.</p>
-      <table aria-label="Request log"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th>
+      <table aria-label="Request log"><thead><tr><th>Time (Istanbul)</th><th>Method</th><th>Path</th><th>Status</th>
       <th class="money">Latency</th><th>Spec verdict</th></tr></thead>${rows(requestLog.entries(request.dashboardKey))}</table>`,
     ),
   );
@@ -69,7 +70,7 @@ export function registerRequestLogPage(dashboard: FastifyInstance, ctx: Dashboar
       request,
       reply,
       `${entry.method} ${entry.url}`,
-      html`<p>${new Date(entry.at).toISOString()} · status ${entry.status} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
+      html`<p>${localTime(entry.at)} · status ${entry.status} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
       ${entry.violations.length ? html`<h2>Violations of the spec</h2><ul>${entry.violations.map((v) => html`<li>${v}</li>`)}</ul>` : ""}
       <h2>Request body</h2><pre>${entry.requestBody ?? "(none)"}</pre>
       <h2>Response body</h2><pre>${entry.responseBody ?? "(none)"}</pre>

@@ -4,6 +4,7 @@ import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
+import { localTime } from "./local-time.js";
 
 type ScheduleView = ReturnType<typeof scheduleToApi>;
 type DeliveryView = ReturnType<typeof deliveryToApi>;
@@ -88,7 +89,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         s,
       ) => html`<tr><td><a href="${DASHBOARD}/settings/schedules/${s.id}">${s.name}</a></td><td>${s.format.toUpperCase()}</td>
         <td>${filters(s)}</td><td>${cadence(s)}</td><td>${s.recipients.join(", ")}</td>
-        <td class="status">${s.paused ? "paused" : s.next_due_at}</td></tr>`,
+        <td class="status">${s.paused ? "paused" : localTime(s.next_due_at)}</td></tr>`,
     );
     return ctx.render(
       request,
@@ -98,7 +99,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         week just ended are e-mailed: attached when small, linked when large. Every e-mail is in the
         <a href="${DASHBOARD}/outbox">Outbox</a>.</p>
       <table aria-label="Schedules"><thead><tr><th>Name</th><th>Format</th><th>Filters</th><th>When</th><th>Recipients</th>
-        <th>Next due (UTC)</th></tr></thead><tbody>${rows}</tbody></table>
+        <th>Next due (Istanbul)</th></tr></thead><tbody>${rows}</tbody></table>
       <section aria-labelledby="new-schedule"><h2 id="new-schedule">New schedule</h2>
       ${form(request, `${DASHBOARD}/settings/schedules`, "Create schedule", entered)}</section>`,
       status,
@@ -128,7 +129,9 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     const s = answer.json() as ScheduleView & { deliveries: DeliveryView[] };
     const base = `${DASHBOARD}/settings/schedules/${s.id}`;
     const rows = s.deliveries.map(
-      (d) => html`<tr><td>${d.due_at}</td><td>${d.period_from} – ${d.period_to}</td><td class="money">${d.rows}</td>
+      (
+        d,
+      ) => html`<tr><td>${localTime(d.due_at)}</td><td>${localTime(d.period_from)} – ${localTime(d.period_to)}</td><td class="money">${d.rows}</td>
         <td class="status">${d.outcome}</td><td>${
           d.message_id ? html`<a href="${DASHBOARD}/outbox/${d.message_id}">e-mail</a>` : (d.detail ?? "")
         }</td></tr>`,
@@ -138,13 +141,13 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       reply,
       s.name,
       html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} to ${s.recipients.join(", ")}.
-        ${s.paused ? "Paused." : `Next due ${s.next_due_at} (UTC).`}</p>
+        ${s.paused ? "Paused." : html`Next due ${localTime(s.next_due_at)} (Istanbul).`}</p>
       <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(request)}
         <button type="submit">${s.paused ? "Resume" : "Pause"}</button></form>
       <form method="post" action="${base}/delete" class="inline">${token(request)}
         <button type="submit" aria-label="Delete ${s.name}">Delete</button></form>
       <h2>Deliveries</h2>
-      <table aria-label="Deliveries"><thead><tr><th>Due (UTC)</th><th>Period (UTC)</th><th class="money">Payments</th>
+      <table aria-label="Deliveries"><thead><tr><th>Due (Istanbul)</th><th>Period (Istanbul)</th><th class="money">Payments</th>
         <th>Outcome</th><th></th></tr></thead><tbody>${rows}</tbody></table>
       <section aria-labelledby="edit"><h2 id="edit">Edit</h2>${form(request, base, "Save schedule", s)}</section>`,
       status,

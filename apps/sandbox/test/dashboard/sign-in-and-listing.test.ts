@@ -86,6 +86,12 @@ describe("the sandbox dashboard, in a real browser", () => {
     const fields = await d.page.getByRole("table", { name: "Payment fields" }).textContent();
     expect(fields).toContain("1.05 TRY");
     expect(fields).toContain("completed_at");
+    // Times in Istanbul (UTC+03:00), the UTC instant on hover.
+    const created = (await d.h.call("GET", `/v1/payments/${made[5]?.id}`, { key: KEY })).body.created_at as string;
+    const shown = d.page.locator(`time[datetime="${created}"]`).first();
+    expect(await shown.getAttribute("title")).toBe(`${created} (UTC)`);
+    const istanbul = new Date(Date.parse(created) + 3 * 3_600_000).toISOString().replace("T", " ").slice(0, 19);
+    expect(await shown.textContent()).toBe(istanbul);
   });
 
   it("never shows another workspace's payments", async () => {
