@@ -1,4 +1,3 @@
-import { zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -6,6 +5,7 @@ import type { ExportQueue } from "../exports/export-queue.js";
 import { letterLinks } from "../mail/compose.js";
 import type { Mailer } from "../mail/mailer.js";
 import { parseRecipients } from "../mail/recipients.js";
+import { listingFilterFields } from "../payments/filter-fields.js";
 import { listingFilters } from "../payments/list-payments.js";
 import { seedWorkspace, workspaceTag } from "../payments/seed.js";
 import type { ReportSchedules } from "../scheduled-reports/report-schedules.js";
@@ -22,12 +22,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const exportRequest = z.object({
   body: z.strictObject({
     format: z.enum(["csv", "pdf"]),
-    status: zPaymentStatus.optional(),
-    method: zPaymentMethod.optional(),
-    account: z
-      .string()
-      .regex(/^acc_[A-Za-z0-9]+$/, "an account id such as acc_try1")
-      .optional(),
+    ...listingFilterFields,
     from: z.string().regex(DATE, "a date as YYYY-MM-DD").optional(),
     to: z.string().regex(DATE, "a date as YYYY-MM-DD").optional(),
   }),

@@ -7,6 +7,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { encodeCursor } from "../payments/cursor.js";
 import { type ListingFilters, listingFilters, listPayments, openListing } from "../payments/list-payments.js";
 import { workspaceTag } from "../payments/seed.js";
+import { PollingLoop } from "../polling-loop.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { ExportJob, ExportJobStore, PaymentsStore } from "../store/index.js";
 import { signedDownloadUrl } from "./download-link.js";
@@ -43,9 +44,7 @@ class LeaseLost extends Error {}
 export class ExportQueue {
   readonly #deps: ExportQueueDeps;
   readonly #instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #loop = new PollingLoop(() => this.#runQueued(), POLL_MS);
 
   constructor(deps: ExportQueueDeps) {
     this.#deps = deps;
@@ -105,34 +104,19 @@ export class ExportQueue {
   }
 
   start(): void {
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   wake(): void {
-    if (!this.#stopped && !this.#running) this.#schedule(0);
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(ms: number) {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#running = this.#runQueued()
-        .catch(() => undefined)
-        .finally(() => {
-          this.#running = undefined;
-          if (!this.#stopped) this.#schedule(POLL_MS);
-        });
-    }, ms);
-    this.#timer.unref();
+    await this.#loop.stop();
   }
 
   async #runQueued(): Promise<void> {
-    while (!this.#stopped) {
+    while (!this.#loop.stopped) {
       const now = Date.now();
       const job = await this.#deps.jobs.claim(this.#instance, now, now + this.#deps.leaseMs);
       if (!job) return;

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
+import { PollingLoop } from "../polling-loop.js";
 import type { OutboxMessage, OutboxStore } from "../store/index.js";
 
 /** Attempts before a message is given up as failed: with a 1 s first retry, about a minute of trying. */
@@ -22,9 +23,7 @@ export class SmtpDelivery {
   readonly #outbox: OutboxStore;
   readonly #options: SmtpDeliveryOptions;
   readonly #transport: Transporter;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #loop = new PollingLoop(() => this.#deliverDue(), POLL_MS);
 
   constructor(outbox: OutboxStore, options: SmtpDeliveryOptions) {
     this.#outbox = outbox;
@@ -38,40 +37,24 @@ export class SmtpDelivery {
   }
 
   start(): void {
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Looks for due messages now (a message was just queued). */
   wake(): void {
-    if (this.#stopped || this.#running) return;
-    this.#schedule(0);
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
     this.#transport.close();
-  }
-
-  #schedule(ms: number) {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#running = this.#deliverDue()
-        .catch(() => undefined)
-        .finally(() => {
-          this.#running = undefined;
-          if (!this.#stopped) this.#schedule(POLL_MS);
-        });
-    }, ms);
-    this.#timer.unref();
   }
 
   async #deliverDue(): Promise<void> {
     for (;;) {
       const now = Date.now();
       const due = await this.#outbox.claimDue(now, now + LEASE_MS, 10);
-      if (due.length === 0 || this.#stopped) return;
+      if (due.length === 0 || this.#loop.stopped) return;
       for (const message of due) await this.#deliver(message);
     }
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
-import { type Payment, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
+import type { Payment } from "@payspec/payments-zod";
 import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
@@ -12,8 +12,10 @@ import { istanbulDate, istanbulDateTime } from "../istanbul-time.js";
 import type { Mailer } from "../mail/mailer.js";
 import { parseRecipients } from "../mail/recipients.js";
 import { applyElapsedTime } from "../payments/elapsed-time.js";
+import { listingFilterFields } from "../payments/filter-fields.js";
 import { workspaceTag } from "../payments/seed.js";
 import { paymentToApi } from "../payments/serialize.js";
+import { PollingLoop } from "../polling-loop.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { ExportJob, PaymentsStore, ReportSchedule, ScheduleDelivery, ScheduleStore } from "../store/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
@@ -35,12 +37,7 @@ const scheduleInput = z.object({
       .max(100, "at most 100 characters")
       .refine((name) => !/\p{Cc}/u.test(name), "no control characters"),
     format: z.enum(["csv", "pdf"]),
-    status: zPaymentStatus.optional(),
-    method: zPaymentMethod.optional(),
-    account: z
-      .string()
-      .regex(/^acc_[A-Za-z0-9]+$/, "an account id such as acc_try1")
-      .optional(),
+    ...listingFilterFields,
     every: z.enum(["day", "week"]),
     weekday: z.number().int().min(1, "1 (Monday) to 7 (Sunday)").max(7, "1 (Monday) to 7 (Sunday)").optional(),
     time: z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, "a time of day as HH:MM (Europe/Istanbul)"),
@@ -71,9 +68,7 @@ export interface ReportSchedulesDeps {
  */
 export class ReportSchedules {
   readonly #deps: ReportSchedulesDeps;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #loop = new PollingLoop(() => this.runDue(), POLL_MS);
 
   constructor(deps: ReportSchedulesDeps) {
     this.#deps = deps;
@@ -160,13 +155,11 @@ export class ReportSchedules {
   }
 
   start(): void {
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
   }
 
   /** Delivers what is due now in every workspace (the loop does this every half second). */
@@ -174,22 +167,10 @@ export class ReportSchedules {
     for (const workspace of this.#deps.workspaceKeys) {
       const now = await this.#deps.clocks.now(workspaceScope(workspace));
       for (const schedule of await this.#deps.store.due(workspaceTag(workspace), now)) {
-        if (this.#stopped) return;
+        if (this.#loop.stopped) return;
         await this.#deliverDue(workspace, schedule, now);
       }
     }
-  }
-
-  #schedule(ms: number) {
-    this.#timer = setTimeout(() => {
-      this.#running = this.runDue()
-        .catch(() => undefined)
-        .finally(() => {
-          this.#running = undefined;
-          if (!this.#stopped) this.#schedule(POLL_MS);
-        });
-    }, ms);
-    this.#timer.unref();
   }
 
   async #deliverDue(workspace: string, schedule: ReportSchedule, now: number): Promise<void> {
