@@ -81,6 +81,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const byTag = new Map(config.apiKeys.map((key) => [workspaceTag(key), key]));
   let app: FastifyInstance | undefined;
+  // Links in e-mail: the public URL, or the address the sandbox listens on (known once it listens).
+  const linkBase = () => config.publicUrl ?? listeningUrl(app, config);
   const exports = new ExportQueue({
     jobs: stores.exportJobs,
     payments,
@@ -88,7 +90,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clocks,
     mailer,
     workspaceOf: (tag) => byTag.get(tag),
-    baseUrl: () => config.publicUrl ?? listeningUrl(app, config),
+    baseUrl: linkBase,
     linkHours: config.exportLinkHours,
     leaseMs: config.jobLeaseSeconds * 1000,
   });
@@ -102,7 +104,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     completeAfterMs: config.completeAfterSeconds * 1000,
     attachRows: config.exportQueueRows,
     linkHours: config.exportLinkHours,
-    baseUrl: () => config.publicUrl ?? listeningUrl(app, config),
+    baseUrl: linkBase,
   });
   const resetWorkspace = async (apiKey: string) => {
     const seed = seedWorkspace(apiKey);

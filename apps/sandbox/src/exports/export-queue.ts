@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { PassThrough } from "node:stream";
 import type { Payment } from "@payspec/payments-zod";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -12,8 +11,7 @@ import type { SandboxSecret } from "../sandbox-secret.js";
 import type { ExportJob, ExportJobStore, PaymentsStore } from "../store/index.js";
 import { signedDownloadUrl } from "./download-link.js";
 import { EXPORT_PAGE, listingTitle, paymentsOfListing } from "./listing-stream.js";
-import { writePaymentsCsv } from "./payments-csv.js";
-import { writePaymentsPdf } from "./payments-pdf.js";
+import { paymentsFile } from "./payments-file.js";
 
 const POLL_MS = 250;
 const HOUR_MS = 3_600_000;
@@ -170,16 +168,6 @@ export class ExportQueue {
         }
       }
     })();
-    const sink = new PassThrough();
-    const chunks: Buffer[] = [];
-    sink.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const ended = new Promise((resolve) => sink.once("end", resolve));
-    if (job.format === "csv") {
-      await writePaymentsCsv(counted, sink);
-    } else {
-      await writePaymentsPdf(counted, listingTitle(listingFilters(job.listing)), sink);
-    }
-    await ended;
-    return Buffer.concat(chunks);
+    return paymentsFile(job.format, counted, listingTitle(listingFilters(job.listing)));
   }
 }

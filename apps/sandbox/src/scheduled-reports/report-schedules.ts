@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { PassThrough } from "node:stream";
 import type { Payment } from "@payspec/payments-zod";
 import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import { signedDownloadUrl } from "../exports/download-link.js";
 import { EXPORT_PAGE } from "../exports/listing-stream.js";
-import { writePaymentsCsv } from "../exports/payments-csv.js";
-import { writePaymentsPdf } from "../exports/payments-pdf.js";
+import { paymentsFile } from "../exports/payments-file.js";
 import { istanbulDate, istanbulDateTime } from "../istanbul-time.js";
 import type { Mailer } from "../mail/mailer.js";
 import { parseRecipients } from "../mail/recipients.js";
@@ -222,7 +220,7 @@ export class ReportSchedules {
         yield payment;
       }
     })(this.#paymentsBetween(workspace, schedule, from, to));
-    const file = await writeFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`);
+    const file = await paymentsFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`);
     const filename = `payments-${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}.${schedule.format}`;
     const tag = workspaceTag(workspace);
     const lines = [
@@ -321,17 +319,6 @@ export class ReportSchedules {
       afterSeq = last.seq;
     }
   }
-}
-
-async function writeFile(format: "csv" | "pdf", payments: AsyncIterable<Payment>, title: string): Promise<Buffer> {
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise((resolve) => sink.once("end", resolve));
-  if (format === "csv") await writePaymentsCsv(payments, sink);
-  else await writePaymentsPdf(payments, title, sink);
-  await ended;
-  return Buffer.concat(chunks);
 }
 
 function periodText(from: number, to: number): string {
