@@ -1,10 +1,10 @@
-import { type Payment, type PaymentPage, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
-import { ApiFailure, validateFields } from "@payspec/server-kit";
+import { type Payment, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
+import { validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { workspaceScope } from "../clock.js";
 import { approvePayment, awaitsApproval } from "../payments/dashboard-actions.js";
-import { type ListingFilters, listPayments } from "../payments/list-payments.js";
+import type { ListingFilters } from "../payments/list-payments.js";
 import { paymentToApi } from "../payments/serialize.js";
 import type { StoredAccount, StoredPayment, TransitionCause } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
@@ -13,6 +13,7 @@ import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { localTime } from "./local-time.js";
 import { money } from "./money-format.js";
+import { type BrowsedPage, browsePayments } from "./payments-browse.js";
 
 const PAGE_SIZE = 25;
 
@@ -23,9 +24,10 @@ export const zDashboardFilters = z.object({
   account: z.string().max(64).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
+  reference: z.string().max(140).optional(),
 });
 
-const FILTER_NAMES = ["status", "method", "account", "from", "to"] as const;
+const FILTER_NAMES = ["status", "method", "account", "from", "to", "reference"] as const;
 
 /** The filters in the request's query: the parsed ones, or the first problem in words. */
 export function filtersOf(request: FastifyRequest): { filters: ListingFilters; problem?: string } {
@@ -74,20 +76,30 @@ export function registerPaymentsPages(
     const key = request.dashboardKey;
     if (!key) return signIn(request, reply);
     await ctx.catchUp(key);
-    const { filters, problem } = filtersOf(request);
-    let listing: PaymentPage | undefined;
+    // One search box: a payment id opens that payment; anything else is looked up as a reference.
+    const search = queryField(request, "q")?.trim();
+    if (search && /^pay_[A-Za-z0-9]+$/.test(search) && (await deps.payments.payment(key, search))) {
+      return reply.redirect(`${DASHBOARD}/payments/${search}`, 303);
+    }
+    const { filters: given, problem } = filtersOf(request);
+    const filters = search ? { ...given, reference: search } : given;
+    let listing: BrowsedPage | undefined;
     let error = problem;
-    if (!problem) {
-      try {
-        const cursor = queryField(request, "cursor");
-        listing = await listPayments(deps.payments, deps.secret, key, {
-          ...filters,
-          ...(cursor ? { cursor } : { limit: PAGE_SIZE }),
-        });
-      } catch (failure) {
-        if (!(failure instanceof ApiFailure)) throw failure;
-        error = failure.message;
-      }
+    if (!error && filters.from && filters.to && filters.from > filters.to) error = "from must not be after to.";
+    if (!error) {
+      const position = (name: string) => {
+        const raw = queryField(request, name);
+        return raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+      };
+      const olderThan = position("older");
+      const newerThan = position("newer");
+      listing = await browsePayments(
+        deps.payments,
+        key,
+        filters,
+        { ...(olderThan === undefined ? {} : { olderThan }), ...(newerThan === undefined ? {} : { newerThan }) },
+        PAGE_SIZE,
+      );
     }
     const accounts = await deps.payments.accounts(key);
     const workflow = await deps.payments.approvalWorkflow(key);
@@ -232,14 +244,23 @@ function settingsSection(csrf: string, workflow: boolean, settlement: boolean, n
 function paymentsSection(
   accounts: readonly StoredAccount[],
   filters: ListingFilters,
-  listing: PaymentPage | undefined,
+  listing: BrowsedPage | undefined,
   error: string | undefined,
 ): SafeHtml {
   const option = (value: string, chosen: string | undefined, label = value) =>
     html`<option value="${value}" ${chosen === value ? html`selected` : ""}>${label}</option>`;
   const query = filterQuery(filters);
-  const next = new URLSearchParams(query);
-  if (listing?.pagination.next_cursor) next.set("cursor", listing.pagination.next_cursor);
+  const at = (name: "older" | "newer", seq: number | undefined) => {
+    const paged = new URLSearchParams(query);
+    if (seq !== undefined) paged.set(name, String(seq));
+    return `${DASHBOARD}?${paged.toString()}`;
+  };
+  const paging: SafeHtml[] = [];
+  if (listing?.hasNewer) {
+    paging.push(html`<a href="${at("older", undefined)}">First page</a>`);
+    paging.push(html`<a rel="prev" href="${at("newer", listing.first)}">Previous page</a>`);
+  }
+  if (listing?.hasOlder) paging.push(html`<a rel="next" href="${at("older", listing.last)}">Next page</a>`);
   // The export links carry no `download` attribute: a small export downloads as an attachment, a
   // large one is queued and its redirect opens the Exports page.
   const exportQuery = query.toString();
@@ -251,14 +272,15 @@ function paymentsSection(
     <label>Account <select name="account"><option value="">any</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
     <label>Created from <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>Created to <input type="date" name="to" value="${filters.to ?? ""}"></label>
+    <label>Search (payment id or reference) <input type="search" name="q" maxlength="140" value="${filters.reference ?? ""}"></label>
     <button type="submit">Filter</button>
   </form>
   <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.pagination.total ?? 0} payments.</p>`}
+  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.total ?? 0} payments.</p>`}
   <table aria-label="Payments"><thead><tr><th>Created (Istanbul)</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
-  <tbody>${(listing?.data ?? []).map(paymentRow)}</tbody></table>
-  ${listing?.pagination.next_cursor ? html`<p><a rel="next" href="${DASHBOARD}?${next.toString()}">Next page</a></p>` : ""}</section>`;
+  <tbody>${(listing?.payments ?? []).map(paymentRow)}</tbody></table>
+  ${paging.length > 0 ? html`<nav aria-label="Pages" class="paging">${paging}</nav>` : ""}</section>`;
 }
 
 function paymentRow(p: Payment): SafeHtml {

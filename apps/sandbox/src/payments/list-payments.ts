@@ -1,7 +1,7 @@
 import type { PaymentMethod, PaymentPage, PaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
 import type { SandboxSecret } from "../sandbox-secret.js";
-import type { PaymentsStore } from "../store/index.js";
+import type { PaymentQuery, PaymentsStore } from "../store/index.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
 import { workspaceTag } from "./seed.js";
 import { paymentToApi } from "./serialize.js";
@@ -17,9 +17,18 @@ export interface ListingFilters {
   readonly to?: string;
   readonly method?: PaymentMethod;
   readonly account?: string;
+  /** The dashboard's search: payments with exactly this reference. */
+  readonly reference?: string;
 }
 
-const FILTERS = ["status", "from", "to", "method", "account"] as const satisfies readonly (keyof ListingFilters)[];
+const FILTERS = [
+  "status",
+  "from",
+  "to",
+  "method",
+  "account",
+  "reference",
+] as const satisfies readonly (keyof ListingFilters)[];
 
 export interface ListingRequest extends ListingFilters {
   readonly cursor?: string;
@@ -34,6 +43,19 @@ function dateToMs(date: string | undefined): number | undefined {
 /** Only the filters of a request or a listing's state. */
 export function listingFilters(request: ListingFilters): ListingFilters {
   return Object.fromEntries(FILTERS.filter((f) => request[f] !== undefined).map((f) => [f, request[f]]));
+}
+
+/** A listing's filters as the store takes them: dates as inclusive bounds in ms (UTC days). */
+export function queryFilters(filters: ListingFilters): Partial<PaymentQuery> {
+  const toMs = dateToMs(filters.to);
+  return {
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.method ? { method: filters.method } : {}),
+    ...(filters.account ? { account: filters.account } : {}),
+    ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
+    ...(filters.from ? { createdFrom: dateToMs(filters.from) } : {}),
+    ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
+  };
 }
 
 /**
@@ -90,18 +112,13 @@ export async function listPayments(
   }
   // The cursor keeps the listing's page size; an explicit limit beside it changes it from here on.
   const limit = request.limit ?? state.limit;
-  const toMs = dateToMs(state.to);
   const { items, total } = await store.list(workspace, {
     afterSeq: state.afterSeq,
     snapshotSeq: state.snapshotSeq,
     asOfVersion: state.snapshotVersion,
     limit: limit + 1,
     countTotal: state.total < 0,
-    ...(state.status ? { status: state.status } : {}),
-    ...(state.method ? { method: state.method } : {}),
-    ...(state.account ? { account: state.account } : {}),
-    ...(state.from ? { createdFrom: dateToMs(state.from) } : {}),
-    ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
+    ...queryFilters(state),
   });
   const hasMore = items.length > limit;
   const page = items.slice(0, limit);

@@ -78,7 +78,8 @@ function matches(p: PaymentRecord, query: PaymentQuery): boolean {
   return (
     (!query.status || p.status === query.status) &&
     (!query.method || p.method === query.method) &&
-    (!query.account || p.from_account === query.account || p.to_account === query.account)
+    (!query.account || p.from_account === query.account || p.to_account === query.account) &&
+    (query.reference === undefined || p.reference === query.reference)
   );
 }
 
@@ -318,14 +319,16 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const hiByDate = query.createdTo === undefined ? payments.length : firstAtOrAfter(payments, query.createdTo + 1);
     const hi = Math.min(query.snapshotSeq, hiByDate);
     const items: PaymentRecord[] = [];
-    for (let i = lo; i < hi && items.length < query.limit; i++) {
+    const take = (i: number) => {
       const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
       if (matches(p, query)) items.push(p);
-    }
+    };
+    if (query.descending) for (let i = hi - 1; i >= lo && items.length < query.limit; i--) take(i);
+    else for (let i = lo; i < hi && items.length < query.limit; i++) take(i);
     if (!query.countTotal) return { items };
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, hi - startOfListing);
-    if (query.status || query.method || query.account) {
+    if (query.status || query.method || query.account || query.reference !== undefined) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
         if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;

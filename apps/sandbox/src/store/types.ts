@@ -101,6 +101,10 @@ export interface PaymentQuery {
   readonly method?: PaymentMethod;
   /** Payments that debit or credit this account. */
   readonly account?: string;
+  /** Payments with exactly this reference (the dashboard's search). */
+  readonly reference?: string;
+  /** Newest first (the dashboard's order): from the snapshot's end down to `afterSeq`. */
+  readonly descending?: boolean;
   /** Inclusive bounds on createdAt, in ms. */
   readonly createdFrom?: number;
   readonly createdTo?: number;

@@ -51,9 +51,12 @@ describe("the sandbox dashboard, in a real browser", () => {
     expect(await d.page.locator("main b").count()).toBe(0);
   });
 
-  it("lists payments with the API's filters and cursors, and shows a payment's history with causes", async () => {
+  it("lists payments newest first with first, previous and next pages and the API's filters, and shows a payment's history", async () => {
     const made = [];
-    for (let i = 0; i < 28; i++) made.push(await create(KEY, { amount: 100 + i }));
+    for (let i = 0; i < 28; i++) {
+      made.push(await create(KEY, { amount: 100 + i, ...(i === 9 ? { reference: "FTR-ŞĞİ-0042" } : {}) }));
+    }
+    const tagged = made[9] as { id: string };
     const cancelled = made[3] as { id: string };
     await d.h.call("DELETE", `/v1/payments/${cancelled.id}`, { key: KEY });
     await d.h.control(`/payments/${made[5]?.id}/status`, { status: "completed" });
@@ -61,8 +64,29 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.screenshot({ path: `${SHOTS}payments.png`, fullPage: true });
     expect(await d.page.getByText("28 payments.").count()).toBe(1);
     expect(await paymentRows().count()).toBe(25);
+    // Newest first: the last one made heads the first page.
+    expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
+    expect(await d.page.getByRole("link", { name: "Previous page" }).count()).toBe(0);
     await d.page.getByRole("link", { name: "Next page" }).click();
     expect(await paymentRows().count()).toBe(3);
+    expect(await paymentRows().last().textContent()).toContain(made[0]?.id);
+    expect(await d.page.getByRole("link", { name: "Next page" }).count()).toBe(0);
+    await d.page.getByRole("link", { name: "Previous page" }).click();
+    expect(await paymentRows().count()).toBe(25);
+    expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
+    await d.page.getByRole("link", { name: "Next page" }).click();
+    await d.page.getByRole("link", { name: "First page" }).click();
+    expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
+
+    // One search box: a payment id opens the payment, anything else is a reference.
+    await d.page.getByLabel(/^Search/).fill(made[7]?.id as string);
+    await d.page.getByRole("button", { name: "Filter" }).click();
+    await d.page.getByRole("heading", { name: `Payment ${made[7]?.id}` }).waitFor();
+    await d.page.goto(d.url);
+    await d.page.getByLabel(/^Search/).fill("FTR-ŞĞİ-0042");
+    await d.page.getByRole("button", { name: "Filter" }).click();
+    expect(await paymentRows().count()).toBe(1);
+    expect(await paymentRows().first().textContent()).toContain(tagged.id);
 
     await d.page.goto(d.url);
     await d.page.getByLabel("Status").selectOption("cancelled");

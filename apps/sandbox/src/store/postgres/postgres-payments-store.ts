@@ -712,7 +712,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
       WHERE ($7::text IS NULL OR coalesce(h.status, q.status) = $7)
         AND ($8::text IS NULL OR q.method = $8)
-        AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)`;
+        AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
+        AND ($10::text IS NULL OR q.reference = $10)`;
     const params = [
       workspace,
       query.afterSeq,
@@ -723,6 +724,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.status ?? null,
       query.method ?? null,
       query.account ?? null,
+      query.reference ?? null,
     ];
     type Row = PaymentRow & {
       then_version: string | null;
@@ -730,7 +732,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
-    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq LIMIT $10`, [...params, query.limit]);
+    const order = query.descending ? "DESC" : "ASC";
+    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq ${order} LIMIT $11`, [
+      ...params,
+      query.limit,
+    ]);
     const items = rows.map((row) =>
       row.then_version === null
         ? toRecord(row)
