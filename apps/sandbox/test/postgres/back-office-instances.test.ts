@@ -8,6 +8,7 @@ import {
   seedWorkspace,
   startSandbox,
 } from "../../src/index.js";
+import { sandboxCall } from "../support/sandbox-call.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 /**
@@ -34,20 +35,6 @@ afterAll(async () => {
   await db.end();
 });
 
-async function call(base: string, method: string, path: string, body?: unknown, key: string = KEY) {
-  const csv = typeof body === "string";
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": csv ? "text/csv" : "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: csv ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-}
-
 const [from, to] = seedWorkspace(KEY)
   .accounts.filter((x) => x.currency === "TRY")
   .map((x) => x.id);
@@ -72,15 +59,15 @@ describe("two instances, one database", () => {
       reference: `INV-${i}`,
     }));
     for (let i = 0; i < PAYMENTS; i += 100) {
-      const made = await call(a.url, "POST", "/v1/payments/batch", { payments: payments.slice(i, i + 100) });
+      const made = await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments: payments.slice(i, i + 100) });
       expect(made.body.created).toBe(100);
     }
-    const now = Date.parse((await call(a.url, "POST", "/_sandbox/clock/advance", { seconds: 31 })).body.now);
+    const now = Date.parse((await sandboxCall(a.url, "POST", "/_sandbox/clock/advance", { seconds: 31 })).body.now);
     const cutoff = istanbulMidnightAfter(now);
-    await call(b.url, "POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
+    await sandboxCall(b.url, "POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
     // Both instances read at once: each wants completion and settlement done first.
     const reads = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(i % 2 ? a.url : b.url, "GET", "/v1/payments?limit=1000")),
+      Array.from({ length: 8 }, (_, i) => sandboxCall(i % 2 ? a.url : b.url, "GET", "/v1/payments?limit=1000")),
     );
     for (const read of reads) expect(read.status).toBe(200);
     const listing = reads[0]?.body.data as { status: string; settled_at: string }[];
@@ -95,8 +82,8 @@ describe("two instances, one database", () => {
       ...payments.map((p) => `${p.reference},${p.amount},TRY,${valueDate}`),
     ].join("\n");
     const runs = await Promise.all([
-      call(a.url, "POST", "/_sandbox/reconciliations", statement),
-      call(b.url, "POST", "/_sandbox/reconciliations", statement),
+      sandboxCall(a.url, "POST", "/_sandbox/reconciliations", statement),
+      sandboxCall(b.url, "POST", "/_sandbox/reconciliations", statement),
     ]);
     expect(runs.map((r) => r.status)).toEqual([201, 201]);
     const matched = runs.map((r) => r.body.counts.matched as number).sort((x, y) => x - y);
@@ -104,17 +91,17 @@ describe("two instances, one database", () => {
     expect(runs.filter((r) => r.body.repeat_of !== undefined)).toHaveLength(1);
     const reconciliations = await causesPerPayment("reconciliation");
     expect([reconciliations.length, Math.max(...reconciliations)]).toEqual([PAYMENTS, 1]);
-    const after = (await call(b.url, "GET", "/v1/payments?status=reconciled&limit=1000")).body.data;
+    const after = (await sandboxCall(b.url, "GET", "/v1/payments?status=reconciled&limit=1000")).body.data;
     expect(after).toHaveLength(PAYMENTS);
   });
 
   it("knows a key made on one instance on the other, and refuses it there as soon as it is revoked", async () => {
-    const made = await call(a.url, "POST", "/_sandbox/api-keys", { name: "shared" });
+    const made = await sandboxCall(a.url, "POST", "/_sandbox/api-keys", { name: "shared" });
     expect(made.status).toBe(201);
     const key = made.body.key as string;
-    expect((await call(b.url, "GET", "/v1/accounts", undefined, key)).status).toBe(200);
-    expect((await call(b.url, "DELETE", `/_sandbox/api-keys/${made.body.id}`)).status).toBe(200);
-    const refused = await call(a.url, "GET", "/v1/accounts", undefined, key);
+    expect((await sandboxCall(b.url, "GET", "/v1/accounts", undefined, key)).status).toBe(200);
+    expect((await sandboxCall(b.url, "DELETE", `/_sandbox/api-keys/${made.body.id}`)).status).toBe(200);
+    const refused = await sandboxCall(a.url, "GET", "/v1/accounts", undefined, key);
     expect([refused.status, refused.body.message]).toEqual([401, expect.stringContaining("revoked")]);
     // Only a keyed hash is stored: neither the key nor its unkeyed SHA-256 is anywhere in the table.
     const { rows } = await db.query("SELECT * FROM api_keys");

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_API_KEYS, seedWorkspace } from "../../src/index.js";
 import { pdfRuns } from "../support/pdf-text.js";
+import { sandboxCall } from "../support/sandbox-call.js";
 import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
@@ -35,15 +36,6 @@ afterAll(async () => {
   await db.end();
 });
 
-async function call(sandbox: SandboxProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
 it("finishes a queued export on another instance after the one writing it is killed, with one file and one e-mail", async () => {
   const a = await start();
   const [from, to] = seedWorkspace(KEY)
@@ -58,10 +50,10 @@ it("finishes a queued export on another instance after the one writing it is kil
       to_account: to,
       reference: `INV-${made + i}`,
     }));
-    expect((await call(a, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
+    expect((await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
   }
-  await call(a, "PUT", "/_sandbox/settings/report-recipients", { recipients: ["ops@example.com"] });
-  const queued = await call(a, "POST", "/_sandbox/exports", { format: "pdf" });
+  await sandboxCall(a.url, "PUT", "/_sandbox/settings/report-recipients", { recipients: ["ops@example.com"] });
+  const queued = await sandboxCall(a.url, "POST", "/_sandbox/exports", { format: "pdf" });
   expect(queued.status).toBe(202);
 
   // Killed once it has written part of the file (its first progress report), before the end.
@@ -78,7 +70,7 @@ it("finishes a queued export on another instance after the one writing it is kil
   const b = await start();
   let job: any;
   for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    job = (await call(b, "GET", `/_sandbox/exports/${queued.body.id}`)).body;
+    job = (await sandboxCall(b.url, "GET", `/_sandbox/exports/${queued.body.id}`)).body;
     if (job.state === "ready") break;
   }
   expect(job).toMatchObject({ state: "ready", rows_written: PAYMENTS });

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_API_KEYS, istanbulDate, istanbulMidnightAfter, seedWorkspace } from "../../src/index.js";
+import { sandboxCall } from "../support/sandbox-call.js";
 import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
@@ -26,18 +27,6 @@ afterAll(async () => {
   await db.end();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${KEY}`,
-      "content-type": typeof body === "string" ? "text/csv" : "application/json",
-    },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
 async function recorded(): Promise<{ runs: number; reconciled: number }> {
   const runs = await db.query("SELECT count(*) AS n FROM reconciliation_runs");
   const reconciled = await db.query("SELECT count(*) AS n FROM payments WHERE status = 'reconciled'");
@@ -57,19 +46,21 @@ it("keeps a statement import whole or not at all when the instance is killed wit
       to_account: to,
       reference: `INV-${made + i}`,
     }));
-    expect((await call("POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
+    expect((await sandboxCall(sandbox.url, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
   }
-  const now = Date.parse((await call("POST", "/_sandbox/clock/advance", { seconds: 60 })).body.now);
+  const now = Date.parse((await sandboxCall(sandbox.url, "POST", "/_sandbox/clock/advance", { seconds: 60 })).body.now);
   const cutoff = istanbulMidnightAfter(now);
-  await call("POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
-  expect((await call("GET", "/v1/payments?status=settled&limit=1")).body.pagination.total).toBe(LINES);
+  await sandboxCall(sandbox.url, "POST", "/_sandbox/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
+  expect((await sandboxCall(sandbox.url, "GET", "/v1/payments?status=settled&limit=1")).body.pagination.total).toBe(
+    LINES,
+  );
 
   const valueDate = istanbulDate(cutoff);
   const statement = [
     "reference,amount_minor,currency,value_date",
     ...Array.from({ length: LINES }, (_, i) => `INV-${i},1,TRY,${valueDate}`),
   ].join("\n");
-  const importing = call("POST", "/_sandbox/reconciliations", statement).catch(() => undefined);
+  const importing = sandboxCall(sandbox.url, "POST", "/_sandbox/reconciliations", statement).catch(() => undefined);
   await new Promise((resolve) => setTimeout(resolve, 40));
   sandbox.child.kill("SIGKILL");
   await sandbox.exited;
@@ -82,7 +73,7 @@ it("keeps a statement import whole or not at all when the instance is killed wit
 
   // Restarted, the same statement finishes the job; nothing is reconciled twice.
   sandbox = await startSandboxProcess(env());
-  const retried = await call("POST", "/_sandbox/reconciliations", statement);
+  const retried = await sandboxCall(sandbox.url, "POST", "/_sandbox/reconciliations", statement);
   expect(retried.status).toBe(201);
   expect(retried.body.counts.matched + retried.body.counts.already_reconciled).toBe(LINES);
   const final = await recorded();

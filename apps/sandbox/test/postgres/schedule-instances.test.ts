@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DEMO_API_KEYS, type RunningSandbox, startSandbox } from "../../src/index.js";
+import { type RunningSandbox, startSandbox } from "../../src/index.js";
+import { sandboxCall } from "../support/sandbox-call.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../support/smtp-catcher.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
@@ -8,7 +9,6 @@ import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
  * Two sandbox instances on one PostgreSQL database both look for due schedules every half second:
  * a clock advanced across five due times delivers each once, one e-mail each, however they race.
  */
-const KEY = DEMO_API_KEYS[0];
 
 let db: pg.Pool;
 let smtp: SmtpCatcher;
@@ -29,17 +29,8 @@ afterAll(async () => {
   await db.end();
 });
 
-async function call(base: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
 it("delivers each due time once when two instances run the schedules", async () => {
-  const made = await call(a.url, "POST", "/_sandbox/schedules", {
+  const made = await sandboxCall(a.url, "POST", "/_sandbox/schedules", {
     name: "İki örnek",
     format: "csv",
     every: "day",
@@ -47,7 +38,7 @@ it("delivers each due time once when two instances run the schedules", async () 
     recipients: ["ops@example.com"],
   });
   expect(made.status).toBe(201);
-  await call(b.url, "POST", "/_sandbox/clock/advance", { seconds: 5 * 86_400 });
+  await sandboxCall(b.url, "POST", "/_sandbox/clock/advance", { seconds: 5 * 86_400 });
   const deadline = Date.now() + 20_000;
   while (smtp.received.filter((m) => m.subject?.startsWith("İki örnek")).length < 5) {
     if (Date.now() > deadline) throw new Error("five reports did not arrive within 20 s");
