@@ -2,11 +2,14 @@
 # The system packages the tests need, installed with apt-get when missing:
 # - Debian's Chromium, for the browser tests (driven by playwright-core; no browser is ever downloaded);
 # - Debian's PostgreSQL, which the sandbox's PostgreSQL stores are tested against (each test run starts
-#   its own server in a temporary directory: nothing is configured system-wide, no service is started).
+#   its own server in a temporary directory: nothing is configured system-wide, no service is started);
+# - Debian's wrk, the load generator `pnpm bench` runs in its own process (the bench falls back to
+#   autocannon, saying so, where it is missing).
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

@@ -19,6 +19,7 @@ import { assertCredentials } from "./credentials.js";
 import { isAcceptableAnswer } from "./dynamic-answer-check.js";
 import { createPrismEngine, type PrismAnswer, type PrismRefusal } from "./prism-engine.js";
 import { exampleDailyReport } from "./report-example.js";
+import { StaticAnswers } from "./static-answers.js";
 
 export const DEFAULT_MOCK_PORT = 4011;
 
@@ -75,6 +76,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     gateway: routeMatcher<RouteSchemas>(gatewayRoutes),
   };
   const report = await exampleDailyReport();
+  const staticAnswers = new StaticAnswers();
   // Which operations declare query parameters, decided once rather than on every request.
   const withQuery = new Set(
     Object.entries({ ...paymentsRoutes, ...gatewayRoutes })
@@ -119,6 +121,15 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
         .send(report);
     }
 
+    const dynamic = /dynamic=true/.test(prefer) || (options.dynamic === true && !/dynamic=false/.test(prefer));
+    // The batch answer is built from the request's own entries: it is never one static answer.
+    const cacheKey =
+      dynamic || url.pathname === BATCH_PATH
+        ? undefined
+        : StaticAnswers.key({ api, operation: matched.key, prefer, accept: String(request.headers.accept ?? "") });
+    const cached = cacheKey === undefined ? undefined : staticAnswers.get(cacheKey);
+    if (cached) return reply.code(cached.status).headers(cached.headers).send(cached.body);
+
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
     const prismRequest = (preferHeader: string): IHttpRequest => ({
       method: method.toLowerCase() as IHttpRequest["method"],
@@ -126,7 +137,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       headers: { ...headers, prefer: preferHeader },
       body: request.body,
     });
-    const dynamic = /dynamic=true/.test(prefer) || (options.dynamic === true && !/dynamic=false/.test(prefer));
     let result = await answer(api, prismRequest(prefer));
     // Generated data must be data the spec allows; after a few tries, the spec's example is served.
     if (dynamic) {
@@ -147,6 +157,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     }
     if (result.status >= 200 && result.status < 300 && result.inputProblems.length > 0) {
       throw new ApiFailure("invalid_request", result.inputProblems.join("; "));
+    }
+    if (cacheKey !== undefined) {
+      const answer = staticAnswers.remember(cacheKey, result);
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
     }
     const body = url.pathname === BATCH_PATH && result.status === 200 ? batchAnswer(request.body) : result.body;
     return reply.code(result.status).headers(result.headers).send(body);

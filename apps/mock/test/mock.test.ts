@@ -123,6 +123,56 @@ describe("Prism's Prefer header", () => {
   });
 });
 
+describe("static answers served from memory after Prism's first", () => {
+  it("answer exactly as Prism did, per status, example and media type, and still refuse bad input", async () => {
+    // A mock of its own: its cache starts empty, so the first answer of each kind is Prism's.
+    const fresh = await startMock();
+    const auth = { authorization: "Bearer sk_any" };
+    const asked = async (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) => {
+      const reply = await fetch(`${fresh.url}${path}`, { ...init, headers: { ...auth, ...headers } });
+      const { date: _date, "x-request-id": _id, ...rest } = Object.fromEntries(reply.headers);
+      return { status: reply.status, headers: rest, body: await reply.text() };
+    };
+    try {
+      for (const [path, headers] of [
+        ["/v1/accounts", {}],
+        ["/v1/payments/pay_123", {}],
+        ["/v1/payments/pay_123", { prefer: "code=404" }],
+        ["/v1/accounts", { prefer: "code=401" }],
+      ] as const) {
+        const first = await asked(path, headers);
+        for (let i = 0; i < 3; i++) expect(await asked(path, headers)).toEqual(first);
+      }
+      expect((await asked("/v1/payments/pay_123", { prefer: "code=404" })).status).toBe(404);
+      expect((await asked("/v1/payments/pay_123")).status).toBe(200);
+      const post = (body: unknown) => ({
+        method: "POST",
+        body: JSON.stringify(body),
+      });
+      const good = await asked("/api/v1/payments/card", { "content-type": "application/json" }, post(card));
+      expect(good.status).toBe(200);
+      expect(await asked("/api/v1/payments/card", { "content-type": "application/json" }, post(card))).toEqual(good);
+      // Served from memory or not, a request the spec refuses is refused, in the gateway's shape.
+      const bad = await asked(
+        "/api/v1/payments/card",
+        { "content-type": "application/json" },
+        post({ ...card, amount: -1 }),
+      );
+      expect(bad.status).toBe(400);
+      expect(JSON.parse(bad.body)).toMatchObject({
+        code: expect.any(Number),
+        message: expect.stringMatching(/amount/),
+      });
+      // Generated data is never remembered: dynamic answers keep changing.
+      const dynamic = new Set<string>();
+      for (let i = 0; i < 5; i++) dynamic.add((await asked("/v1/accounts", { prefer: "dynamic=true" })).body);
+      expect(dynamic.size).toBeGreaterThan(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe("bad requests get the API's own error shape", () => {
   it("names the bad field in the gateway's {code: 6001, message}", async () => {
     const reply = await fetch(`${mock.url}/api/v1/payments/card`, {

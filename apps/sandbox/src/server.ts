@@ -152,9 +152,15 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Text no database can keep (NUL, lone surrogates) in a path or query is refused before any handler,
   // on every store alike, in the called API's error shape (the dashboard shows its own error page).
   // Bodies are judged by each operation, so that one bad batch entry fails only itself.
-  app.addHook("preValidation", async (request) => {
-    assertStorableText(request.params);
-    assertStorableText(request.query);
+  // A callback hook, not an async one: it runs on every request, and a promise each time shows.
+  app.addHook("preValidation", (request, _reply, done) => {
+    try {
+      assertStorableText(request.params);
+      assertStorableText(request.query);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   requestLog?.register(app);

@@ -27,9 +27,35 @@ export function currencyExponent(currency: string): number {
   return exponent;
 }
 
+/** A plain decimal (no exponent): sign, whole digits, fraction digits. */
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * The common case without big-number arithmetic (servers convert every amount they read and write):
+ * a plain decimal with no more decimals than the currency has is scaled by moving its point. The
+ * result is the same exact integer Big would give; anything else returns undefined.
+ */
+function scaledByShift(amount: number | string, exponent: number): number | undefined {
+  const match = PLAIN_DECIMAL.exec(typeof amount === "number" ? String(amount) : amount);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = ""] = match;
+  if (fraction.length > exponent) return undefined;
+  const result = Number(`${sign}${whole}${fraction.padEnd(exponent, "0")}`);
+  return Number.isSafeInteger(result) ? result + 0 : undefined;
+}
+
+/** Minor units as a plain decimal string with the currency's decimals, by moving the point: 1999 -> "19.99". */
+function shiftedPoint(minor: number, exponent: number): string {
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0");
+  const sign = minor < 0 ? "-" : "";
+  return exponent === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
 /** A decimal amount in major units (number or decimal string) to integer minor units: 19.99 TRY -> 1999. */
 export function toMinorUnits(amount: number | string, currency: string, options: ConversionOptions = {}): number {
   const exponent = currencyExponent(currency);
+  const shifted = scaledByShift(amount, exponent);
+  if (shifted !== undefined) return shifted;
   const scaled = new Big(amount).times(new Big(10).pow(exponent));
   const rounded = scaled.round(0, Big.roundHalfUp);
   if (options.exact && !rounded.eq(scaled)) {
@@ -43,12 +69,14 @@ export function toMinorUnits(amount: number | string, currency: string, options:
 /** Integer minor units to a decimal number in major units: 1999 TRY -> 19.99. */
 export function fromMinorUnits(minor: number, currency: string): number {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`${minor} is not a whole number of minor units.`);
-  return new Big(minor).div(new Big(10).pow(currencyExponent(currency))).toNumber();
+  // The decimal string is exact, and Number() reads it to the nearest double, as Big's toNumber does.
+  return Number(shiftedPoint(minor, currencyExponent(currency))) + 0;
 }
 
 /** Formats minor units as a fixed decimal string for display or CSV: 1999 TRY -> "19.99". */
 export function formatMinorUnits(minor: number, currency: string): string {
   const exponent = currencyExponent(currency);
+  if (Number.isSafeInteger(minor)) return shiftedPoint(minor, exponent);
   return new Big(minor).div(new Big(10).pow(exponent)).toFixed(exponent);
 }
 

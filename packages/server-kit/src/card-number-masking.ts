@@ -40,6 +40,33 @@ export interface CardNumberMatch {
   readonly digits: string;
 }
 
+const isDigitCode = (code: number) => code >= 48 && code <= 57;
+/** Space, dot, plus, dash: what may stand between a card number's groups. */
+const isSeparatorCode = (code: number) => code === 32 || code === 46 || code === 43 || code === 45;
+
+/**
+ * Whether `text` has a stretch of at least 13 digits joined only by separators or percent-escapes:
+ * a necessary condition for a card number, checked in one pass without a regular expression. It
+ * over-counts (a percent-escape's digits count, doubled separators do not break a stretch), so it
+ * never misses a card number; it lets the common case, text with none, skip the full search.
+ */
+function hasCandidateStretch(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isDigitCode(code)) {
+      if (++digits >= MIN_DIGITS) return true;
+    } else if (code === 37 /* % */) {
+      digits += (isDigitCode(text.charCodeAt(i + 1)) ? 1 : 0) + (isDigitCode(text.charCodeAt(i + 2)) ? 1 : 0);
+      if (digits >= MIN_DIGITS) return true;
+      i += 2;
+    } else if (!isSeparatorCode(code)) {
+      digits = 0;
+    }
+  }
+  return false;
+}
+
 /**
  * Every card number in `text`. Within a run of groups ("2026-11-22 4543 5900 0000 0006"), each
  * sequence of whole groups is a candidate, longest first, so digits put before or after a card number
@@ -47,6 +74,7 @@ export interface CardNumberMatch {
  */
 export function findCardNumbers(text: string): CardNumberMatch[] {
   const found: CardNumberMatch[] = [];
+  if (!hasCandidateStretch(text)) return found;
   for (const run of text.matchAll(GROUPED_RUN)) {
     const groups = [...run[0].matchAll(TOKEN)]
       .filter((g) => g[1] === undefined)
@@ -151,11 +179,19 @@ export function redactCardValue(value: unknown): unknown {
 const CVC_FIELD_IN_TEXT = /("[^"]*cv[cvn][^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"?|\[[^\]]*\]?|\{[^}]*\}?|[^,}\]]+)/gi;
 
 /**
+ * What a text must contain for redactCardData to change it, besides a card-number stretch: a field
+ * named as a CVC or a card number, or a JSON \u escape (which could spell either, or digits).
+ */
+const CARD_DATA_HINT = /cv[cvn]|card_?number|"pan"|\\u/i;
+
+/**
  * A text (a JSON body, a report line) with card data made safe to show: JSON is redacted field by
  * field (redactCardValue); text that is not JSON, or is cut short, has its CVC-named fields blanked
  * by pattern and its card numbers masked.
  */
 export function redactCardData(text: string): string {
+  // Most text holds no card data at all: it is returned as it came, without a parse and a rewrite.
+  if (!CARD_DATA_HINT.test(text) && !hasCandidateStretch(text)) return text;
   try {
     return JSON.stringify(redactCardValue(JSON.parse(text)));
   } catch {

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { compareHttp, median, table } from "../src/index.js";
+import { compareHttp, median, parseWrkOutput, runWrk, table, wrkScript } from "../src/index.js";
 
 it("computes medians", () => {
   expect(median([5, 1, 3])).toBe(3);
@@ -29,4 +29,58 @@ it("loads a loopback server for a bounded time and refuses other addresses", asy
   expect(result?.non2xx).toBe(0);
   await new Promise((resolve) => server.close(resolve));
   await expect(compareHttp([{ name: "remote", url: "http://192.168.1.1/" }])).rejects.toThrow(/loopback/);
+});
+
+it("writes wrk's request script so that any header or body text arrives as it is", () => {
+  const script = wrkScript({ method: "POST", headers: { authorization: "Bearer k]]" }, body: '{"a":"]]]=]"}' });
+  expect(script).toContain("wrk.method = [[POST]]");
+  expect(script).toContain("wrk.headers[ [[authorization]] ] = [=[Bearer k]]]=]");
+  expect(script).toContain('wrk.body = [==[{"a":"]]]=]"}]==]');
+});
+
+it("reads req/s, the 99th percentile and failures from wrk's report", () => {
+  const report = `Running 3s test @ http://127.0.0.1:1/
+  1 threads and 16 connections
+  Latency Distribution
+     50%  400.00us
+     99%    1.50ms
+  30000 requests in 3.00s, 5.00MB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 7
+Requests/sec:  10000.50
+Transfer/sec:      1.67MB
+`;
+  expect(parseWrkOutput(report)).toEqual({ requestsPerSecond: 10000.5, p99Ms: 1.5, failures: 10 });
+  expect(parseWrkOutput("Requests/sec: 5\n     99%  2.00s\n").p99Ms).toBe(2000);
+  expect(() => parseWrkOutput("nothing")).toThrow(/Requests\/sec/);
+});
+
+it("drives a real server with wrk in its own process, POST bodies included", async () => {
+  let bodies = 0;
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      if (body === '{"x":1}' && req.headers["x-test"] === "yes") bodies++;
+      res.writeHead(req.method === "POST" ? 201 : 404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const result = await runWrk({
+    url,
+    method: "POST",
+    headers: { "x-test": "yes" },
+    body: '{"x":1}',
+    seconds: 1,
+    connections: 2,
+  });
+  expect(result.requestsPerSecond).toBeGreaterThan(0);
+  expect(result.failures).toBe(0);
+  expect(bodies).toBeGreaterThan(0);
+  const missing = await runWrk({ url, seconds: 1, connections: 2 });
+  expect(missing.failures).toBeGreaterThan(0);
+  await new Promise((resolve) => server.close(resolve));
 });

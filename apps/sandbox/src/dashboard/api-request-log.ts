@@ -1,5 +1,5 @@
 import { maskCardNumbers, redactCardData } from "@payspec/server-kit";
-import { createResponseChecker, paymentsAccountsSpec } from "@payspec/specs";
+import { createResponseChecker, type Exchange, paymentsAccountsSpec } from "@payspec/specs";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** One API request as the dashboard's request log shows it: card data masked, CVCs dropped. */
@@ -23,13 +23,6 @@ const KEPT_PER_WORKSPACE = 100;
 /** Bodies are shown up to this many characters: a 10,000-record page is not a log line. */
 const BODY_CHARS = 20_000;
 
-declare module "fastify" {
-  interface FastifyRequest {
-    /** The response as sent, kept by onSend until onResponse knows the latency. */
-    loggedPayload?: string;
-  }
-}
-
 function shown(text: string | undefined): string | undefined {
   if (text === undefined || text === "") return undefined;
   if (text.length <= BODY_CHARS) return redactCardData(text);
@@ -48,23 +41,43 @@ function parsedJson(text: string | undefined, contentType: string | undefined): 
   }
 }
 
+/** An entry as kept: what is costly to show is worked out the first time someone looks at it. */
+interface KeptRequest extends Omit<LoggedRequest, "violations" | "responseBody"> {
+  violations?: readonly string[];
+  responseBody?: string;
+  /**
+   * While no one has looked: the exchange to judge, with the response as sent (never cut: a body
+   * too long to show whole is cut, redacted and judged at once). The sandbox's answers carry no card
+   * data of their own; they are redacted for display all the same, when first shown.
+   */
+  pending?: Omit<Exchange, "body" | "headers"> & {
+    readonly headers: Readonly<Record<string, unknown>>;
+    readonly text: string | undefined;
+  };
+}
+
 /**
  * The last requests each workspace made to the payments API, with the spec's verdict on each answer,
  * for the dashboard's live request log. Kept in this process's memory: with several instances behind
  * one URL, each shows the requests it served.
+ *
+ * Recording sits on every API request's path, so it does as little as it can there: the spec's
+ * verdict and the answer's display form are worked out when the log is looked at (most entries never
+ * are). What the caller sent is made safe at once, since it may hold card data.
  */
 export class ApiRequestLog {
-  readonly #byWorkspace = new Map<string, LoggedRequest[]>();
+  readonly #byWorkspace = new Map<string, KeptRequest[]>();
   readonly #checker = createResponseChecker(paymentsAccountsSpec);
   #nextId = 1;
 
   /** Newest first. */
   entries(workspace: string): readonly LoggedRequest[] {
-    return [...(this.#byWorkspace.get(workspace) ?? [])].reverse();
+    return [...(this.#byWorkspace.get(workspace) ?? [])].reverse().map((entry) => this.#judged(entry));
   }
 
   entry(workspace: string, id: number): LoggedRequest | undefined {
-    return this.#byWorkspace.get(workspace)?.find((e) => e.id === id);
+    const found = this.#byWorkspace.get(workspace)?.find((e) => e.id === id);
+    return found && this.#judged(found);
   }
 
   clear(workspace: string): void {
@@ -73,45 +86,54 @@ export class ApiRequestLog {
 
   /** Records every request to /v1 that named a workspace (the payments API sets request.workspace). */
   register(app: FastifyInstance): void {
-    app.addHook("onSend", async (request, _reply, payload) => {
-      if (request.workspace && typeof payload === "string") request.loggedPayload = payload;
-      return payload;
-    });
-    app.addHook("onResponse", async (request, reply) => {
-      if (!request.workspace) return;
-      this.#add(request.workspace, request, reply);
+    // Recorded as the answer leaves (latency up to then): one hook, where waiting for onResponse
+    // would take a second one on every request.
+    app.addHook("onSend", (request, reply, payload, done) => {
+      if (request.workspace)
+        this.#add(request.workspace, request, reply, typeof payload === "string" ? payload : undefined);
+      done(null, payload);
     });
   }
 
-  #add(workspace: string, request: FastifyRequest, reply: FastifyReply) {
-    const status = reply.statusCode;
-    const headers = Object.fromEntries(
-      Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]),
-    );
-    const type = headers["content-type"];
-    const path = request.url.split("?")[0] ?? "";
-    const body = request.loggedPayload;
-    const violations = this.#checker.check({
+  #judged(entry: KeptRequest): LoggedRequest {
+    const pending = entry.pending;
+    if (pending) {
+      const { text, ...exchange } = pending;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(exchange.headers)) headers[name] = String(value);
+      entry.violations = this.#verdict({ ...exchange, headers }, parsedJson(text, exchange.contentType ?? undefined));
+      const responseBody = shown(text);
+      if (responseBody) entry.responseBody = responseBody;
+      entry.pending = undefined;
+    }
+    return entry as LoggedRequest;
+  }
+
+  #verdict(exchange: Omit<Exchange, "body">, body: unknown): readonly string[] {
+    return this.#checker.check({ ...exchange, body }).map(redactCardData);
+  }
+
+  #add(workspace: string, request: FastifyRequest, reply: FastifyReply, text: string | undefined) {
+    const exchange = {
       method: request.method,
-      path,
-      status,
-      contentType: type ?? null,
-      headers,
-      body: parsedJson(body, type),
-    });
+      path: request.url.split("?")[0] ?? "",
+      status: reply.statusCode,
+      contentType: (reply.getHeader("content-type") as string | undefined) ?? null,
+      headers: reply.getHeaders(),
+    };
     const requestBody = shown(request.body === undefined ? undefined : JSON.stringify(request.body));
-    const responseBody = shown(body);
-    const entry: LoggedRequest = {
+    const entry: KeptRequest = {
       id: this.#nextId++,
       at: Date.now(),
       method: request.method,
       url: maskCardNumbers(request.url),
-      status,
+      status: reply.statusCode,
       latencyMs: reply.elapsedTime,
-      violations: violations.map(redactCardData),
       ...(requestBody ? { requestBody } : {}),
-      ...(responseBody ? { responseBody } : {}),
+      pending: { ...exchange, text },
     };
+    // A body too long to keep whole is judged and cut now, not held in full until someone looks.
+    if (text !== undefined && text.length > BODY_CHARS) this.#judged(entry);
     const log = this.#byWorkspace.get(workspace) ?? [];
     this.#byWorkspace.set(workspace, log);
     log.push(entry);

@@ -207,10 +207,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async accounts(workspace: string): Promise<readonly StoredAccount[]> {
-    const { rows } = await this.#pool.query(
-      "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
-      [workspace],
-    );
+    const { rows } = await this.#pool.query({
+      name: "payspec_accounts",
+      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
+      values: [workspace],
+    });
     return rows.map(toAccount);
   }
 

@@ -1,0 +1,129 @@
+/**
+ * Request throughput near the machine's limit, each row against a baseline measured in the same run
+ * (targets interleaved round by round, medians of the rounds). Load comes from wrk in its own process
+ * on its own core, with the servers pinned to the other (bench-kit falls back to autocannon, saying
+ * so, where wrk is missing).
+ *
+ * | row                                   | baseline                 | goal    |
+ * | sandbox GET /v1/accounts              | trivial node:http, GET   | >= 0.7x |
+ * | sandbox POST /v1/payments             | trivial node:http, POST  | >= 0.5x |
+ * | payspec mock GET /v1/accounts         | Prism CLI, same spec     | >= 1.5x |
+ * | payspec mock POST card payment        | Prism CLI, same spec     | >= 1.5x |
+ *
+ * The sandbox runs as users run it: the dashboard's request log on (the default).
+ */
+import { fileURLToPath } from "node:url";
+import { binPath, compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
+import { cardGatewaySpec, specExamples, specPath } from "@payspec/specs";
+
+const PORTS = { sandbox: 4741, trivial: 4742, mock: 4743, prismPayments: 4744, prismGateway: 4745 };
+const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
+const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+const prismBin = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
+const key = DEMO_API_KEYS[0];
+const auth = { authorization: `Bearer ${key}` };
+const json = { ...auth, "content-type": "application/json" };
+const [from, to] = seedWorkspace(key)
+  .accounts.filter((a) => a.currency === "TRY")
+  .map((a) => a.id) as [string, string];
+const card = specExamples(cardGatewaySpec).find(
+  (e) => e.operationId === "createCardPayment" && e.part === "request",
+)?.value;
+
+const stops: (() => void)[] = [];
+const start = async (command: string, args: string[], ready: string, env: NodeJS.ProcessEnv = {}) => {
+  stops.push(await startProcess(command, args, ready, { env, pinned: true }));
+};
+
+try {
+  // A completion delay far beyond the run keeps every payment pending: a create is one insert.
+  await start(process.execPath, [binPath("@payspec/sandbox", import.meta.resolve)], url(PORTS.sandbox, "/"), {
+    PORT: String(PORTS.sandbox),
+    PAYSPEC_COMPLETE_AFTER_SECONDS: "1000000",
+  });
+  const accountsJson = await (await fetch(url(PORTS.sandbox, "/v1/accounts"), { headers: auth })).text();
+  await start(tsx, [fileURLToPath(new URL("./trivial-server.ts", import.meta.url))], url(PORTS.trivial, "/"), {
+    PORT: String(PORTS.trivial),
+    BENCH_BODY: accountsJson,
+  });
+  await start(process.execPath, [binPath("@payspec/mock", import.meta.resolve)], url(PORTS.mock, "/"), {
+    PORT: String(PORTS.mock),
+  });
+  for (const [port, spec] of [
+    [PORTS.prismPayments, "payments-accounts"],
+    [PORTS.prismGateway, "card-gateway"],
+  ] as const) {
+    await start(
+      prismBin,
+      ["mock", "-h", "127.0.0.1", "-p", String(port), "-v", "silent", specPath(spec)],
+      url(port, "/"),
+    );
+  }
+
+  const create = JSON.stringify({ amount: 1000, currency: "TRY", method: "eft", from_account: from, to_account: to });
+  const post = (body: string) => ({ method: "POST" as const, headers: json, body });
+  const rows = [
+    { name: "trivial node:http, GET", url: url(PORTS.trivial, "/v1/accounts"), headers: auth },
+    {
+      name: "sandbox GET /v1/accounts",
+      url: url(PORTS.sandbox, "/v1/accounts"),
+      headers: auth,
+      baseline: 0,
+      goal: 0.7,
+    },
+    { name: "trivial node:http, POST", url: url(PORTS.trivial, "/v1/payments"), ...post(create) },
+    {
+      name: "sandbox POST /v1/payments",
+      url: url(PORTS.sandbox, "/v1/payments"),
+      ...post(create),
+      baseline: 2,
+      goal: 0.5,
+    },
+    { name: "Prism CLI GET /v1/accounts", url: url(PORTS.prismPayments, "/v1/accounts"), headers: auth },
+    { name: "payspec mock, same", url: url(PORTS.mock, "/v1/accounts"), headers: auth, baseline: 4, goal: 1.5 },
+    {
+      name: "Prism CLI POST card payment",
+      url: url(PORTS.prismGateway, "/api/v1/payments/card"),
+      ...post(JSON.stringify(card)),
+    },
+    {
+      name: "payspec mock, same",
+      url: url(PORTS.mock, "/api/v1/payments/card"),
+      ...post(JSON.stringify(card)),
+      baseline: 6,
+      goal: 1.5,
+    },
+  ];
+  const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
+  console.log(
+    `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; load: ${loadGenerator().description}\n`,
+  );
+  const verdicts: string[] = [];
+  console.log(
+    table(
+      ["target", "req/s", "p99 ms", "ratio", "goal", "non-2xx"],
+      rows.map((row, i) => {
+        const result = results[i] as (typeof results)[number];
+        if (!("baseline" in row) || row.baseline === undefined)
+          return [row.name, result.requestsPerSecond, result.p99Ms, "1 (baseline)", "–", result.non2xx];
+        const base = results[row.baseline] as (typeof results)[number];
+        const ratio = result.requestsPerSecond / base.requestsPerSecond;
+        verdicts.push(
+          `${row.name === "payspec mock, same" ? `payspec mock vs ${rows[row.baseline]?.name}` : row.name}: ${ratio.toFixed(2)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
+        );
+        return [
+          row.name,
+          result.requestsPerSecond,
+          result.p99Ms,
+          `${ratio.toFixed(2)}x`,
+          `>= ${row.goal}x`,
+          result.non2xx,
+        ];
+      }),
+    ),
+  );
+  console.log(`\n${verdicts.join("\n")}`);
+} finally {
+  for (const stop of stops) stop();
+}
