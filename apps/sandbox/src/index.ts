@@ -7,6 +7,9 @@ export {
   type SandboxConfig,
   VERIFY_API_KEY,
 } from "./config.js";
+export type { FaultView } from "./faults/declared-faults.js";
+export { FAULT_NAMES, FAULTS, type FaultName } from "./faults/fault-catalogue.js";
+export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
 export { TEST_CARDS } from "./gateway/card-catalogue.js";
 export { istanbulDate, istanbulMidnightAfter } from "./istanbul-time.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";

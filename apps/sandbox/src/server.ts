@@ -9,6 +9,9 @@ import { registerControlApi } from "./control/control-api.js";
 import { ApiRequestLog } from "./dashboard/api-request-log.js";
 import { registerDashboard } from "./dashboard/dashboard.js";
 import { ExportQueue } from "./exports/export-queue.js";
+import { DeclaredFaults } from "./faults/declared-faults.js";
+import { faultHelpers, type SandboxFaultHelpers } from "./faults/fault-helpers.js";
+import { registerFaultHooks } from "./faults/fault-hooks.js";
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { Mailer } from "./mail/mailer.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";
@@ -31,6 +34,8 @@ export interface Sandbox {
   /** Each workspace's clock and the gateway's (`await clocks.now(workspaceScope(key))`, `clocks.now(GATEWAY_SCOPE)`). */
   readonly clocks: SandboxClocks;
   readonly stores: SandboxStores;
+  /** Faults on demand for tests: `sandbox.faults.next("createPayment", "reset-after-commit")`. */
+  readonly faults: SandboxFaultHelpers;
   /** Back to the seeded state: accounts, no payments, no tokens, real time (every instance sharing the store sees it). */
   reset(): Promise<void>;
   /** Stops serving and releases the store's connections. */
@@ -74,6 +79,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The dashboard's request log records the payments API's traffic (so it hooks in before the routes);
   // a workspace reset clears it with the rest of the workspace.
   const requestLog = config.control ? new ApiRequestLog() : undefined;
+  // Faults on demand exist only with the control API, through which tests declare them.
+  const faults = config.control ? new DeclaredFaults() : undefined;
   const mailer = new Mailer(stores.outbox, {
     from: config.mailFrom,
     retryMs: config.smtpRetryMs,
@@ -124,6 +131,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await stores.sessions.deleteFor({ kind: "gateway" });
   };
   const reset = async () => {
+    faults?.clearAll();
     await clocks.reset();
     const seeds = config.apiKeys.map(seedWorkspace);
     await payments.reset(seeds);
@@ -164,10 +172,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
   requestLog?.register(app);
-  registerPaymentsApi(app, { config, store: payments, clocks, secret, apiKeys });
-  registerGatewayApi(app, { config, store: gateway, clocks, secret });
-  if (requestLog) {
+  // After the request log's hook: the log records each answer as handled, with its fault's name.
+  if (faults) registerFaultHooks(app);
+  registerPaymentsApi(app, { config, store: payments, clocks, secret, apiKeys, faults });
+  registerGatewayApi(app, { config, store: gateway, clocks, secret, faults });
+  if (requestLog && faults) {
     registerControlApi(app, {
+      faults,
       apiKeys,
       payments,
       gateway,
@@ -208,7 +219,15 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   if (!given) app.addHook("onClose", () => stores.close());
   await app.ready();
-  return { app, config, clocks, stores, reset, close: () => app.close() };
+  return {
+    app,
+    config,
+    clocks,
+    stores,
+    faults: faultHelpers(faults, config.apiKeys[0] ?? ""),
+    reset,
+    close: () => app.close(),
+  };
 }
 
 export interface RunningSandbox extends Sandbox {

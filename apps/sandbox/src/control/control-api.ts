@@ -7,6 +7,7 @@ import type { ApiKeys } from "../api-keys/api-keys.js";
 import { UNKNOWN_KEY } from "../api-keys/api-keys.js";
 import { GATEWAY_SCOPE, type SandboxClocks, workspaceScope } from "../clock.js";
 import type { ExportQueue } from "../exports/export-queue.js";
+import type { DeclaredFaults } from "../faults/declared-faults.js";
 import { isLiveToken } from "../gateway/gateway-api.js";
 import type { Mailer } from "../mail/mailer.js";
 import { approvePayment, submitFromDashboard } from "../payments/dashboard-actions.js";
@@ -18,12 +19,15 @@ import { readStatement, STATEMENT_MAX_BYTES } from "../reconciliation/statement-
 import type { ReportSchedules } from "../scheduled-reports/report-schedules.js";
 import type { GatewayStore, PaymentsStore } from "../store/index.js";
 import { readCappedBody } from "./capped-body.js";
+import { registerFaultControls } from "./fault-controls.js";
 import { registerMailAndExportControls } from "./mail-and-exports.js";
 
 export interface ControlApiDeps {
   readonly apiKeys: ApiKeys;
   readonly payments: PaymentsStore;
   readonly gateway: GatewayStore;
+  /** Faults each workspace (and the gateway) asked for. */
+  readonly faults: DeclaredFaults;
   readonly clocks: SandboxClocks;
   /** One workspace back to how the sandbox starts it (seed accounts, sample payments if configured). */
   readonly resetWorkspace: (apiKey: string) => Promise<void>;
@@ -72,6 +76,7 @@ export function registerControlApi(
     mailer,
     exports,
     schedules,
+    faults,
   }: ControlApiDeps,
 ): void {
   const scopeOf = (request: FastifyRequest): ControlScope => request.controlScope as ControlScope;
@@ -91,9 +96,16 @@ export function registerControlApi(
       }
     });
 
+    registerFaultControls(control, faults, (request) => {
+      const scope = scopeOf(request);
+      return { scope: clockScope(scope), api: scope.kind === "gateway" ? "gateway" : "payments" };
+    });
+
     control.post("/_sandbox/reset", async (request) => {
       const scope = scopeOf(request);
       await clocks.reset(clockScope(scope));
+      // A reset is a new workspace (or gateway): its faults go with it.
+      faults.clear(clockScope(scope));
       if (scope.kind === "workspace") await resetWorkspace(scope.apiKey);
       else await resetGateway();
       return { reset: scope.kind, now: new Date(await clocks.now(clockScope(scope))).toISOString() };

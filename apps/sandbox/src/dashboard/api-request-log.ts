@@ -14,6 +14,8 @@ export interface LoggedRequest {
   readonly latencyMs: number;
   readonly requestBody?: string;
   readonly responseBody?: string;
+  /** The fault a test declared that struck this request (what the client saw differs from the answer here). */
+  readonly fault?: string;
   /** The response checked against the payments spec: empty when it conforms, else what is wrong. */
   readonly violations: readonly string[];
 }
@@ -130,6 +132,7 @@ export class ApiRequestLog {
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
       ...(requestBody ? { requestBody } : {}),
+      ...(request.faultStrike ? { fault: request.faultStrike.fault } : {}),
       pending: { ...exchange, text },
     };
     // A body too long to keep whole is judged and cut now, not held in full until someone looks.

@@ -22,7 +22,7 @@ function rows(entries: readonly LoggedRequest[]): SafeHtml {
       ? html`<tr><td colspan="6">No API requests for this workspace yet. Send one with its API key and it appears here.</td></tr>`
       : entries.map(
           (e) => html`<tr><td>${localTime(e.at)}</td><td>${e.method}</td>
-            <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${e.status}</td>
+            <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${e.status}${e.fault ? html` <span class="verdict error">fault ${e.fault}</span>` : ""}</td>
             <td class="money">${e.latencyMs.toFixed(1)} ms</td><td>${verdict(e)}</td></tr>`,
         )
   }</tbody>`;

@@ -13,6 +13,8 @@ import {
 import type { FastifyInstance } from "fastify";
 import { GATEWAY_SCOPE, type SandboxClocks } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
+import type { DeclaredFaults } from "../faults/declared-faults.js";
+import { faultBeforeHandling } from "../faults/fault-hooks.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { GatewayStore } from "../store/index.js";
 import { canonicalReference, processCardPayment } from "./process-card-payment.js";
@@ -22,6 +24,8 @@ export interface GatewayApiDeps {
   readonly store: GatewayStore;
   readonly clocks: SandboxClocks;
   readonly secret: SandboxSecret;
+  /** Faults tests declared for the gateway; absent when the control API is off. */
+  readonly faults?: DeclaredFaults | undefined;
 }
 
 export const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -45,7 +49,10 @@ export async function isLiveToken(store: GatewayStore, clocks: SandboxClocks, to
 }
 
 /** /auth/login and everything under /api/v1: the card payment gateway. */
-export function registerGatewayApi(app: FastifyInstance, { config, store, clocks, secret }: GatewayApiDeps): void {
+export function registerGatewayApi(
+  app: FastifyInstance,
+  { config, store, clocks, secret, faults }: GatewayApiDeps,
+): void {
   const now = () => clocks.now(GATEWAY_SCOPE);
 
   app.post("/auth/login", async (request) => {
@@ -62,7 +69,7 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
   });
 
   app.register(async (api) => {
-    api.addHook("onRequest", async (request) => {
+    api.addHook("onRequest", async (request, reply) => {
       const token = credentialsFor("Bearer", request.headers.authorization) ?? "";
       if (!(await isLiveToken(store, clocks, token))) {
         throw new ApiFailure(
@@ -70,6 +77,7 @@ export function registerGatewayApi(app: FastifyInstance, { config, store, clocks
           "Access token is missing, invalid or expired; log in again at /auth/login.",
         );
       }
+      if (faults) await faultBeforeHandling(faults, GATEWAY_SCOPE, request, reply);
     });
 
     api.post("/api/v1/payments/card", async (request) => {

@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiKeys } from "../api-keys/api-keys.js";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
+import type { DeclaredFaults } from "../faults/declared-faults.js";
+import { faultBeforeHandling } from "../faults/fault-hooks.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment, preparePayment } from "./create-payment.js";
@@ -17,6 +19,8 @@ export interface PaymentsApiDeps {
   readonly clocks: SandboxClocks;
   readonly secret: SandboxSecret;
   readonly apiKeys: ApiKeys;
+  /** Faults tests declared; absent when the control API is off. */
+  readonly faults?: DeclaredFaults | undefined;
 }
 
 declare module "fastify" {
@@ -41,7 +45,7 @@ function rawLimitGiven(query: unknown): boolean {
 /** GET/POST/DELETE under /v1: the payments and accounts service. */
 export function registerPaymentsApi(
   app: FastifyInstance,
-  { config, store, clocks, secret, apiKeys }: PaymentsApiDeps,
+  { config, store, clocks, secret, apiKeys, faults }: PaymentsApiDeps,
 ): void {
   const completeAfterMs = config.completeAfterSeconds * 1000;
 
@@ -52,13 +56,14 @@ export function registerPaymentsApi(
     // One hook, not three: every API request runs it, and each async hook costs a promise and a turn.
     // It authenticates (before any body is read), reads the workspace's clock once for the whole
     // request, and lets due payments complete and settle before anything reads them.
-    v1.addHook("onRequest", async (request: FastifyRequest) => {
+    v1.addHook("onRequest", async (request: FastifyRequest, reply) => {
       const header = request.headers.authorization;
       const key = credentialsFor("Bearer", header) ?? "";
       if (!header) throw new ApiFailure("unauthorized", "Send the API key as 'Authorization: Bearer <API_KEY>'.");
       const authenticated = await apiKeys.authenticate(key);
       if (!authenticated.ok) throw new ApiFailure("unauthorized", authenticated.message);
       request.workspace = authenticated.workspace;
+      if (faults) await faultBeforeHandling(faults, workspaceScope(request.workspace), request, reply);
       request.clockNow = await clocks.now(workspaceScope(request.workspace));
       if (request.method === "POST" && WRITE_ONLY_ROUTES.has(request.routeOptions.url ?? "")) return;
       await applyElapsedTime(store, request.workspace, request.clockNow, completeAfterMs);

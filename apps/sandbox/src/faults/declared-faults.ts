@@ -1,0 +1,228 @@
+import { ApiFailure } from "@payspec/server-kit";
+import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from "./fault-catalogue.js";
+import { type OperationNames, operationNames } from "./operation-names.js";
+
+/** What a strike carries to the hooks that act on it. */
+export interface Strike {
+  readonly fault: FaultName;
+  /** For latency faults: how long, already drawn from the range. */
+  readonly latencyMs: number;
+  readonly retryAfterSeconds: number;
+  /** For batch-partial: how many results are sent before the answer stops. */
+  readonly results: number;
+}
+
+/** A declared fault as GET /_sandbox/faults lists it. */
+export interface FaultView {
+  readonly id: string;
+  readonly operations: readonly string[];
+  readonly fault: FaultName;
+  readonly when: "before" | "after";
+  readonly clientSees: string;
+  readonly sandboxDid: string;
+  /** `next`: strikes the next N matching requests; `probability`: each with probability p, seeded, at most `max` times. */
+  readonly mode:
+    | { readonly next: number }
+    | { readonly probability: number; readonly seed: number; readonly max: number };
+  readonly struck: number;
+  readonly active: boolean;
+  readonly latencyMs?: number | readonly [number, number];
+  readonly retryAfterSeconds?: number;
+  readonly results?: number;
+}
+
+interface Declared {
+  readonly view: Omit<FaultView, "struck" | "active">;
+  /** "METHOD /template" keys. */
+  readonly operations: ReadonlySet<string>;
+  struck: number;
+  readonly random: () => number;
+}
+
+/** How many faults one scope may have declared at once: enough for any test, bounded for the server. */
+export const MAX_FAULTS_PER_SCOPE = 50;
+const MAX_NEXT = 100_000;
+const MAX_LATENCY_MS = 60_000;
+const MAX_RETRY_AFTER_SECONDS = 3_600;
+
+/** mulberry32: a small seeded generator, so a probabilistic fault strikes the same requests each run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const invalid = (param: string, message: string) =>
+  new ApiFailure("invalid_request", `${param}: ${message}`, { param });
+
+function wholeNumber(body: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(name, `must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+/**
+ * The faults each scope (a payments workspace, or the gateway) has declared, kept in this process's
+ * memory: a test declares them against the instance it talks to. A scope with none costs one map
+ * lookup per request.
+ */
+export class DeclaredFaults {
+  readonly #byScope = new Map<string, Declared[]>();
+  readonly #names: OperationNames;
+  #nextId = 1;
+
+  constructor(names: OperationNames = operationNames()) {
+    this.#names = names;
+  }
+
+  /** Declares a fault from a control API body; 400 naming the field for anything it cannot use. */
+  declare(scope: string, input: unknown, api: "payments" | "gateway"): FaultView {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      throw invalid(
+        "body",
+        "send a JSON object: {operation, fault, next} or {operation, fault, probability, seed, max}.",
+      );
+    }
+    const body = input as Record<string, unknown>;
+    const known = [
+      "operation",
+      "fault",
+      "next",
+      "probability",
+      "seed",
+      "max",
+      "latencyMs",
+      "retryAfterSeconds",
+      "results",
+    ];
+    const unknown = Object.keys(body).find((name) => !known.includes(name));
+    if (unknown !== undefined) throw invalid("body", `unknown field; the fields are ${known.join(", ")}.`);
+    if (!isFaultName(body.fault)) throw invalid("fault", `must be one of ${FAULT_NAMES.join(", ")}.`);
+    const fault = body.fault;
+    const asked = Array.isArray(body.operation) ? body.operation : [body.operation];
+    if (asked.length === 0 || asked.length > 20 || asked.some((o) => typeof o !== "string")) {
+      throw invalid("operation", "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.");
+    }
+    const operations = asked.map((name) => {
+      const key = this.#names.resolve(name as string, api);
+      if (!key) {
+        throw invalid("operation", `not an operation of this API; use one of ${this.#names.listFor(api).join(", ")}.`);
+      }
+      return key;
+    });
+    if (fault === "batch-partial" && operations.some((key) => key !== "POST /v1/payments/batch")) {
+      throw invalid("operation", "batch-partial applies to createPaymentBatch (POST /v1/payments/batch) only.");
+    }
+    const probability = body.probability;
+    if (probability !== undefined && (typeof probability !== "number" || !(probability > 0 && probability <= 1))) {
+      throw invalid("probability", "must be a number above 0 and at most 1.");
+    }
+    if (probability !== undefined && body.next !== undefined) {
+      throw invalid("next", "give either next (the next N requests) or probability, not both.");
+    }
+    const next = wholeNumber(body, "next", 1, MAX_NEXT);
+    const seed = wholeNumber(body, "seed", 0, 2 ** 32 - 1) ?? 1;
+    const max = wholeNumber(body, "max", 1, MAX_NEXT) ?? 100;
+    if (probability === undefined && (body.seed !== undefined || body.max !== undefined)) {
+      throw invalid(body.seed !== undefined ? "seed" : "max", "applies with probability only.");
+    }
+    const latency = body.latencyMs;
+    const latencyOk =
+      latency === undefined ||
+      (typeof latency === "number" && Number.isInteger(latency) && latency >= 0 && latency <= MAX_LATENCY_MS) ||
+      (Array.isArray(latency) &&
+        latency.length === 2 &&
+        latency.every((ms) => typeof ms === "number" && Number.isInteger(ms) && ms >= 0 && ms <= MAX_LATENCY_MS) &&
+        (latency[0] as number) <= (latency[1] as number));
+    if (!latencyOk) {
+      throw invalid(
+        "latencyMs",
+        `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or a [min, max] pair of them.`,
+      );
+    }
+    const retryAfterSeconds = wholeNumber(body, "retryAfterSeconds", 0, MAX_RETRY_AFTER_SECONDS);
+    const results = wholeNumber(body, "results", 0, 500);
+    const list = this.#byScope.get(scope) ?? [];
+    if (list.filter((d) => this.#active(d)).length >= MAX_FAULTS_PER_SCOPE) {
+      throw invalid(
+        "body",
+        `at most ${MAX_FAULTS_PER_SCOPE} faults may be active at once; DELETE /_sandbox/faults clears them.`,
+      );
+    }
+    const view: Declared["view"] = {
+      id: `flt_${this.#nextId++}`,
+      operations,
+      fault,
+      ...FAULTS[fault],
+      mode: probability === undefined ? { next: next ?? 1 } : { probability, seed, max },
+      ...(fault.startsWith("latency")
+        ? { latencyMs: (latency as number | [number, number] | undefined) ?? 1_000 }
+        : {}),
+      ...(fault === "error-503" || fault === "rate-limit" ? { retryAfterSeconds: retryAfterSeconds ?? 1 } : {}),
+      ...(fault === "batch-partial" ? { results: results ?? 1 } : {}),
+    };
+    const declared: Declared = { view, operations: new Set(operations), struck: 0, random: seeded(seed) };
+    list.push(declared);
+    this.#byScope.set(scope, list);
+    return this.#viewOf(declared);
+  }
+
+  list(scope: string): FaultView[] {
+    return (this.#byScope.get(scope) ?? []).map((d) => this.#viewOf(d));
+  }
+
+  /** Clears every fault of the scope; how many there were. */
+  clear(scope: string): number {
+    const count = this.#byScope.get(scope)?.length ?? 0;
+    this.#byScope.delete(scope);
+    return count;
+  }
+
+  /** Every scope's faults gone: the sandbox back to its seeded state. */
+  clearAll(): void {
+    this.#byScope.clear();
+  }
+
+  /**
+   * The fault that strikes this request, if one does (counted as struck): the first declared fault
+   * for the operation that still has strikes left and, for a probability, whose draw says so.
+   */
+  strike(scope: string, operation: string): Strike | undefined {
+    const list = this.#byScope.get(scope);
+    if (list === undefined) return undefined;
+    for (const declared of list) {
+      if (!declared.operations.has(operation) || !this.#active(declared)) continue;
+      const mode = declared.view.mode;
+      if ("probability" in mode && declared.random() >= mode.probability) continue;
+      declared.struck++;
+      const latency = declared.view.latencyMs ?? 0;
+      return {
+        fault: declared.view.fault,
+        latencyMs:
+          typeof latency === "number"
+            ? latency
+            : Math.round(latency[0] + declared.random() * (latency[1] - latency[0])),
+        retryAfterSeconds: declared.view.retryAfterSeconds ?? 1,
+        results: declared.view.results ?? 1,
+      };
+    }
+    return undefined;
+  }
+
+  #active(declared: Declared): boolean {
+    const mode = declared.view.mode;
+    return declared.struck < ("next" in mode ? mode.next : mode.max);
+  }
+
+  #viewOf(declared: Declared): FaultView {
+    return { ...declared.view, struck: declared.struck, active: this.#active(declared) };
+  }
+}

@@ -1,0 +1,288 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FAULT_NAMES, type FaultName } from "../src/index.js";
+import { expectBooksBalanced } from "./support/books.js";
+import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
+
+let h: Harness;
+let from: string;
+let to: string;
+
+beforeAll(async () => {
+  h = await harness({ completeAfterSeconds: 30 });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.control("/reset");
+  await h.control("/reset", {}, OTHER_KEY);
+  [from, to] = (await h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+});
+
+/** What a client saw, observed at the HTTP level: an answer, a reset, a cut body, or nothing in time. */
+interface Seen {
+  readonly outcome: "answer" | "reset" | "cut" | "timeout";
+  readonly status?: number;
+  readonly headers?: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  readonly ms: number;
+}
+
+function send(
+  method: string,
+  path: string,
+  json?: unknown,
+  { key = KEY as string, timeoutMs = 3_000 } = {},
+): Promise<Seen> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let status: number | undefined;
+    let headers: Seen["headers"];
+    let body = "";
+    let settled = false;
+    const done = (outcome: Seen["outcome"]) => {
+      if (settled) return;
+      settled = true;
+      resolve({ outcome, ...(status === undefined ? {} : { status, headers }), body, ms: Date.now() - started });
+      req.destroy();
+    };
+    const req = httpRequest(`${h.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(json === undefined ? {} : { "content-type": "application/json" }),
+      },
+    });
+    req.setTimeout(timeoutMs, () => done("timeout"));
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      done(error.code === "ECONNRESET" && status === undefined ? "reset" : "cut"),
+    );
+    req.on("response", (res) => {
+      status = res.statusCode;
+      headers = res.headers;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () => done(res.complete ? "answer" : "cut"));
+      res.on("aborted", () => done("cut"));
+      res.on("error", () => done("cut"));
+    });
+    req.end(json === undefined ? undefined : JSON.stringify(json));
+  });
+}
+
+const payment = (reference: string) => ({
+  amount: 1234,
+  currency: "TRY",
+  method: "eft",
+  from_account: from,
+  to_account: to,
+  reference,
+});
+/** How many payments the workspace holds with this reference (the listing has no reference filter). */
+const stored = async (reference: string, key = KEY) =>
+  ((await h.call("GET", "/v1/payments?limit=10000", { key })).body.data as { reference?: string }[]).filter(
+    (p) => p.reference === reference,
+  ).length;
+const declare = (body: Record<string, unknown>, credential: string = KEY) => h.control("/faults", body, credential);
+const logged = async () => {
+  const entries = await h.sandbox.app.inject({
+    method: "GET",
+    url: "/_sandbox/faults",
+    headers: { authorization: `Bearer ${KEY}` },
+  });
+  return entries.json() as { faults: { fault: FaultName; struck: number; active: boolean }[] };
+};
+
+describe("declaring faults through the control API", () => {
+  it("declares, lists with strike counts, and clears; never anonymously, never across workspaces", async () => {
+    const made = await declare({ operation: "createPayment", fault: "error-500", next: 2 });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      operations: ["POST /v1/payments"],
+      fault: "error-500",
+      mode: { next: 2 },
+      struck: 0,
+      active: true,
+    });
+    // Another workspace's requests are not struck.
+    const [otherFrom, otherTo] = (await h.accounts(OTHER_KEY)).filter((a) => a.currency === "TRY").map((a) => a.id);
+    const other = { ...payment("OTHER-1"), from_account: otherFrom, to_account: otherTo };
+    expect((await send("POST", "/v1/payments", other, { key: OTHER_KEY })).status).toBe(201);
+    expect((await send("POST", "/v1/payments", payment("F-1"))).status).toBe(500);
+    expect((await send("POST", "/v1/payments", payment("F-2"))).status).toBe(500);
+    expect((await send("POST", "/v1/payments", payment("F-3"))).status).toBe(201);
+    expect((await logged()).faults).toEqual([
+      expect.objectContaining({ fault: "error-500", struck: 2, active: false }),
+    ]);
+    const anonymous = await h.call("POST", "/_sandbox/faults", {
+      json: { operation: "createPayment", fault: "stall" },
+    });
+    expect(anonymous.status).toBe(401);
+    const cleared = await h.call("DELETE", "/_sandbox/faults", { key: KEY });
+    expect(cleared.body).toEqual({ cleared: 1 });
+    expect((await logged()).faults).toEqual([]);
+  });
+
+  it("refuses what it cannot use, naming the field and the choices, never quoting the text", async () => {
+    const unknownFault = await declare({ operation: "createPayment", fault: "explode-4111111111111111" });
+    expect(unknownFault.status).toBe(400);
+    expect(unknownFault.body.param).toBe("fault");
+    expect(unknownFault.body.message).toContain(FAULT_NAMES.join(", "));
+    expect(JSON.stringify(unknownFault.body)).not.toContain("4111111111111111");
+    const unknownOperation = await declare({ operation: "GET /v1/nowhere", fault: "stall" });
+    expect(unknownOperation.body).toMatchObject({
+      param: "operation",
+      message: expect.stringContaining("createPayment (POST /v1/payments)"),
+    });
+    expect((await declare({ operation: "createPayment", fault: "batch-partial" })).body.param).toBe("operation");
+    expect((await declare({ operation: "createPayment", fault: "stall", next: 0 })).body.param).toBe("next");
+    expect((await declare({ operation: "createPayment", fault: "stall", probability: 2 })).body.param).toBe(
+      "probability",
+    );
+    expect((await declare({ operation: "createPayment", fault: "latency-before", latencyMs: [5, 1] })).body.param).toBe(
+      "latencyMs",
+    );
+    expect((await declare({ operation: "createPayment", fault: "stall", colour: "red" })).body.param).toBe("body");
+  });
+
+  it("strikes by operationId or method and path, and a seeded probability strikes the same requests each time", async () => {
+    const pattern = async () => {
+      await h.call("DELETE", "/_sandbox/faults", { key: KEY });
+      await declare({ operation: "GET /v1/accounts", fault: "error-503", probability: 0.5, seed: 7, max: 4 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await send("GET", "/v1/accounts")).status as number);
+      return statuses;
+    };
+    const first = await pattern();
+    expect(first.filter((s) => s === 503)).toHaveLength(4);
+    expect(await pattern()).toEqual(first);
+  });
+});
+
+describe("each fault: what the client sees, and what the sandbox stored", () => {
+  it("latency-before waits, then handles the request", async () => {
+    await declare({ operation: "createPayment", fault: "latency-before", latencyMs: 300 });
+    const seen = await send("POST", "/v1/payments", payment("LAT-B"));
+    expect(seen).toMatchObject({ outcome: "answer", status: 201 });
+    expect(seen.ms).toBeGreaterThanOrEqual(290);
+    expect(await stored("LAT-B")).toBe(1);
+  });
+
+  it("latency-after: the payment exists before the answer, which a short client timeout never sees", async () => {
+    await declare({ operation: "createPayment", fault: "latency-after", latencyMs: 1_500 });
+    const seen = await send("POST", "/v1/payments", payment("LAT-A"), { timeoutMs: 300 });
+    expect(seen.outcome).toBe("timeout");
+    expect(await stored("LAT-A")).toBe(1);
+  });
+
+  it("error-500, error-503 and rate-limit answer in the API's shape, with Retry-After, and store nothing", async () => {
+    for (const [fault, status] of [
+      ["error-500", 500],
+      ["error-503", 503],
+      ["rate-limit", 429],
+    ] as const) {
+      await declare({ operation: "createPayment", fault, retryAfterSeconds: 2 });
+      const seen = await send("POST", "/v1/payments", payment(`ERR-${status}`));
+      expect(seen.status).toBe(status);
+      expect(JSON.parse(seen.body)).toMatchObject({ code: "internal_error", message: expect.stringContaining(fault) });
+      expect(seen.headers?.["retry-after"]).toBe(status === 500 ? undefined : "2");
+      expect(await stored(`ERR-${status}`)).toBe(0);
+    }
+  });
+
+  it("reset-before: the connection is reset and nothing is stored", async () => {
+    await declare({ operation: "createPayment", fault: "reset-before" });
+    expect((await send("POST", "/v1/payments", payment("RST-B"))).outcome).toBe("reset");
+    expect(await stored("RST-B")).toBe(0);
+  });
+
+  it("reset-after-commit: the connection is reset after the payment is stored, and the log says so", async () => {
+    await declare({ operation: "createPayment", fault: "reset-after-commit" });
+    expect((await send("POST", "/v1/payments", payment("RST-A"))).outcome).toBe("reset");
+    expect(await stored("RST-A")).toBe(1);
+    const page = await h.sandbox.app.inject({
+      method: "GET",
+      url: "/_sandbox/faults",
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(page.json().faults[0]).toMatchObject({ fault: "reset-after-commit", struck: 1 });
+  });
+
+  it("stall: status and headers arrive, the body never completes, the payment is stored", async () => {
+    await declare({ operation: "createPayment", fault: "stall" });
+    const seen = await send("POST", "/v1/payments", payment("STALL"), { timeoutMs: 500 });
+    expect(seen).toMatchObject({ outcome: "timeout", status: 201 });
+    expect(() => JSON.parse(seen.body)).toThrow();
+    expect(await stored("STALL")).toBe(1);
+  });
+
+  it("truncated-body: half the promised body, then the connection closes; the payment is stored", async () => {
+    await declare({ operation: "createPayment", fault: "truncated-body" });
+    const seen = await send("POST", "/v1/payments", payment("CUT"));
+    expect(seen).toMatchObject({ outcome: "cut", status: 201 });
+    expect(Buffer.byteLength(seen.body)).toBeLessThan(Number(seen.headers?.["content-length"]));
+    expect(await stored("CUT")).toBe(1);
+  });
+
+  it("wrong-content-type: the right body labelled text/html", async () => {
+    await declare({ operation: "createPayment", fault: "wrong-content-type" });
+    const seen = await send("POST", "/v1/payments", payment("CT"));
+    expect(seen.headers?.["content-type"]).toMatch(/^text\/html/);
+    expect(JSON.parse(seen.body)).toMatchObject({ reference: "CT", status: "pending" });
+  });
+
+  it("batch-partial: the answer stops after K results; the whole batch is stored", async () => {
+    await declare({ operation: "createPaymentBatch", fault: "batch-partial", results: 2 });
+    const entries = [1, 2, 3, 4, 5].map((n) => payment(`BATCH-${n}`));
+    const seen = await send("POST", "/v1/payments/batch", { payments: entries });
+    expect(seen).toMatchObject({ outcome: "cut", status: 200 });
+    expect(seen.body.match(/"outcome"/g)).toHaveLength(2);
+    for (let n = 1; n <= 5; n++) expect(await stored(`BATCH-${n}`)).toBe(1);
+  });
+
+  it("strikes the gateway in its own scope and shape, never a workspace's requests", async () => {
+    const token = await h.login();
+    const made = await declare({ operation: "getPaymentByReference", fault: "error-503" }, token);
+    expect(made.status).toBe(201);
+    const seen = await h.call("GET", "/api/v1/payments/reference/00000000-0000-4000-8000-000000000000", { token });
+    expect(seen.status).toBe(503);
+    expect(seen.body).toMatchObject({ code: 5000 });
+    h.problems.splice(0);
+    expect((await send("GET", "/v1/accounts")).status).toBe(200);
+  });
+});
+
+describe("money under random faults", () => {
+  it("balances: no fault loses or doubles money, whatever strikes", async () => {
+    const kinds: FaultName[] = [
+      "error-503",
+      "reset-before",
+      "reset-after-commit",
+      "truncated-body",
+      "wrong-content-type",
+      "latency-after",
+    ];
+    for (const [i, fault] of kinds.entries()) {
+      await declare({
+        operation: ["createPayment", "cancelPayment", "listAccounts"],
+        fault,
+        probability: 0.15,
+        seed: i + 1,
+        max: 50,
+        latencyMs: 5,
+      });
+    }
+    const references: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const reference = `MONEY-${i}`;
+      references.push(reference);
+      await send("POST", "/v1/payments", payment(reference));
+      if (i % 4 === 3) await h.control("/clock/advance", { seconds: 31 });
+    }
+    await h.call("DELETE", "/_sandbox/faults", { key: KEY });
+    for (const reference of references) expect(await stored(reference)).toBeLessThanOrEqual(1);
+    await expectBooksBalanced(h);
+    h.problems.splice(0);
+  });
+});
