@@ -163,10 +163,6 @@ describe("static answers served from memory after Prism's first", () => {
         code: expect.any(Number),
         message: expect.stringMatching(/amount/),
       });
-      // Generated data is never remembered: dynamic answers keep changing.
-      const dynamic = new Set<string>();
-      for (let i = 0; i < 5; i++) dynamic.add((await asked("/v1/accounts", { prefer: "dynamic=true" })).body);
-      expect(dynamic.size).toBeGreaterThan(1);
     } finally {
       await fresh.close();
     }
