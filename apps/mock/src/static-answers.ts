@@ -45,8 +45,4 @@ export class StaticAnswers {
     if (answer.inputProblems.length === 0 && this.#answers.size < MAX_ENTRIES) this.#answers.set(key, cached);
     return cached;
   }
-
-  get size(): number {
-    return this.#answers.size;
-  }
 }

@@ -23,9 +23,12 @@ export interface LoadResult {
   readonly failures: number;
 }
 
-/** Whether Debian's `wrk` is installed (scripts/install-system-deps.sh installs it). */
+let installed: boolean | undefined;
+
+/** Whether Debian's `wrk` is installed (scripts/install-system-deps.sh installs it); asked once per process. */
 export function wrkAvailable(): boolean {
-  return spawnSync("wrk", ["--version"], { stdio: "ignore" }).error === undefined;
+  installed ??= spawnSync("wrk", ["--version"], { stdio: "ignore" }).error === undefined;
+  return installed;
 }
 
 /** A Lua string literal holding any text (long brackets with a level no text can close early). */
