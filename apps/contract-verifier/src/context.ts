@@ -1,3 +1,4 @@
+import { seededRandom } from "@payspec/server-kit";
 import {
   cardGatewaySpec,
   createResponseChecker,
@@ -11,7 +12,7 @@ import { CoverageRecorder } from "./coverage.js";
 import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
 import type { ApiName, VerifyOptions } from "./options.js";
 import { RunSecrets } from "./secrets.js";
-import { seededRandom, seededUuid } from "./seeded-random.js";
+import { seededUuid } from "./seeded-uuid.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 
 export interface AccountPair {

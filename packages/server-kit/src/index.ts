@@ -24,6 +24,7 @@ export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./js
 export { registerRequestLog } from "./request-log.js";
 export { coerceNumbers, type FieldProblems, parseRequest, validateFields } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
+export { seededRandom } from "./seeded-random.js";
 export { parseServerArgs, portNumber, type ServerArgs } from "./server-cli-args.js";
 export { StartupProblem, startupProblemMessage } from "./startup-errors.js";
 export { assertStorableText, firstStringField, firstUnstorableField, isStorableText } from "./string-fields.js";

@@ -1,4 +1,4 @@
-import { ApiFailure } from "@payspec/server-kit";
+import { ApiFailure, seededRandom } from "@payspec/server-kit";
 import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from "./fault-catalogue.js";
 import { type OperationNames, operationNames } from "./operation-names.js";
 
@@ -44,18 +44,6 @@ export const MAX_FAULTS_PER_SCOPE = 50;
 const MAX_NEXT = 100_000;
 const MAX_LATENCY_MS = 60_000;
 const MAX_RETRY_AFTER_SECONDS = 3_600;
-
-/** mulberry32: a small seeded generator, so a probabilistic fault strikes the same requests each run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const invalid = (param: string, message: string) =>
   new ApiFailure("invalid_request", `${param}: ${message}`, { param });
@@ -169,7 +157,7 @@ export class DeclaredFaults {
       ...(fault === "error-503" || fault === "rate-limit" ? { retryAfterSeconds: retryAfterSeconds ?? 1 } : {}),
       ...(fault === "batch-partial" ? { results: results ?? 1 } : {}),
     };
-    const declared: Declared = { view, operations: new Set(operations), struck: 0, random: seeded(seed) };
+    const declared: Declared = { view, operations: new Set(operations), struck: 0, random: seededRandom(seed) };
     list.push(declared);
     this.#byScope.set(scope, list);
     return this.#viewOf(declared);
