@@ -15,6 +15,7 @@ const EXAMPLES: [string, string, string[]][] = [
   ["quickstart-payments.ts", bin("tsx"), ["quickstart-payments.ts"]],
   ["card-payment.ts", bin("tsx"), ["card-payment.ts"]],
   ["export-csv.ts", bin("tsx"), ["export-csv.ts", join(scratch, "payments.csv")]],
+  ["retries-with-faults.ts", bin("tsx"), ["retries-with-faults.ts"]],
   ["every-export.cjs", process.execPath, ["every-export.cjs"]],
   ["sandbox-in-tests.test.ts", bin("vitest"), ["run", "sandbox-in-tests.test.ts"]],
 ];

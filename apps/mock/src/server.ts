@@ -2,10 +2,12 @@ import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import {
   ApiFailure,
+  actBeforeHandling,
   apiOf,
   coerceNumbers,
   createApiServer,
   parseRequest,
+  registerFaultHooks,
   registerRequestLog,
   routeMatcher,
   send,
@@ -17,6 +19,7 @@ import type { ZodObject, ZodType } from "zod";
 import { batchAnswer } from "./batch-answer.js";
 import { assertCredentials } from "./credentials.js";
 import { isAcceptableAnswer } from "./dynamic-answer-check.js";
+import { preferredFault } from "./prefer-fault.js";
 import { createPrismEngine, type PrismAnswer, type PrismRefusal } from "./prism-engine.js";
 import { exampleDailyReport } from "./report-example.js";
 import { StaticAnswers } from "./static-answers.js";
@@ -49,6 +52,7 @@ const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 /** Query parameters the specs declare as integers, which arrive as text. */
 const NUMERIC_QUERY = ["limit"];
 const BATCH_PATH = "/v1/payments/batch";
+const BATCH_OPERATION = `POST ${BATCH_PATH}`;
 /** Tries at schema-generated data before the spec's example is served instead. */
 const DYNAMIC_TRIES = 8;
 
@@ -86,6 +90,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
 
   const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
   if (options.logRequests) registerRequestLog(app, options.log ?? ((line) => process.stdout.write(`${line}\n`)));
+  // After the log's hook, so a logged answer is the one the handler made, whatever the fault then does.
+  registerFaultHooks(app);
 
   app.all("/*", async (request, reply) => {
     const url = new URL(request.url, "http://mock.local");
@@ -102,6 +108,17 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     }
 
     assertCredentials(url.pathname, request.headers.authorization);
+    const fault = preferredFault(String(request.headers.prefer ?? ""));
+    if (!fault.ok) throw new ApiFailure("invalid_request", fault.error, { param: "Prefer" });
+    if (fault.strike) {
+      if (fault.strike.fault === "batch-partial" && matched.key !== BATCH_OPERATION) {
+        throw new ApiFailure("invalid_request", "Prefer fault=batch-partial applies to POST /v1/payments/batch only.", {
+          param: "Prefer",
+        });
+      }
+      request.faultStrike = fault.strike;
+      await actBeforeHandling(fault.strike, reply);
+    }
     // Fastify's query parser, as in the sandbox: a repeated parameter is an array, which the schema refuses.
     const query = coerceNumbers(request.query as Record<string, unknown>, NUMERIC_QUERY);
     if (matched.route.data) {
@@ -112,7 +129,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       });
     }
 
-    const prefer = preferFor(String(request.headers.prefer ?? ""), query);
+    const prefer = preferFor(fault.rest, query);
     if (url.pathname === REPORT_PATH && !/code=(?!200)/.test(prefer)) {
       const date = url.searchParams.get("date") ?? "";
       return reply

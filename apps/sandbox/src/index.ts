@@ -1,3 +1,4 @@
+export { FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server-kit";
 export { GATEWAY_SCOPE, MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks, workspaceScope } from "./clock.js";
 export {
   DEFAULT_PORT,
@@ -8,7 +9,6 @@ export {
   VERIFY_API_KEY,
 } from "./config.js";
 export type { FaultView } from "./faults/declared-faults.js";
-export { FAULT_NAMES, FAULTS, type FaultName } from "./faults/fault-catalogue.js";
 export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
 export { TEST_CARDS } from "./gateway/card-catalogue.js";
 export { istanbulDate, istanbulMidnightAfter } from "./istanbul-time.js";

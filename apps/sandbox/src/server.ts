@@ -1,6 +1,12 @@
 import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
-import { assertStorableText, createApiServer, registerRequestLog, StartupProblem } from "@payspec/server-kit";
+import {
+  assertStorableText,
+  createApiServer,
+  registerFaultHooks,
+  registerRequestLog,
+  StartupProblem,
+} from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { ApiKeys } from "./api-keys/api-keys.js";
 import { SandboxClocks, workspaceScope } from "./clock.js";
@@ -11,7 +17,7 @@ import { registerDashboard } from "./dashboard/dashboard.js";
 import { ExportQueue } from "./exports/export-queue.js";
 import { DeclaredFaults } from "./faults/declared-faults.js";
 import { faultHelpers, type SandboxFaultHelpers } from "./faults/fault-helpers.js";
-import { registerFaultHooks } from "./faults/fault-hooks.js";
+
 import { registerGatewayApi } from "./gateway/gateway-api.js";
 import { Mailer } from "./mail/mailer.js";
 import { registerPaymentsApi } from "./payments/payments-api.js";

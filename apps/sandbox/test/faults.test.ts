@@ -1,75 +1,34 @@
-import { request as httpRequest } from "node:http";
+import { clientView } from "@payspec/fault-proxy";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FAULT_NAMES, type FaultName } from "../src/index.js";
 import { expectBooksBalanced } from "./support/books.js";
+import { DashboardHttp } from "./support/dashboard-http.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 let h: Harness;
+/** Node's warnings while the suite runs: a fault must not pile listeners onto a response. */
+const warnings: string[] = [];
+const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
 let from: string;
 let to: string;
 
 beforeAll(async () => {
   h = await harness({ completeAfterSeconds: 30 });
+  process.on("warning", onWarning);
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  process.off("warning", onWarning);
+  await h.close();
+});
 beforeEach(async () => {
   await h.control("/reset");
   await h.control("/reset", {}, OTHER_KEY);
   [from, to] = (await h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
 });
 
-/** What a client saw, observed at the HTTP level: an answer, a reset, a cut body, or nothing in time. */
-interface Seen {
-  readonly outcome: "answer" | "reset" | "cut" | "timeout";
-  readonly status?: number;
-  readonly headers?: Record<string, string | string[] | undefined>;
-  readonly body: string;
-  readonly ms: number;
-}
-
-function send(
-  method: string,
-  path: string,
-  json?: unknown,
-  { key = KEY as string, timeoutMs = 3_000 } = {},
-): Promise<Seen> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    let status: number | undefined;
-    let headers: Seen["headers"];
-    let body = "";
-    let settled = false;
-    const done = (outcome: Seen["outcome"]) => {
-      if (settled) return;
-      settled = true;
-      resolve({ outcome, ...(status === undefined ? {} : { status, headers }), body, ms: Date.now() - started });
-      req.destroy();
-    };
-    const req = httpRequest(`${h.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(json === undefined ? {} : { "content-type": "application/json" }),
-      },
-    });
-    req.setTimeout(timeoutMs, () => done("timeout"));
-    req.on("error", (error: NodeJS.ErrnoException) =>
-      done(error.code === "ECONNRESET" && status === undefined ? "reset" : "cut"),
-    );
-    req.on("response", (res) => {
-      status = res.statusCode;
-      headers = res.headers;
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      res.on("end", () => done(res.complete ? "answer" : "cut"));
-      res.on("aborted", () => done("cut"));
-      res.on("error", () => done("cut"));
-    });
-    req.end(json === undefined ? undefined : JSON.stringify(json));
-  });
-}
+/** What a client sees of one request to the sandbox (an answer, a reset, a cut body, or nothing in time). */
+const send = (method: string, path: string, json?: unknown, { key = KEY as string, timeoutMs = 3_000 } = {}) =>
+  clientView(`${h.url}${path}`, { method, json, timeoutMs, headers: { authorization: `Bearer ${key}` } });
 
 const payment = (reference: string) => ({
   amount: 1234,
@@ -207,6 +166,14 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
       headers: { authorization: `Bearer ${KEY}` },
     });
     expect(page.json().faults[0]).toMatchObject({ fault: "reset-after-commit", struck: 1 });
+    // Logged once, as the handler answered (201), with the fault's name: the reset's early close makes
+    // Fastify answer again, which must neither log a second entry nor strike again.
+    const dashboard = new DashboardHttp(h.url);
+    await dashboard.signIn(KEY);
+    const log = (await dashboard.get("/requests")).text;
+    expect(log.match(/fault reset-after-commit/g)).toHaveLength(1);
+    expect(log).toMatch(/201 <span class="verdict error">fault reset-after-commit/);
+    expect(warnings).toEqual([]);
   });
 
   it("stall: status and headers arrive, the body never completes, the payment is stored", async () => {

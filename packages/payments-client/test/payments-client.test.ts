@@ -115,43 +115,44 @@ describe("payments client against the sandbox", () => {
 });
 
 describe("retries and failures", () => {
-  it("retries a GET after 503 and succeeds", async () => {
-    suite.proxy.inject({
-      when: (r) => r.method === "GET",
-      fault: { kind: "respond", status: 503, body: { code: "internal_error", message: "busy" } },
-      times: 2,
+  // Faults the sandbox itself declares: it knows what it stored when the answer went wrong.
+  const direct = (options: { timeoutMs?: number; retry?: { maxRetries?: number; baseDelayMs: number } } = {}) =>
+    createPaymentsClient({
+      baseUrl: suite.target.url,
+      apiKey: DEMO_API_KEYS[0],
+      retry: { baseDelayMs: 1 },
+      ...options,
     });
-    expect(await client.listAccounts()).toHaveLength(6);
-    expect(requestsTo("GET", "/v1/accounts")).toBe(3);
+  const struck = async (fault: string) => (await suite.target.faults.list()).find((f) => f.fault === fault)?.struck;
+  const references = async () => {
+    const listed = [];
+    for await (const p of client.payments()) listed.push(p.reference);
+    return listed;
+  };
+
+  it("retries a GET after 503 and succeeds", async () => {
+    await suite.target.faults.next("listAccounts", "error-503", { times: 2, retryAfterSeconds: 0 });
+    expect(await direct().listAccounts()).toHaveLength(6);
+    // Both 503s struck and the third attempt answered: three requests.
+    expect(await struck("error-503")).toBe(2);
   });
 
   it("does not retry a create after a timeout: it may have been created", async () => {
-    const slow = createPaymentsClient({
-      baseUrl: suite.proxy.url,
-      apiKey: DEMO_API_KEYS[0],
-      timeoutMs: 150,
-      retry: { maxRetries: 3, baseDelayMs: 1 },
-    });
-    suite.proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
+    // The sandbox stores the payment, then holds the answer past the client's timeout.
+    await suite.target.faults.next("createPayment", "latency-after", { latencyMs: 600 });
+    const slow = direct({ timeoutMs: 150, retry: { maxRetries: 3, baseDelayMs: 1 } });
     await expect(slow.createPayment(payment({ reference: "slow-1" }))).rejects.toBeInstanceOf(TimeoutError);
-    expect(requestsTo("POST", "/v1/payments")).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const listed = [];
-    for await (const p of client.payments()) listed.push(p.reference);
-    expect(listed).toEqual(["slow-1"]);
+    // A retry would have found the fault spent and stored a second payment.
+    expect(await references()).toEqual(["slow-1"]);
   });
 
   it("reports a batch lost to a timeout as unknown, never re-sending it", async () => {
-    const slow = createPaymentsClient({
-      baseUrl: suite.proxy.url,
-      apiKey: DEMO_API_KEYS[0],
-      timeoutMs: 150,
-      retry: { baseDelayMs: 1 },
-    });
-    suite.proxy.inject({ when: (r) => r.method === "POST", fault: { kind: "delay", ms: 600 }, times: 1 });
-    const outcomes = await slow.createMany([payment(), payment()]);
+    await suite.target.faults.next("createPaymentBatch", "latency-after", { latencyMs: 600 });
+    const slow = direct({ timeoutMs: 150 });
+    const outcomes = await slow.createMany([payment({ reference: "lost-1" }), payment({ reference: "lost-2" })]);
     expect(outcomes.map((o) => o.outcome)).toEqual(["unknown", "unknown"]);
-    expect(requestsTo("POST", "/v1/payments/batch")).toBe(1);
+    // Stored once, by the one request the sandbox answered late.
+    expect(await references()).toEqual(["lost-1", "lost-2"]);
   });
 
   it("tolerates unknown enum values and extra fields, but not a missing required field", async () => {

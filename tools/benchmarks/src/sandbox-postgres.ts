@@ -7,27 +7,28 @@
  *    RSS, with 20,000 as the memory baseline. Goals: >= 50,000 records/s, memory flat in the count.
  * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
  */
-import { binPath, compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
 import { createPaymentsClient } from "@payspec/payments-client";
-import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
 import { exportRun } from "./payment-export.js";
+import {
+  auth,
+  createBody,
+  json,
+  key,
+  PENDING_FOR_THE_RUN,
+  postCreate,
+  sandboxBin,
+  tryAccounts,
+  url,
+} from "./sandbox-fixture.js";
 
-const key = DEMO_API_KEYS[0];
-const auth = { authorization: `Bearer ${key}` };
-const json = { ...auth, "content-type": "application/json" };
-const [from, to] = seedWorkspace(key)
-  .accounts.filter((a) => a.currency === "TRY")
-  .map((a) => a.id) as [string, string];
-const sandboxBin = binPath("@payspec/sandbox", import.meta.resolve);
 const PORTS = { memory: 4731, postgres: 4732, twoA: 4733, twoB: 4734 };
-const url = (port: number) => `http://127.0.0.1:${port}`;
 
 const postgres = await startPostgres({ fast: false });
 const stops: (() => void)[] = [];
 const startSandbox = async (port: number, databaseUrl?: string) => {
-  // A completion delay far beyond the run keeps payments pending: every create is one insert.
-  const env: NodeJS.ProcessEnv = { PORT: String(port), PAYSPEC_COMPLETE_AFTER_SECONDS: "1000000" };
+  const env: NodeJS.ProcessEnv = { PORT: String(port), ...PENDING_FOR_THE_RUN };
   if (databaseUrl) Object.assign(env, { PAYSPEC_DATABASE_URL: databaseUrl, PAYSPEC_SANDBOX_SECRET: "bench-secret" });
   stops.push(await startProcess(process.execPath, [sandboxBin], `${url(port)}/`, { env, pinned: true }));
 };
@@ -40,9 +41,8 @@ try {
   await startSandbox(PORTS.twoA, shared);
   await startSandbox(PORTS.twoB, shared);
 
-  const create = JSON.stringify({ amount: 1000, currency: "TRY", method: "eft", from_account: from, to_account: to });
   const onePayment = async (port: number) => {
-    const answer = await fetch(`${url(port)}/v1/payments`, { method: "POST", headers: json, body: create });
+    const answer = await fetch(`${url(port)}/v1/payments`, { method: "POST", headers: json, body: createBody });
     return ((await answer.json()) as { id: string }).id;
   };
   const ids = {
@@ -50,7 +50,7 @@ try {
     postgres: await onePayment(PORTS.postgres),
     two: await onePayment(PORTS.twoA),
   };
-  const post = { method: "POST" as const, headers: json, body: create };
+  const post = postCreate;
   const results = await compareHttp([
     { name: "POST memory", url: `${url(PORTS.memory)}/v1/payments`, ...post },
     { name: "POST postgres, 1 instance", url: `${url(PORTS.postgres)}/v1/payments`, ...post },
@@ -84,8 +84,8 @@ try {
 
   const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });
   await fetch(`${url(PORTS.postgres)}/_sandbox/reset`, { method: "POST", headers: auth });
-  const small = await exportRun(client, 20_000, [from, to]);
-  const large = await exportRun(client, 100_000, [from, to]);
+  const small = await exportRun(client, 20_000, tryAccounts);
+  const large = await exportRun(client, 100_000, tryAccounts);
   console.log("\n2. CSV export from PostgreSQL through the client (pages of 10,000), one run each\n");
   console.log(
     table(

@@ -14,19 +14,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { binPath, compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
-import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 import { cardGatewaySpec, specExamples, specPath } from "@payspec/specs";
+import { auth, json, PENDING_FOR_THE_RUN, postCreate, sandboxBin, url } from "./sandbox-fixture.js";
 
 const PORTS = { sandbox: 4741, trivial: 4742, mock: 4743, prismPayments: 4744, prismGateway: 4745 };
-const url = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 const prismBin = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
-const key = DEMO_API_KEYS[0];
-const auth = { authorization: `Bearer ${key}` };
-const json = { ...auth, "content-type": "application/json" };
-const [from, to] = seedWorkspace(key)
-  .accounts.filter((a) => a.currency === "TRY")
-  .map((a) => a.id) as [string, string];
 const card = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
 )?.value;
@@ -37,10 +30,9 @@ const start = async (command: string, args: string[], ready: string, env: NodeJS
 };
 
 try {
-  // A completion delay far beyond the run keeps every payment pending: a create is one insert.
-  await start(process.execPath, [binPath("@payspec/sandbox", import.meta.resolve)], url(PORTS.sandbox, "/"), {
+  await start(process.execPath, [sandboxBin], url(PORTS.sandbox, "/"), {
     PORT: String(PORTS.sandbox),
-    PAYSPEC_COMPLETE_AFTER_SECONDS: "1000000",
+    ...PENDING_FOR_THE_RUN,
   });
   const accountsJson = await (await fetch(url(PORTS.sandbox, "/v1/accounts"), { headers: auth })).text();
   await start(tsx, [fileURLToPath(new URL("./trivial-server.ts", import.meta.url))], url(PORTS.trivial, "/"), {
@@ -61,7 +53,6 @@ try {
     );
   }
 
-  const create = JSON.stringify({ amount: 1000, currency: "TRY", method: "eft", from_account: from, to_account: to });
   const post = (body: string) => ({ method: "POST" as const, headers: json, body });
   const rows = [
     { name: "trivial node:http, GET", url: url(PORTS.trivial, "/v1/accounts"), headers: auth },
@@ -72,11 +63,11 @@ try {
       baseline: 0,
       goal: 0.7,
     },
-    { name: "trivial node:http, POST", url: url(PORTS.trivial, "/v1/payments"), ...post(create) },
+    { name: "trivial node:http, POST", url: url(PORTS.trivial, "/v1/payments"), ...postCreate },
     {
       name: "sandbox POST /v1/payments",
       url: url(PORTS.sandbox, "/v1/payments"),
-      ...post(create),
+      ...postCreate,
       baseline: 2,
       goal: 0.5,
     },

@@ -91,6 +91,16 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     expect(result.stdout).toContain("reference reused by another payment: 6002");
   }, 60_000);
 
+  it("tests retries with the sandbox's faults: blind retries pay twice, the payments client once", async () => {
+    const result = await run("node", ["dist/retries-with-faults.js"], {
+      cwd: project.dir,
+      env: env({ PAYSPEC_SANDBOX_URL: sandboxUrl }),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^plain fetch, retrying blindly: 2 payments stored for NAIVE-/m);
+    expect(result.stdout).toMatch(/^payments client, looking before resending: 1 payment stored for CAREFUL-/m);
+  }, 60_000);
+
   it("exports the workspace to CSV with the dashboard's columns", async () => {
     const file = join(project.dir, `export-${version.replace(" ", "")}.csv`);
     const result = await run("node", ["dist/export-csv.js", file], {

@@ -179,4 +179,5 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       }),
   };
 }
+export { type ClientView, type ClientViewRequest, clientView } from "./client-view.js";
 export { type ProxiedSuite, proxiedDuringSuite, type ResettableTarget, type SuiteHooks } from "./proxied-suite.js";

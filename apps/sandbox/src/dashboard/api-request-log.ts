@@ -90,9 +90,14 @@ export class ApiRequestLog {
   register(app: FastifyInstance): void {
     // Recorded as the answer leaves (latency up to then): one hook, where waiting for onResponse
     // would take a second one on every request.
+    // A struck request's early-closed stream makes Fastify send an error answer through onSend again:
+    // the request is logged once, as the handler answered it.
+    const logged = new WeakSet<object>();
     app.addHook("onSend", (request, reply, payload, done) => {
-      if (request.workspace)
+      if (request.workspace && !logged.has(request)) {
+        logged.add(request);
         this.#add(request.workspace, request, reply, typeof payload === "string" ? payload : undefined);
+      }
       done(null, payload);
     });
   }

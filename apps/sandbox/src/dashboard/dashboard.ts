@@ -17,6 +17,7 @@ import {
   SECURITY_HEADERS,
   sameText,
 } from "./dashboard-security.js";
+import { registerFaultsPage } from "./faults-page.js";
 import { formField, queryField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
 import { html, type SafeHtml } from "./html.js";
@@ -240,6 +241,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     registerRequestLogPage(dashboard, ctx);
     registerGatewayPage(dashboard, ctx);
     registerBackOfficePages(dashboard, ctx);
+    registerFaultsPage(dashboard, ctx);
   });
 }
 

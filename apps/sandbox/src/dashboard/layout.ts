@@ -30,6 +30,7 @@ const WORKSPACE_NAVIGATION = [
   ["", "Accounts and payments"],
   ["/payments/new", "New payment"],
   ["/requests", "Request log"],
+  ["/faults", "Faults"],
   ["/reconciliation", "Reconciliation"],
   ["/exports", "Exports"],
   ["/outbox", "Outbox"],

@@ -1,16 +1,15 @@
-import { ApiFailure, seededRandom } from "@payspec/server-kit";
-import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from "./fault-catalogue.js";
+import {
+  ApiFailure,
+  FAULT_DEFAULTS,
+  FAULT_LIMITS,
+  FAULT_NAMES,
+  FAULTS,
+  type FaultName,
+  type FaultStrike,
+  isFaultName,
+  seededRandom,
+} from "@payspec/server-kit";
 import { type OperationNames, operationNames } from "./operation-names.js";
-
-/** What a strike carries to the hooks that act on it. */
-export interface Strike {
-  readonly fault: FaultName;
-  /** For latency faults: how long, already drawn from the range. */
-  readonly latencyMs: number;
-  readonly retryAfterSeconds: number;
-  /** For batch-partial: how many results are sent before the answer stops. */
-  readonly results: number;
-}
 
 /** A declared fault as GET /_sandbox/faults lists it. */
 export interface FaultView {
@@ -42,8 +41,8 @@ interface Declared {
 /** How many faults one scope may have declared at once: enough for any test, bounded for the server. */
 export const MAX_FAULTS_PER_SCOPE = 50;
 const MAX_NEXT = 100_000;
-const MAX_LATENCY_MS = 60_000;
-const MAX_RETRY_AFTER_SECONDS = 3_600;
+const MAX_LATENCY_MS = FAULT_LIMITS.latencyMs;
+const MAX_RETRY_AFTER_SECONDS = FAULT_LIMITS.retryAfterSeconds;
 
 const invalid = (param: string, message: string) =>
   new ApiFailure("invalid_request", `${param}: ${message}`, { param });
@@ -137,7 +136,7 @@ export class DeclaredFaults {
       );
     }
     const retryAfterSeconds = wholeNumber(body, "retryAfterSeconds", 0, MAX_RETRY_AFTER_SECONDS);
-    const results = wholeNumber(body, "results", 0, 500);
+    const results = wholeNumber(body, "results", 0, FAULT_LIMITS.batchResults);
     const list = this.#byScope.get(scope) ?? [];
     if (list.filter((d) => this.#active(d)).length >= MAX_FAULTS_PER_SCOPE) {
       throw invalid(
@@ -149,18 +148,27 @@ export class DeclaredFaults {
       id: `flt_${this.#nextId++}`,
       operations,
       fault,
-      ...FAULTS[fault],
+      when: FAULTS[fault].when,
+      clientSees: FAULTS[fault].clientSees,
+      sandboxDid: FAULTS[fault].serverDid,
       mode: probability === undefined ? { next: next ?? 1 } : { probability, seed, max },
       ...(fault.startsWith("latency")
-        ? { latencyMs: (latency as number | [number, number] | undefined) ?? 1_000 }
+        ? { latencyMs: (latency as number | [number, number] | undefined) ?? FAULT_DEFAULTS.latencyMs }
         : {}),
-      ...(fault === "error-503" || fault === "rate-limit" ? { retryAfterSeconds: retryAfterSeconds ?? 1 } : {}),
-      ...(fault === "batch-partial" ? { results: results ?? 1 } : {}),
+      ...(fault === "error-503" || fault === "rate-limit"
+        ? { retryAfterSeconds: retryAfterSeconds ?? FAULT_DEFAULTS.retryAfterSeconds }
+        : {}),
+      ...(fault === "batch-partial" ? { results: results ?? FAULT_DEFAULTS.batchResults } : {}),
     };
     const declared: Declared = { view, operations: new Set(operations), struck: 0, random: seededRandom(seed) };
     list.push(declared);
     this.#byScope.set(scope, list);
     return this.#viewOf(declared);
+  }
+
+  /** Whether the scope has any faults declared (spent ones included, until cleared). */
+  hasAny(scope: string): boolean {
+    return this.#byScope.has(scope);
   }
 
   list(scope: string): FaultView[] {
@@ -183,7 +191,7 @@ export class DeclaredFaults {
    * The fault that strikes this request, if one does (counted as struck): the first declared fault
    * for the operation that still has strikes left and, for a probability, whose draw says so.
    */
-  strike(scope: string, operation: string): Strike | undefined {
+  strike(scope: string, operation: string): FaultStrike | undefined {
     const list = this.#byScope.get(scope);
     if (list === undefined) return undefined;
     for (const declared of list) {

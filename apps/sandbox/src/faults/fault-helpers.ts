@@ -1,7 +1,6 @@
-import { ApiFailure } from "@payspec/server-kit";
+import { ApiFailure, type FaultName } from "@payspec/server-kit";
 import { GATEWAY_SCOPE, workspaceScope } from "../clock.js";
 import type { DeclaredFaults, FaultView } from "./declared-faults.js";
-import type { FaultName } from "./fault-catalogue.js";
 
 /** Whose requests a fault strikes: a workspace (by its API key; default, the sandbox's first) or the gateway. */
 export interface FaultTarget {

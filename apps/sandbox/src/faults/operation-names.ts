@@ -7,6 +7,8 @@ export interface OperationNames {
   resolve(name: string, api: "payments" | "gateway"): string | undefined;
   /** The API's operations as "operationId (METHOD /template)", for error messages. */
   listFor(api: "payments" | "gateway"): string[];
+  /** The API's operations by the name a fault is declared with: operationId, or "METHOD /template". */
+  namesFor(api: "payments" | "gateway"): string[];
 }
 
 function operationsOf(spec: object): Map<string, string> {
@@ -37,10 +39,25 @@ export function operationNames(): OperationNames {
     listFor(api) {
       return [...apis[api].entries()].map(([id, key]) => (id === key ? key : `${id} (${key})`));
     },
+    namesFor(api) {
+      return [...apis[api].keys()];
+    },
   };
 }
 
-/** A Fastify route (`/v1/payments/:id`) as the spec writes it (`/v1/payments/{id}`), with its method. */
+const keys = new Map<string, string>();
+
+/**
+ * A Fastify route (`/v1/payments/:id`) as the spec writes it (`/v1/payments/{id}`), with its method.
+ * Asked on every request of a workspace with faults: kept per route, not rebuilt each time.
+ */
 export function operationKey(method: string, routeUrl: string): string {
-  return `${method} ${routeUrl.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
+  const route = `${method} ${routeUrl}`;
+  let key = keys.get(route);
+  if (key === undefined) {
+    key = `${method} ${routeUrl.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
+    // Routes are few and fixed; the bound only guards against a caller passing raw URLs.
+    if (keys.size < 1_000) keys.set(route, key);
+  }
+  return key;
 }

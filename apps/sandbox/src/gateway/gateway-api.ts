@@ -14,7 +14,7 @@ import type { FastifyInstance } from "fastify";
 import { GATEWAY_SCOPE, type SandboxClocks } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
 import type { DeclaredFaults } from "../faults/declared-faults.js";
-import { faultBeforeHandling } from "../faults/fault-hooks.js";
+import { faultBeforeHandling } from "../faults/fault-strikes.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { GatewayStore } from "../store/index.js";
 import { canonicalReference, processCardPayment } from "./process-card-payment.js";

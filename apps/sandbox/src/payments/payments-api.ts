@@ -5,7 +5,7 @@ import type { ApiKeys } from "../api-keys/api-keys.js";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import type { SandboxConfig } from "../config.js";
 import type { DeclaredFaults } from "../faults/declared-faults.js";
-import { faultBeforeHandling } from "../faults/fault-hooks.js";
+import { faultBeforeHandling } from "../faults/fault-strikes.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { createPayment, preparePayment } from "./create-payment.js";

@@ -1,35 +1,36 @@
 import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiFailure } from "@payspec/server-kit";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { DeclaredFaults, Strike } from "./declared-faults.js";
-import { operationKey } from "./operation-names.js";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { ApiFailure } from "./api-failure.js";
+import type { FaultName } from "./fault-catalogue.js";
+
+/** One fault striking one request, with its parameters already decided. */
+export interface FaultStrike {
+  readonly fault: FaultName;
+  /** For latency faults: how long, already drawn from the range. */
+  readonly latencyMs: number;
+  readonly retryAfterSeconds: number;
+  /** For batch-partial: how many results are sent before the answer stops. */
+  readonly results: number;
+}
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The fault striking this request, decided once its caller is known. */
-    faultStrike: Strike | undefined;
+    /** The fault striking this request, decided once its caller is known (see `registerFaultHooks`). */
+    faultStrike: FaultStrike | undefined;
   }
 }
 
-/** A stalled answer is given up by the sandbox itself after this long, so no socket is held for ever. */
+/** A stalled answer is given up by the server itself after this long, so no socket is held for ever. */
 const STALL_LIMIT_MS = 10 * 60_000;
 
 /**
- * Decides whether a fault strikes this request (its scope known: the caller is authenticated) and
- * acts on the faults that strike before handling: a wait, an error in the API's shape, or a refusal
- * that the answer's way out turns into a connection reset. Throws what the error handler renders.
+ * Acts on a fault that strikes before handling: a wait, an error in the API's shape, or a refusal
+ * that the answer's way out (`registerFaultHooks`) turns into a connection reset. Throws what the
+ * error handler renders; the caller has set `request.faultStrike` so the way out acts on the rest.
  */
-export async function faultBeforeHandling(
-  faults: DeclaredFaults,
-  scope: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<void> {
-  const strike = faults.strike(scope, operationKey(request.method, request.routeOptions.url ?? ""));
-  if (strike === undefined) return;
-  request.faultStrike = strike;
+export async function actBeforeHandling(strike: FaultStrike, reply: FastifyReply): Promise<void> {
   switch (strike.fault) {
     case "latency-before":
       await sleep(strike.latencyMs);
@@ -37,7 +38,7 @@ export async function faultBeforeHandling(
     case "error-500":
       throw new ApiFailure(
         "internal_error",
-        "The sandbox failed this request on purpose (fault error-500); nothing was done. Retry it.",
+        "This request failed on purpose (fault error-500); nothing was done. Retry it.",
       );
     case "error-503":
       reply.header("retry-after", String(strike.retryAfterSeconds));
@@ -92,7 +93,12 @@ function cutAfter(socket: Socket | null, prefix: string): Readable {
 
 /** A batch answer cut after `results` results: its JSON up to the end of the last one sent. */
 function batchPrefix(payload: string, results: number): string {
-  const answer = JSON.parse(payload) as { results?: unknown[] };
+  let answer: { results?: unknown[] } = {};
+  try {
+    answer = JSON.parse(payload) as { results?: unknown[] };
+  } catch {
+    // Not JSON (an error page from a proxy in front, say): half of it is cut as well.
+  }
   if (!Array.isArray(answer.results)) return payload.slice(0, payload.length >> 1);
   const whole = JSON.stringify(answer.results);
   const at = payload.indexOf(whole);
@@ -101,18 +107,25 @@ function batchPrefix(payload: string, results: number): string {
 }
 
 /**
- * Acts on the faults that strike on the way out, after the handler has committed its work. Registered
- * once, at the root, after the request log's hook, so the log records the answer as handled, with the
- * fault's name, whatever the client then sees.
+ * Acts on the faults that strike on the way out, after the handler has committed its work, for every
+ * request whose `faultStrike` is set. Registered once, at the root, after the request log's hook, so
+ * the log records the answer as handled, with the fault's name, whatever the client then sees.
  */
 export function registerFaultHooks(app: FastifyInstance): void {
   const stalled = new Set<Socket>();
   app.decorateRequest("faultStrike", undefined);
+  // A fault's stream that closes early makes Fastify send an error answer through onSend again; acting
+  // on the strike once keeps that answer from striking anew (stream after stream on one response).
+  const actedOn = new WeakSet<object>();
   app.addHook("onSend", async (request, reply, payload) => {
     const strike = request.faultStrike;
-    if (strike === undefined) return payload;
+    if (strike === undefined || actedOn.has(request)) return payload;
+    actedOn.add(request);
     const socket = request.raw.socket;
-    const text = typeof payload === "string" ? payload : "";
+    // Answers are JSON text, or a Buffer for a file (the gateway's .xlsx report): cut either by bytes.
+    const bytes =
+      typeof payload === "string" ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : Buffer.alloc(0);
+    const half = bytes.subarray(0, bytes.length >> 1);
     switch (strike.fault) {
       case "latency-after":
         await sleep(strike.latencyMs);
@@ -125,10 +138,9 @@ export function registerFaultHooks(app: FastifyInstance): void {
         return resetting(socket);
       case "batch-partial":
         reply.removeHeader("content-length");
-        return cutAfter(socket, batchPrefix(text, strike.results));
+        return cutAfter(socket, batchPrefix(bytes.toString("utf8"), strike.results));
       case "truncated-body": {
-        reply.header("content-length", String(Buffer.byteLength(text)));
-        const half = Buffer.from(text).subarray(0, Buffer.byteLength(text) >> 1);
+        reply.header("content-length", String(bytes.length));
         return new Readable({
           read() {
             this.push(half);
@@ -144,7 +156,6 @@ export function registerFaultHooks(app: FastifyInstance): void {
           socket.once("close", () => stalled.delete(socket));
           setTimeout(() => socket.destroy(), STALL_LIMIT_MS).unref();
         }
-        const half = text.slice(0, text.length >> 1);
         let sent = false;
         return new Readable({
           read() {
@@ -157,7 +168,7 @@ export function registerFaultHooks(app: FastifyInstance): void {
         return payload;
     }
   });
-  // A stalled answer never ends by itself: closing the sandbox ends it.
+  // A stalled answer never ends by itself: closing the server ends it.
   app.addHook("onClose", async () => {
     for (const socket of stalled) socket.destroy();
   });
