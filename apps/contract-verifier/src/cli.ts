@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { coverageTable } from "./coverage.js";
 import { parseOptions, USAGE, UsageError } from "./options.js";
+import { PACT_USAGE, runPactCommand } from "./pact/pact-command.js";
 import { PROXY_USAGE, runProxyCommand } from "./proxy/proxy-command.js";
 import { progressLine, summary } from "./reporters/console-reporter.js";
 import { writeJson, writeJunit } from "./reporters/file-reporters.js";
@@ -9,12 +10,15 @@ import { CannotRun, runVerification } from "./runner.js";
 /** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
+  const pactMode = argv[0] === "pact";
+  const usage = proxyMode ? PROXY_USAGE : pactMode ? PACT_USAGE : USAGE;
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(`${proxyMode ? PROXY_USAGE : USAGE}\n`);
+    process.stdout.write(`${usage}\n`);
     return 0;
   }
   try {
     if (proxyMode) return await runProxyCommand(argv.slice(1));
+    if (pactMode) return await runPactCommand(argv.slice(1));
     const options = parseOptions(argv);
     const tty = process.stdout.isTTY === true;
     const report = await runVerification(options, (result, index, total) =>
@@ -30,7 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return report.counts.failed + report.counts.error > 0 || report.coverageShortfall ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${proxyMode ? PROXY_USAGE : USAGE}\n`);
+      process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
     if (error instanceof CannotRun) {

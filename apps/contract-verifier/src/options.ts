@@ -90,6 +90,8 @@ Model-based sequences (fast-check), shrunk to the shortest failing one:
 
 Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-verify proxy --help)
 
+Consumer pacts: payspec-verify pact FILE|DIR... [--target URL]   (see payspec-verify pact --help)
+
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
   --spec FILE --target URL [--header "Name: value"]... [--base-path /v1]
                           (--header repeats; use it for credentials. The spec's first server path

@@ -16,8 +16,10 @@ import { statefulCheck } from "./stateful/stateful-check.js";
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
 
 export interface VerificationReport {
-  /** `proxy` when the results come from live traffic through `payspec-verify proxy`. */
-  readonly mode?: "proxy";
+  /** `proxy`: live traffic through `payspec-verify proxy`; `pact`: consumer pacts through `payspec-verify pact`. */
+  readonly mode?: "proxy" | "pact";
+  /** The pacts of a `pact` run. */
+  readonly pacts?: readonly { file: string; consumer: string; provider: string; specification: string }[];
   readonly target: { readonly payments?: string; readonly gateway?: string; readonly openapi?: string };
   /** The --spec file of an any-spec run. */
   readonly spec?: string;

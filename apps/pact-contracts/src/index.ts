@@ -1,2 +1,1 @@
-export { crossCheckPact, type PactFile, type PactInteraction } from "./pact-vs-spec.js";
-export { pactsDir } from "./pacts-dir.js";
+export { pactsDir, usersPactsDir } from "./pacts-dir.js";

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, run, startServer } from "./processes.js";
-import { createScratchProject, node24Dir, type ScratchProject, userEnv } from "./scratch-project.js";
+import { createScratchProject, node24Dir, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
 
 const NODE_20 = dirname(process.execPath);
 const KEY = "sk_sandbox_demo_1";
@@ -127,6 +127,26 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     });
     expect(result.stdout).toMatch(/1 passed/);
     expect(result.code).toBe(0);
+  }, 120_000);
+
+  it("judges a user's pact (plain pact-js and fetch) against the spec and the sandbox, one line per interaction", async () => {
+    const pact = join(WORKSPACE, "apps/pact-contracts/users-pacts/webshop-payspec-payments.json");
+    const result = await run("npx", ["payspec-verify", "pact", pact, "--target", sandboxUrl], {
+      cwd: project.dir,
+      env: env({ PACT_DO_NOT_TRACK: "true" }),
+    });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout.split("\n").filter((line) => /^[✓✗!] pact\.webshop\.\d /.test(line));
+    expect(lines.map((line) => `${line[0]} ${/"([^"]+)"/.exec(line)?.[1]}`)).toEqual([
+      "✓ a new payment",
+      "✗ a new payment of nothing",
+      "✗ a request for a payment that is gone",
+      "✗ a request for a payment with its risk score",
+      "✓ a request for a pending payment",
+      "! a request for a refunded payment",
+      "✓ a request for the accounts",
+      "✓ a request for the accounts without an API key",
+    ]);
   }, 120_000);
 
   it("verifies the sandbox with npx payspec-verify (exit 0 and a JUnit file) and a wrong server (exit 1)", async () => {

@@ -60,10 +60,12 @@ export function summary(report: VerificationReport, reportFiles: readonly string
   const failures = report.results.filter((r) => r.status === "failed" || r.status === "error");
   const lines = [
     "",
-    `payspec verify — profile ${report.profile}, seed ${report.seed}, shard ${report.shard}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    report.mode === "pact"
+      ? `payspec verify pact — ${report.pacts?.length ?? 0} pact files, ${report.results.length} interactions, ${(report.durationMs / 1000).toFixed(1)} s`
+      : `payspec verify — profile ${report.profile}, seed ${report.seed}, shard ${report.shard}, ${(report.durationMs / 1000).toFixed(1)} s`,
     ...Object.entries(report.target).map(([api, url]) => `  ${api}: ${url}`),
     "",
-    "  status    checks",
+    `  status    ${report.mode === "pact" ? "interactions" : "checks"}`,
     ...(["passed", "failed", "error", "skipped"] as const).map(
       (s) => `  ${s.padEnd(8)}  ${String(report.counts[s]).padStart(6)}`,
     ),

@@ -1,0 +1,247 @@
+import { apiOf } from "@payspec/server-kit";
+import type { CheckResult, Violation } from "../check.js";
+import { SANDBOX_VERIFY_API_KEY, UsageError, userPath } from "../options.js";
+import { summary } from "../reporters/console-reporter.js";
+import { writeJson, writeJunit } from "../reporters/file-reporters.js";
+import { curlFor } from "../reproduction.js";
+import { countByStatus, type VerificationReport } from "../runner.js";
+import { RunSecrets } from "../secrets.js";
+import { loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
+import { type ReplayTarget, replay, stateSetup } from "./pact-replay.js";
+import { interactionVsSpec, specFor } from "./pact-vs-spec.js";
+import { StateFailed, stateCatalogue, UnknownState } from "./sandbox-provider-states.js";
+
+export const PACT_USAGE = `payspec verify pact: check consumer pacts against the payspec specs and a provider
+
+  payspec-verify pact FILE|DIR... [--target URL] [options]
+
+  FILE|DIR             Pact files (V2, V3 or V4 JSON), or directories of them
+  --target URL         also replay every interaction against this provider (the sandbox, or any
+                       provider of the payspec APIs), with its provider states set up
+  --payments-url URL / --gateway-url URL   the two APIs on different hosts
+  --api-key KEY        payments API key    (env PAYSPEC_VERIFY_API_KEY; default sk_sandbox_verify)
+  --gateway-key KEY / --gateway-secret SECRET   (env PAYSPEC_VERIFY_GATEWAY_KEY / _SECRET)
+  --json FILE          write a JSON report
+  --junit FILE         write a JUnit XML report
+  --timeout-ms N       per-request timeout (default 10000)
+
+Each interaction is held to the spec of the API it calls (the operation exists, the status is
+declared, the response valid, the request within every bound unless it expects the 400 it earns),
+then, with --target, replayed: its states set up, its request sent with the run's credentials, the
+answer matched by Pact's rules. One line per interaction; a curl line for each failure.
+
+Provider states the sandbox sets up ({x} is a parameter, from the state's params or its name):
+${stateCatalogue()}
+
+Exit codes: 0 every interaction agrees, 1 one or more do not, 2 could not run.`;
+
+interface PactOptions {
+  readonly files: readonly string[];
+  readonly paymentsUrl?: string;
+  readonly gatewayUrl?: string;
+  readonly apiKey: string;
+  readonly gatewayKey: string;
+  readonly gatewaySecret: string;
+  readonly jsonFile?: string;
+  readonly junitFile?: string;
+  readonly timeoutMs: number;
+}
+
+const VALUED = [
+  "target",
+  "payments-url",
+  "gateway-url",
+  "api-key",
+  "gateway-key",
+  "gateway-secret",
+  "json",
+  "junit",
+  "timeout-ms",
+];
+
+function parsePactOptions(argv: readonly string[], env: NodeJS.ProcessEnv): PactOptions {
+  const flags = new Map<string, string>();
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith("--")) {
+      files.push(userPath(arg, env));
+      continue;
+    }
+    const cut = arg.indexOf("=");
+    const name = cut < 0 ? arg.slice(2) : arg.slice(2, cut);
+    const value = cut < 0 ? argv[++i] : arg.slice(cut + 1);
+    if (!VALUED.includes(name)) throw new UsageError(`Unknown option --${name}.`);
+    if (value === undefined) throw new UsageError(`--${name} needs a value.`);
+    flags.set(name, value);
+  }
+  if (files.length === 0) throw new UsageError("Name at least one Pact file or a directory of them.");
+  const url = (name: string) => {
+    const value = flags.get(name) ?? flags.get("target");
+    if (value === undefined) return undefined;
+    try {
+      new URL(value);
+    } catch {
+      throw new UsageError(
+        `--${flags.has(name) ? name : "target"} is not a URL: give one such as http://127.0.0.1:4010.`,
+      );
+    }
+    return value.replace(/\/$/, "");
+  };
+  const timeoutMs = Number(flags.get("timeout-ms") ?? 10_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new UsageError("--timeout-ms must be a whole number of milliseconds.");
+  const paymentsUrl = url("payments-url");
+  const gatewayUrl = url("gateway-url");
+  return {
+    files,
+    ...(paymentsUrl ? { paymentsUrl } : {}),
+    ...(gatewayUrl ? { gatewayUrl } : {}),
+    apiKey: flags.get("api-key") ?? env.PAYSPEC_VERIFY_API_KEY ?? SANDBOX_VERIFY_API_KEY,
+    gatewayKey: flags.get("gateway-key") ?? env.PAYSPEC_VERIFY_GATEWAY_KEY ?? "gw_demo_key",
+    gatewaySecret: flags.get("gateway-secret") ?? env.PAYSPEC_VERIFY_GATEWAY_SECRET ?? "gw_demo_secret",
+    ...(flags.has("json") ? { jsonFile: userPath(flags.get("json") as string, env) } : {}),
+    ...(flags.has("junit") ? { junitFile: userPath(flags.get("junit") as string, env) } : {}),
+    timeoutMs,
+  };
+}
+
+/** A short, stable id per interaction: `pact.<consumer>.<n>`, n counting from 1 in the file's order. */
+const idOf = (pact: Pact, index: number) => `pact.${pact.consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.${index + 1}`;
+
+async function judge(
+  pact: Pact,
+  interaction: PactInteraction,
+  index: number,
+  target: (ReplayTarget & { setup: ReturnType<typeof stateSetup> }) | undefined,
+): Promise<CheckResult> {
+  const started = Date.now();
+  const api = apiOf(interaction.request.path) === "gateway" ? "gateway" : "payments";
+  const operation = `${interaction.request.method} ${interaction.request.path}`;
+  const id = idOf(pact, index);
+  const base = { id, title: interaction.description, api, profile: "behaviour" } as const;
+  // "spec: …" says what the pact claims that the spec does not; "provider: expected X, got Y" what the answer did.
+  const violation = (problem: string, extra: Partial<Violation> = {}): Violation => {
+    const [expected = problem, actual] = problem.split(/, got (.*)/s);
+    return problem.startsWith("spec: ")
+      ? { check: id, operation, expected: "an interaction the spec allows", actual: problem.slice(6), ...extra }
+      : { check: id, operation, expected: expected.replace(/^provider: /, ""), actual: actual ?? "not that", ...extra };
+  };
+  const violations: Violation[] = interactionVsSpec(interaction, specFor(interaction)).map((p) => violation(p));
+  let requests = 0;
+  if (target) {
+    try {
+      const replayed = await replay(interaction, target, target.setup);
+      requests = 1;
+      for (const problem of replayed.problems) {
+        violations.push(
+          violation(problem, {
+            ...(replayed.request
+              ? { request: replayed.request, reproduce: curlFor(replayed.request, replayed.baseUrl, api) }
+              : {}),
+          }),
+        );
+      }
+    } catch (error) {
+      const note =
+        error instanceof UnknownState || error instanceof StateFailed
+          ? `provider state: ${error.message}`
+          : `provider state could not be set up: ${(error as Error).message}`;
+      return {
+        ...base,
+        status: "error",
+        violations,
+        note,
+        requests,
+        durationMs: Date.now() - started,
+        medianResponseMs: 0,
+      };
+    }
+  }
+  return {
+    ...base,
+    status: violations.length > 0 ? "failed" : "passed",
+    violations,
+    requests,
+    durationMs: Date.now() - started,
+    medianResponseMs: 0,
+  };
+}
+
+/** One line per interaction: ✓, ✗ with its first problem, or ! when its provider state could not be set up. */
+function interactionLine(pact: Pact, result: CheckResult): string {
+  const mark = { passed: "✓", failed: "✗", error: "!", skipped: "-" }[result.status];
+  const first = result.violations[0];
+  const said = (v: Violation) =>
+    v.expected === "an interaction the spec allows" ? `spec: ${v.actual}` : `provider: ${v.expected}, got ${v.actual}`;
+  const why =
+    result.status === "error"
+      ? `  ${result.note?.split("\n")[0] ?? ""}`
+      : first
+        ? `  ${said(first)}${result.violations.length > 1 ? ` (+${result.violations.length - 1} more)` : ""}`
+        : "";
+  return `${mark} ${result.id} ${pact.consumer} -> ${pact.provider}: "${result.title}"${why}\n`;
+}
+
+/** `payspec-verify pact …`: exit 0 when every interaction agrees, 1 when one does not. */
+export async function runPactCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const options = parsePactOptions(argv, env);
+  const startedAt = new Date();
+  let pacts: Pact[];
+  try {
+    pacts = await loadPacts(options.files);
+  } catch (error) {
+    if (error instanceof UnreadablePact) throw new UsageError(error.message);
+    throw error;
+  }
+  const secrets = new RunSecrets();
+  secrets.addHeader("authorization");
+  const replayTarget: ReplayTarget | undefined =
+    options.paymentsUrl || options.gatewayUrl
+      ? {
+          paymentsUrl: (options.paymentsUrl ?? options.gatewayUrl) as string,
+          gatewayUrl: (options.gatewayUrl ?? options.paymentsUrl) as string,
+          apiKey: options.apiKey,
+          gatewayKey: options.gatewayKey,
+          gatewaySecret: options.gatewaySecret,
+          timeoutMs: options.timeoutMs,
+          secrets,
+        }
+      : undefined;
+  const target = replayTarget ? { ...replayTarget, setup: stateSetup(replayTarget) } : undefined;
+  const results: CheckResult[] = [];
+  const warnings: string[] = [];
+  for (const pact of pacts) {
+    for (const skipped of pact.skipped) warnings.push(`${pact.file}: ${skipped}`);
+    for (const [index, interaction] of pact.interactions.entries()) {
+      const result = await judge(pact, interaction, index, target);
+      results.push(result);
+      process.stdout.write(interactionLine(pact, result));
+    }
+  }
+  const report: VerificationReport = {
+    mode: "pact",
+    target: {
+      ...(replayTarget ? { payments: replayTarget.paymentsUrl, gateway: replayTarget.gatewayUrl } : {}),
+    },
+    pacts: pacts.map((p) => ({
+      file: p.file,
+      consumer: p.consumer,
+      provider: p.provider,
+      specification: p.specVersion,
+    })),
+    profile: "behaviour",
+    seed: 0,
+    shard: "1/1",
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    results,
+    counts: countByStatus(results),
+    ...(warnings.length ? { warnings } : {}),
+  };
+  if (options.junitFile) await writeJunit(report, options.junitFile);
+  if (options.jsonFile) await writeJson(report, options.jsonFile);
+  const files = [options.jsonFile, options.junitFile].filter((f): f is string => f !== undefined);
+  process.stdout.write(`${summary(report, files)}\n`);
+  return report.counts.failed + report.counts.error > 0 ? 1 : 0;
+}

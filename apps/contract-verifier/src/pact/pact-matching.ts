@@ -1,0 +1,201 @@
+import type { Matcher, Rules } from "./pact-file.js";
+
+/**
+ * Pact's response matching, for the rules pact libraries write: a provider's answer matches when it
+ * has everything the consumer expects (extra fields are fine), by value, or by the matcher found for
+ * that path. A `type` matcher, as Pact says, carries down to everything under it unless a closer
+ * rule says otherwise; `min`/`max` bound an array whose items are matched against the first
+ * expected one. Returns one line per mismatch, with its JSON path, never the values themselves.
+ */
+export function bodyMismatches(expected: unknown, actual: unknown, rules: Rules): string[] {
+  const problems: string[] = [];
+  compare(["$"], expected, actual, rules, false, problems);
+  return problems;
+}
+
+const kindOf = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value;
+
+const render = (path: readonly string[]) =>
+  path.map((segment, i) => (i === 0 ? segment : /^\[/.test(segment) ? segment : `.${segment}`)).join("");
+
+/** Whether a rule's path (`$.items[*].id`, `$.*`) names this path. */
+function pathMatches(pattern: string, path: readonly string[]): boolean {
+  const tokens = pattern.match(/\$|\[\*\]|\[\d+\]|\['[^']*'\]|\.\*|\.[^.[]+/g) ?? [];
+  if (tokens.length !== path.length) return false;
+  return tokens.every((token, i) => {
+    const segment = path[i] as string;
+    if (token === "$") return segment === "$";
+    if (token === "[*]") return /^\[\d+\]$/.test(segment);
+    if (token === ".*") return true;
+    if (token.startsWith("['")) return segment === token.slice(2, -2);
+    if (token.startsWith("[")) return segment === token;
+    return segment === token.slice(1);
+  });
+}
+
+/** The closest rule for a path: exact indices beat `[*]`, which beats `.*`. */
+function ruleFor(rules: Rules, path: readonly string[]): readonly Matcher[] | undefined {
+  let best: { weight: number; matchers: readonly Matcher[] } | undefined;
+  for (const [pattern, matchers] of rules) {
+    if (!pathMatches(pattern, path)) continue;
+    const weight = -(pattern.split("*").length - 1);
+    if (!best || weight > best.weight) best = { weight, matchers };
+  }
+  return best?.matchers;
+}
+
+function checkMatcher(matcher: Matcher, expected: unknown, actual: unknown): string | undefined {
+  const kind = kindOf(actual);
+  switch (matcher.match) {
+    case "type":
+      if (kindOf(expected) !== kind) return `a ${kindOf(expected)}, got a ${kind}`;
+      if (Array.isArray(actual)) {
+        if (matcher.min !== undefined && actual.length < matcher.min)
+          return `at least ${matcher.min} items, got ${actual.length}`;
+        if (matcher.max !== undefined && actual.length > matcher.max)
+          return `at most ${matcher.max} items, got ${actual.length}`;
+      }
+      return undefined;
+    case "regex":
+      if (typeof actual !== "string" && typeof actual !== "number")
+        return `text matching /${matcher.regex}/, got a ${kind}`;
+      return new RegExp(`^(?:${matcher.regex ?? ""})$`).test(String(actual))
+        ? undefined
+        : `text matching /${matcher.regex}/, got text that does not`;
+    case "integer":
+      return Number.isInteger(actual) ? undefined : `an integer, got a ${kind}`;
+    case "decimal":
+    case "number":
+      return typeof actual === "number" ? undefined : `a number, got a ${kind}`;
+    case "boolean":
+      return typeof actual === "boolean" ? undefined : `a boolean, got a ${kind}`;
+    case "null":
+      return actual === null ? undefined : `null, got a ${kind}`;
+    case "include":
+      return typeof actual === "string" && actual.includes(String(matcher.value ?? ""))
+        ? undefined
+        : `text including the expected part, got ${kind === "string" ? "text without it" : `a ${kind}`}`;
+    case "equality":
+      return JSON.stringify(actual) === JSON.stringify(expected)
+        ? undefined
+        : "the expected value exactly, got another";
+    case "notEmpty":
+      return actual !== "" && actual !== null && !(Array.isArray(actual) && actual.length === 0)
+        ? undefined
+        : "a value that is not empty";
+    case "date":
+    case "time":
+    case "timestamp":
+    case "datetime":
+      return typeof actual === "string" ? undefined : `a ${matcher.match} as text, got a ${kind}`;
+    default:
+      // A matcher this tool does not know (plugins, semver, arrayContains): the type must still agree.
+      return kindOf(expected) === kind ? undefined : `a ${kindOf(expected)}, got a ${kind}`;
+  }
+}
+
+function compare(
+  path: string[],
+  expected: unknown,
+  actual: unknown,
+  rules: Rules,
+  byType: boolean,
+  problems: string[],
+): void {
+  const matchers = ruleFor(rules, path);
+  let typeMode = byType;
+  if (matchers && matchers.length > 0) {
+    for (const matcher of matchers) {
+      const problem = checkMatcher(matcher, expected, actual);
+      if (problem) {
+        problems.push(`${render(path)}: expected ${problem}`);
+        return;
+      }
+    }
+    typeMode = matchers.some((m) => m.match === "type");
+    // A value matcher decides the value; only containers go on to their children.
+    if (!isContainer(expected)) return;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) {
+      problems.push(`${render(path)}: expected an array, got a ${kindOf(actual)}`);
+      return;
+    }
+    const sized = matchers?.some((m) => m.match === "type" && (m.min !== undefined || m.max !== undefined));
+    if (!sized && !typeMode && actual.length !== expected.length) {
+      problems.push(`${render(path)}: expected ${expected.length} items, got ${actual.length}`);
+      return;
+    }
+    // Matched by type (eachLike): every item is held to the first expected one.
+    const items =
+      sized || typeMode
+        ? actual.map((item, i) => [expected[Math.min(i, expected.length - 1)], item])
+        : expected.map((item, i) => [item, actual[i]]);
+    items.forEach(([want, got], i) => {
+      compare([...path, `[${i}]`], want, got, rules, typeMode, problems);
+    });
+    return;
+  }
+  if (isContainer(expected)) {
+    if (kindOf(actual) !== "object") {
+      problems.push(`${render(path)}: expected an object, got a ${kindOf(actual)}`);
+      return;
+    }
+    for (const [key, want] of Object.entries(expected as Record<string, unknown>)) {
+      const got = (actual as Record<string, unknown>)[key];
+      if (got === undefined) {
+        problems.push(`${render([...path, key])}: expected a field the answer does not have`);
+        continue;
+      }
+      compare([...path, key], want, got, rules, typeMode, problems);
+    }
+    return;
+  }
+  if (typeMode) {
+    if (kindOf(expected) !== kindOf(actual))
+      problems.push(`${render(path)}: expected a ${kindOf(expected)}, got a ${kindOf(actual)}`);
+    return;
+  }
+  if (JSON.stringify(expected) !== JSON.stringify(actual)) {
+    problems.push(`${render(path)}: expected the value the pact records, got another`);
+  }
+}
+
+function isContainer(value: unknown): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+/** Each header the consumer expects, with its value or matching its rule (names are case-insensitive). */
+export function headerMismatches(
+  expected: Readonly<Record<string, string>>,
+  actual: Readonly<Record<string, string>>,
+  rules: Rules,
+): string[] {
+  const problems: string[] = [];
+  for (const [name, want] of Object.entries(expected)) {
+    const got = actual[name];
+    if (got === undefined) {
+      problems.push(`header ${name}: expected it, the answer has none`);
+      continue;
+    }
+    const matchers = rules.get(name);
+    if (matchers?.length) {
+      for (const matcher of matchers) {
+        const problem = checkMatcher(matcher, want, got);
+        if (problem) problems.push(`header ${name}: expected ${problem}`);
+      }
+      continue;
+    }
+    // Content-Type parameters (charset) are compared only when the pact names them.
+    const same =
+      name === "content-type"
+        ? mediaType(got) === mediaType(want) && (!want.includes(";") || normalise(got) === normalise(want))
+        : normalise(got) === normalise(want);
+    if (!same) problems.push(`header ${name}: expected "${want}", got "${got}"`);
+  }
+  return problems;
+}
+
+const mediaType = (value: string) => value.split(";")[0]?.trim().toLowerCase() ?? "";
+const normalise = (value: string) => value.replace(/\s*([;,=])\s*/g, "$1").toLowerCase();

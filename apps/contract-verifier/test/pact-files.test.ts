@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { crossCheckPact, parsePact } from "../src/index.js";
+import { bodyMismatches, headerMismatches } from "../src/pact/pact-matching.js";
+
+// The shapes pact libraries write, by specification version (the same interaction in each).
+const v2 = {
+  consumer: { name: "shop" },
+  provider: { name: "payments" },
+  interactions: [
+    {
+      description: "a pending payment",
+      providerState: "a pending payment exists",
+      request: {
+        method: "GET",
+        path: "/v1/payments/pay_1",
+        query: "expand=none",
+        headers: { Authorization: "Bearer x" },
+      },
+      response: {
+        status: 200,
+        headers: { "Content-Type": "application/json" },
+        body: { id: "pay_1", status: "pending", amount: 100 },
+        matchingRules: { "$.body.id": { match: "regex", regex: "pay_\\w+" }, "$.body.amount": { match: "type" } },
+      },
+    },
+  ],
+  metadata: { pactSpecification: { version: "2.0.0" } },
+};
+const v3 = {
+  ...v2,
+  interactions: [
+    {
+      description: "a pending payment",
+      providerStates: [{ name: "a pending payment exists", params: { amount: 100 } }],
+      request: {
+        method: "GET",
+        path: "/v1/payments/pay_1",
+        query: { expand: ["none"] },
+        headers: { Authorization: "Bearer x" },
+        generators: { path: { type: "ProviderState", expression: "/v1/payments/${id}" } },
+      },
+      response: {
+        status: 200,
+        headers: { "Content-Type": "application/json" },
+        body: { id: "pay_1", status: "pending", amount: 100 },
+        matchingRules: {
+          body: {
+            "$.id": { matchers: [{ match: "regex", regex: "pay_\\w+" }], combine: "AND" },
+            "$.amount": { matchers: [{ match: "type" }] },
+          },
+        },
+      },
+    },
+  ],
+  metadata: { pactSpecification: { version: "3.0.0" } },
+};
+const v4 = {
+  ...v3,
+  interactions: [
+    {
+      ...v3.interactions[0],
+      type: "Synchronous/HTTP",
+      request: { ...v3.interactions[0]?.request, headers: { Authorization: ["Bearer x"] } },
+      response: {
+        ...v3.interactions[0]?.response,
+        headers: { "Content-Type": ["application/json"] },
+        body: {
+          content: { id: "pay_1", status: "pending", amount: 100 },
+          contentType: "application/json",
+          encoded: false,
+        },
+      },
+    },
+    { type: "Asynchronous/Messages", description: "a payment event", contents: {} },
+  ],
+  metadata: { pactSpecification: { version: "4.0" } },
+};
+
+describe("reading pacts V2, V3 and V4 into one model", () => {
+  it.each([
+    ["V2", v2],
+    ["V3", v3],
+    ["V4", v4],
+  ])("%s", (_version, raw) => {
+    const pact = parsePact(JSON.stringify(raw), "shop.json");
+    expect(pact.consumer).toBe("shop");
+    const [interaction] = pact.interactions;
+    expect(interaction?.providerStates[0]?.name).toBe("a pending payment exists");
+    expect(interaction?.request).toMatchObject({ method: "GET", path: "/v1/payments/pay_1", query: "expand=none" });
+    expect(interaction?.request.headers.authorization).toBe("Bearer x");
+    expect(interaction?.response.body).toEqual({ id: "pay_1", status: "pending", amount: 100 });
+    expect(interaction?.response.rules.body.get("$.id")?.[0]).toMatchObject({ match: "regex" });
+    expect(interaction?.response.rules.body.get("$.amount")?.[0]).toMatchObject({ match: "type" });
+  });
+
+  it("keeps a V3 provider state's params and generators, and names what it cannot check", () => {
+    const pact = parsePact(JSON.stringify(v4), "shop.json");
+    expect(pact.interactions[0]?.providerStates[0]?.params).toEqual({ amount: 100 });
+    expect(pact.interactions[0]?.request.fromProviderState).toEqual([
+      { part: "path", at: "", expression: "/v1/payments/${id}" },
+    ]);
+    expect(pact.skipped).toEqual([
+      '"a payment event" is a Asynchronous/Messages interaction: only HTTP interactions are checked',
+    ]);
+  });
+
+  it("says what is wrong with a file that is not a pact, without quoting it", () => {
+    expect(() => parsePact("{ not json", "x.json")).toThrow("x.json is not JSON");
+    expect(() => parsePact('{"pets": []}', "x.json")).toThrow('x.json has no "interactions" list');
+  });
+
+  it("holds the interaction to the spec: undeclared query parameters and bounds", () => {
+    const pact = parsePact(JSON.stringify(v3), "shop.json");
+    expect(crossCheckPact(pact)).toEqual([
+      'shop -> payments: "a pending payment": spec: query parameter expand is not declared',
+      // A body the spec requires more of: today's rule, every required field in the recorded answer.
+      expect.stringContaining("must have required property 'currency'"),
+      expect.stringContaining("must have required property 'method'"),
+      expect.stringContaining("must have required property 'created_at'"),
+    ]);
+  });
+});
+
+describe("Pact's matching rules", () => {
+  const rules = (entries: Record<string, object[]>) => new Map(Object.entries(entries)) as never;
+
+  it("matches by value where no rule applies, and allows fields the consumer does not read", () => {
+    expect(bodyMismatches({ a: 1, b: "x" }, { a: 1, b: "x", extra: true }, rules({}))).toEqual([]);
+    expect(bodyMismatches({ a: 1 }, { a: 2 }, rules({}))).toEqual([
+      "$.a: expected the value the pact records, got another",
+    ]);
+    expect(bodyMismatches({ a: 1 }, {}, rules({}))).toEqual(["$.a: expected a field the answer does not have"]);
+  });
+
+  it("a type rule carries down; eachLike bounds hold every item to the first", () => {
+    const like = rules({ "$.items": [{ match: "type", min: 1 }] });
+    expect(
+      bodyMismatches(
+        { items: [{ id: "a", n: 1 }] },
+        {
+          items: [
+            { id: "b", n: 2 },
+            { id: "c", n: 3 },
+          ],
+        },
+        like,
+      ),
+    ).toEqual([]);
+    expect(bodyMismatches({ items: [{ id: "a", n: 1 }] }, { items: [] }, like)).toEqual([
+      "$.items: expected at least 1 items, got 0",
+    ]);
+    expect(bodyMismatches({ items: [{ id: "a", n: 1 }] }, { items: [{ id: "b", n: "2" }] }, like)).toEqual([
+      "$.items[0].n: expected a number, got a string",
+    ]);
+  });
+
+  it("regex, integer and the closest rule win", () => {
+    const r = rules({ "$.id": [{ match: "regex", regex: "pay_\\w+" }], "$.*": [{ match: "integer" }] });
+    expect(bodyMismatches({ id: "pay_1", n: 1 }, { id: "pay_2", n: 5 }, r)).toEqual([]);
+    expect(bodyMismatches({ id: "pay_1", n: 1 }, { id: "acc_2", n: 1.5 }, r)).toEqual([
+      "$.id: expected text matching /pay_\\w+/, got text that does not",
+      "$.n: expected an integer, got a number",
+    ]);
+  });
+
+  it("headers: by name in any case, Content-Type by media type unless the pact names parameters", () => {
+    expect(
+      headerMismatches(
+        { "content-type": "application/json" },
+        { "content-type": "application/json; charset=utf-8" },
+        rules({}),
+      ),
+    ).toEqual([]);
+    expect(
+      headerMismatches({ "content-type": "application/json" }, { "content-type": "text/html" }, rules({})),
+    ).toEqual(['header content-type: expected "application/json", got "text/html"']);
+    expect(headerMismatches({ location: "/v1/payments/x" }, {}, rules({}))).toEqual([
+      "header location: expected it, the answer has none",
+    ]);
+  });
+});
