@@ -20,7 +20,12 @@ export interface VerificationReport {
   readonly mode?: "proxy" | "pact";
   /** The pacts of a `pact` run. */
   readonly pacts?: readonly { file: string; consumer: string; provider: string; specification: string }[];
-  readonly target: { readonly payments?: string; readonly gateway?: string; readonly openapi?: string };
+  readonly target: {
+    readonly payments?: string;
+    readonly gateway?: string;
+    readonly openapi?: string;
+    readonly broker?: string;
+  };
   /** The --spec file of an any-spec run. */
   readonly spec?: string;
   readonly profile: Profile;

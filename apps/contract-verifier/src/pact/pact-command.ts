@@ -6,6 +6,7 @@ import { writeJson, writeJunit } from "../reporters/file-reporters.js";
 import { curlFor } from "../reproduction.js";
 import { countByStatus, type VerificationReport } from "../runner.js";
 import { RunSecrets } from "../secrets.js";
+import { type BrokerOptions, verifyFromBroker } from "./broker-verification.js";
 import { loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
 import { type ReplayTarget, replay, stateSetup } from "./pact-replay.js";
 import { interactionVsSpec, specFor } from "./pact-vs-spec.js";
@@ -24,6 +25,13 @@ export const PACT_USAGE = `payspec verify pact: check consumer pacts against the
   --json FILE          write a JSON report
   --junit FILE         write a JUnit XML report
   --timeout-ms N       per-request timeout (default 10000)
+
+From a Pact Broker (through the official Pact verifier: npm install --save-dev @pact-foundation/pact-cli):
+  --broker-url URL --provider NAME --target URL
+  --consumer-version-selector JSON   repeatable, e.g. '{"mainBranch": true}' '{"deployedOrReleased": true}'
+  --publish --provider-version V [--provider-branch B]   publish the results to the broker
+                       broker credentials: env PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and
+                       PACT_BROKER_PASSWORD (never printed)
 
 Each interaction is held to the spec of the API it calls (the operation exists, the status is
 declared, the response valid, the request within every bound unless it expects the 400 it earns),
@@ -45,6 +53,7 @@ interface PactOptions {
   readonly jsonFile?: string;
   readonly junitFile?: string;
   readonly timeoutMs: number;
+  readonly broker?: BrokerOptions;
 }
 
 const VALUED = [
@@ -57,10 +66,17 @@ const VALUED = [
   "json",
   "junit",
   "timeout-ms",
+  "broker-url",
+  "provider",
+  "consumer-version-selector",
+  "provider-version",
+  "provider-branch",
 ];
 
 function parsePactOptions(argv: readonly string[], env: NodeJS.ProcessEnv): PactOptions {
   const flags = new Map<string, string>();
+  const selectors: string[] = [];
+  let publish = false;
   const files: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -68,14 +84,36 @@ function parsePactOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Pact
       files.push(userPath(arg, env));
       continue;
     }
+    if (arg === "--publish") {
+      publish = true;
+      continue;
+    }
     const cut = arg.indexOf("=");
     const name = cut < 0 ? arg.slice(2) : arg.slice(2, cut);
     const value = cut < 0 ? argv[++i] : arg.slice(cut + 1);
     if (!VALUED.includes(name)) throw new UsageError(`Unknown option --${name}.`);
     if (value === undefined) throw new UsageError(`--${name} needs a value.`);
-    flags.set(name, value);
+    if (name === "consumer-version-selector") {
+      try {
+        if (typeof JSON.parse(value) !== "object") throw new Error();
+      } catch {
+        throw new UsageError("--consumer-version-selector takes a JSON object, such as '{\"mainBranch\": true}'.");
+      }
+      selectors.push(value);
+    } else flags.set(name, value);
   }
-  if (files.length === 0) throw new UsageError("Name at least one Pact file or a directory of them.");
+  const brokerUrl = flags.get("broker-url");
+  if (brokerUrl !== undefined) {
+    if (files.length > 0) throw new UsageError("Give Pact files or --broker-url, not both.");
+    if (!flags.has("provider"))
+      throw new UsageError("--broker-url needs --provider NAME: the provider whose pacts to verify.");
+    if (!flags.has("target") && !flags.has("payments-url") && !flags.has("gateway-url"))
+      throw new UsageError("--broker-url needs --target URL: the provider the pacts are verified against.");
+  } else if (files.length === 0) {
+    throw new UsageError("Name at least one Pact file or a directory of them, or --broker-url URL --provider NAME.");
+  }
+  if (publish && !flags.has("provider-version"))
+    throw new UsageError("--publish needs --provider-version: the version the results are published for.");
   const url = (name: string) => {
     const value = flags.get(name) ?? flags.get("target");
     if (value === undefined) return undefined;
@@ -103,6 +141,23 @@ function parsePactOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Pact
     ...(flags.has("json") ? { jsonFile: userPath(flags.get("json") as string, env) } : {}),
     ...(flags.has("junit") ? { junitFile: userPath(flags.get("junit") as string, env) } : {}),
     timeoutMs,
+    ...(brokerUrl
+      ? {
+          broker: {
+            brokerUrl,
+            provider: flags.get("provider") as string,
+            selectors,
+            ...(publish
+              ? {
+                  publish: {
+                    version: flags.get("provider-version") as string,
+                    ...(flags.has("provider-branch") ? { branch: flags.get("provider-branch") as string } : {}),
+                  },
+                }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -169,7 +224,7 @@ async function judge(
 }
 
 /** One line per interaction: ✓, ✗ with its first problem, or ! when its provider state could not be set up. */
-function interactionLine(pact: Pact, result: CheckResult): string {
+function interactionLine(pact: Pick<Pact, "consumer" | "provider">, result: CheckResult): string {
   const mark = { passed: "✓", failed: "✗", error: "!", skipped: "-" }[result.status];
   const first = result.violations[0];
   const said = (v: Violation) =>
@@ -187,7 +242,7 @@ function interactionLine(pact: Pact, result: CheckResult): string {
 export async function runPactCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const options = parsePactOptions(argv, env);
   const startedAt = new Date();
-  let pacts: Pact[];
+  let pacts: Pact[] = [];
   try {
     pacts = await loadPacts(options.files);
   } catch (error) {
@@ -211,6 +266,16 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
   const target = replayTarget ? { ...replayTarget, setup: stateSetup(replayTarget) } : undefined;
   const results: CheckResult[] = [];
   const warnings: string[] = [];
+  if (options.broker && replayTarget) {
+    const fromBroker = await verifyFromBroker(options.broker, replayTarget);
+    warnings.push(...fromBroker.warnings);
+    for (const result of fromBroker.results) {
+      results.push(result);
+      process.stdout.write(
+        interactionLine({ consumer: result.id.split(".")[1] ?? "", provider: options.broker.provider }, result),
+      );
+    }
+  }
   for (const pact of pacts) {
     for (const skipped of pact.skipped) warnings.push(`${pact.file}: ${skipped}`);
     for (const [index, interaction] of pact.interactions.entries()) {
@@ -223,6 +288,7 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
     mode: "pact",
     target: {
       ...(replayTarget ? { payments: replayTarget.paymentsUrl, gateway: replayTarget.gatewayUrl } : {}),
+      ...(options.broker ? { broker: options.broker.brokerUrl } : {}),
     },
     pacts: pacts.map((p) => ({
       file: p.file,

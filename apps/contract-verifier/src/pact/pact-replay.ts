@@ -3,6 +3,7 @@ import { exchange, NoAnswer, type RequestSpec, type SentRequest } from "../excha
 import type { RunSecrets } from "../secrets.js";
 import type { PactInteraction } from "./pact-file.js";
 import { bodyMismatches, headerMismatches } from "./pact-matching.js";
+import { withRunCredentials } from "./run-credentials.js";
 import { type StateSetup, setUpState } from "./sandbox-provider-states.js";
 
 export interface ReplayTarget {
@@ -104,12 +105,13 @@ export async function replay(
       query = params.toString();
     } else body = setAt(body, generator.at, /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value);
   }
-  if (headers.authorization !== undefined && response.status !== 401) {
-    const scheme = headers.authorization.split(" ")[0]?.toLowerCase();
-    if (!gateway) headers.authorization = `Bearer ${target.apiKey}`;
-    else if (scheme === "basic")
-      headers.authorization = `Basic ${Buffer.from(`${target.gatewayKey}:${target.gatewaySecret}`).toString("base64")}`;
-    else headers.authorization = `Bearer ${await setup.gatewayToken()}`;
+  // An interaction that expects the 401 a wrong credential earns keeps its own.
+  if (response.status !== 401) {
+    const swapped = await withRunCredentials(path, headers.authorization, {
+      ...target,
+      gatewayToken: setup.gatewayToken,
+    });
+    if (swapped !== undefined) headers.authorization = swapped;
   }
   const json = body !== undefined && (request.contentType ?? "application/json").includes("json");
   const spec: RequestSpec = {

@@ -1,15 +1,19 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usersPactsDir } from "../../src/index.js";
 
-const verify = fileURLToPath(new URL("../../node_modules/.bin/payspec-verify", import.meta.url));
-const run = promisify(execFile);
+// The verifier's own CLI file: in a fresh clone pnpm links no bin for a workspace package not yet built.
+const cli = join(dirname(createRequire(import.meta.url).resolve("@payspec/contract-verifier")), "cli.mjs");
+const execute = promisify(execFile);
+const run = (_bin: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}) =>
+  execute(process.execPath, [cli, ...args], options);
+const verify = "payspec-verify";
 let sandbox: RunningSandbox;
 const scratch = mkdtempSync(join(tmpdir(), "users-pact-report-"));
 

@@ -1,0 +1,3 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } });
