@@ -218,6 +218,19 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
     h.problems.splice(0);
     expect((await send("GET", "/v1/accounts")).status).toBe(200);
   });
+
+  it("strikes the gateway's login too, after the credentials are checked; the next login works", async () => {
+    const token = await h.login();
+    expect((await declare({ operation: "login", fault: "rate-limit", retryAfterSeconds: 2 }, token)).status).toBe(201);
+    const basic = `Basic ${Buffer.from("wrong:credentials").toString("base64")}`;
+    // Wrong credentials are refused as ever: a fault never hides a 401, nor counts against one.
+    expect((await h.call("POST", "/auth/login", { headers: { authorization: basic } })).status).toBe(401);
+    const demo = `Basic ${Buffer.from("gw_demo_key:gw_demo_secret").toString("base64")}`;
+    const limited = await h.call("POST", "/auth/login", { headers: { authorization: demo } });
+    expect([limited.status, limited.headers.get("retry-after"), limited.body.code]).toEqual([429, "2", 5000]);
+    expect(await h.login()).toMatch(/\S{20,}/);
+    h.problems.splice(0);
+  });
 });
 
 describe("money under random faults", () => {

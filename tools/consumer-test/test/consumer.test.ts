@@ -133,7 +133,7 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     const pact = join(WORKSPACE, "apps/pact-contracts/users-pacts/webshop-payspec-payments.json");
     const result = await run("npx", ["payspec-verify", "pact", pact, "--target", sandboxUrl], {
       cwd: project.dir,
-      env: env({ PACT_DO_NOT_TRACK: "true" }),
+      env: env({ PACT_DO_NOT_TRACK: "true", SCARF_ANALYTICS: "false" }),
     });
     expect(result.code, result.stderr).toBe(1);
     const lines = result.stdout.split("\n").filter((line) => /^[✓✗!] pact\.webshop\.\d /.test(line));

@@ -55,7 +55,7 @@ export function registerGatewayApi(
 ): void {
   const now = () => clocks.now(GATEWAY_SCOPE);
 
-  app.post("/auth/login", async (request) => {
+  app.post("/auth/login", async (request, reply) => {
     const credentials = basicCredentials(request.headers.authorization);
     if (!credentials) {
       throw new ApiFailure("unauthorized", "Send 'Authorization: Basic base64(<API_KEY>:<API_SECRET>)'.");
@@ -63,6 +63,8 @@ export function registerGatewayApi(
     if (!(sameText(credentials.key, config.gatewayKey) && sameText(credentials.secret, config.gatewaySecret))) {
       throw new ApiFailure("unauthorized", "The API key or secret is wrong.");
     }
+    // The caller is the gateway's own: a login can fail on demand like any gateway call.
+    if (faults) await faultBeforeHandling(faults, GATEWAY_SCOPE, request, reply);
     const accessToken = randomBytes(32).toString("base64url");
     await store.saveToken(accessToken, (await now()) + config.tokenTtlSeconds * 1000);
     return { accessToken, expiresIn: config.tokenTtlSeconds };
