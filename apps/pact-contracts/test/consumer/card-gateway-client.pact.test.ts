@@ -181,7 +181,7 @@ describe("card-gateway-api, as the gateway client uses it", () => {
   it("looks a payment up by its reference", async () => {
     await pact
       .addInteraction()
-      .given("a successful card payment exists", { referenceId: REFERENCE })
+      .given("a card payment exists with referenceId {referenceId}", { referenceId: REFERENCE })
       .uponReceiving("a lookup by that reference")
       .withRequest("GET", `/api/v1/payments/reference/${REFERENCE}`, (b) => b.headers(bearer))
       .willRespondWith(200, (b) =>
@@ -229,7 +229,7 @@ describe("card-gateway-api, as the gateway client uses it", () => {
   it("downloads the day's report as an .xlsx", async () => {
     await pact
       .addInteraction()
-      .given("a successful card payment exists today")
+      .given("a card payment exists today")
       .uponReceiving("a request for today's transactions report")
       .withRequest("GET", "/api/v1/general/reports/sales/daily-transactions", (b) =>
         b.headers(bearer).query({ date: fromProviderState("${date}", "2026-11-21") as never }),

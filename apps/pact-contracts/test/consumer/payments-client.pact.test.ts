@@ -62,7 +62,7 @@ describe("payments-accounts-api, as the payments client uses it", () => {
   it("lists the workspace's accounts", async () => {
     await pact
       .addInteraction()
-      .given("the demo workspace has its seeded accounts")
+      .given("the workspace has its seeded accounts")
       .uponReceiving("a request for the workspace's accounts")
       .withRequest("GET", "/v1/accounts", (b) => b.headers(auth))
       .willRespondWith(200, (b) =>
@@ -84,7 +84,7 @@ describe("payments-accounts-api, as the payments client uses it", () => {
   it("creates a payment, which starts pending", async () => {
     await pact
       .addInteraction()
-      .given("the demo workspace has its seeded accounts")
+      .given("the workspace has its seeded accounts")
       .uponReceiving("a new TRY payment between two of its accounts")
       .withRequest("POST", "/v1/payments", (b) =>
         b.headers({ ...auth, "Content-Type": "application/json" }).jsonBody(newPayment),
@@ -102,7 +102,7 @@ describe("payments-accounts-api, as the payments client uses it", () => {
   it("rejects a payment of amount 0 with 400 invalid_request", async () => {
     await pact
       .addInteraction()
-      .given("the demo workspace has its seeded accounts")
+      .given("the workspace has its seeded accounts")
       .uponReceiving("a payment with amount 0")
       .withRequest("POST", "/v1/payments", (b) =>
         b.headers({ ...auth, "Content-Type": "application/json" }).jsonBody({ ...newPayment, amount: 0 }),
@@ -180,7 +180,7 @@ describe("payments-accounts-api, as the payments client uses it", () => {
   it("creates a batch, one outcome per entry", async () => {
     await pact
       .addInteraction()
-      .given("the demo workspace has its seeded accounts")
+      .given("the workspace has its seeded accounts")
       .uponReceiving("a batch of two payments")
       .withRequest("POST", "/v1/payments/batch", (b) =>
         b
@@ -209,7 +209,7 @@ describe("payments-accounts-api, as the payments client uses it", () => {
   it("lists payments a page at a time", async () => {
     await pact
       .addInteraction()
-      .given("the demo workspace has three payments")
+      .given("the workspace has 3 payments")
       .uponReceiving("the first page of two payments")
       .withRequest("GET", "/v1/payments", (b) => b.headers(auth).query({ limit: "2" }))
       .willRespondWith(200, (b) =>

@@ -4,9 +4,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
+import { DEMO_API_KEYS, type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usersPactsDir } from "../../src/index.js";
+import { pactsDir, usersPactsDir } from "../../src/index.js";
 
 // The verifier's own CLI file: in a fresh clone pnpm links no bin for a workspace package not yet built.
 const cli = join(dirname(createRequire(import.meta.url).resolve("@payspec/contract-verifier")), "cli.mjs");
@@ -98,6 +98,15 @@ describe("payspec-verify pact on a pact nobody here wrote (plain pact-js and fet
     const replayed = results.get("a request for a payment that is gone")?.violations.find((v) => v.reproduce);
     expect(replayed?.reproduce).toContain('-H "Authorization: Bearer $PAYSPEC_VERIFY_API_KEY"');
     expect(stdout).not.toContain("sk_sandbox_verify");
+  });
+
+  it("agrees with pact-js's own verifier on payspec's pacts: every interaction it passes passes here", async () => {
+    const outcome = await run(verify, ["pact", pactsDir, "--target", sandbox.url, "--api-key", DEMO_API_KEYS[0]]).catch(
+      (failed: { code: number; stdout: string }) => failed,
+    );
+    const lines = outcome.stdout.split("\n").filter((line) => /^[✓✗!] pact\./.test(line));
+    expect(lines.length).toBeGreaterThanOrEqual(15);
+    expect(lines.filter((line) => !line.startsWith("✓"))).toEqual([]);
   });
 
   it("exits 2 with a sentence, no stack trace, for a file that is not a pact", async () => {
