@@ -47,6 +47,15 @@ export interface BrokerDoubleOptions {
 
 const HAL = "application/hal+json";
 
+interface Selector {
+  readonly branch?: string;
+  readonly mainBranch?: boolean;
+  readonly consumer?: string;
+  readonly deployedOrReleased?: boolean;
+  readonly deployed?: boolean;
+  readonly released?: boolean;
+}
+
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -169,13 +178,15 @@ export async function startBrokerDouble(options: BrokerDoubleOptions = {}): Prom
     if (call.method === "GET" && forVerification) return send(response, 200, { _links: { self: link(path) } });
     if (call.method === "POST" && forVerification) {
       const provider = forVerification[1] as string;
-      const selectors = ((
-        body as { consumerVersionSelectors?: { branch?: string; mainBranch?: boolean; consumer?: string }[] }
-      )?.consumerVersionSelectors ?? [{}]) as { branch?: string; mainBranch?: boolean; consumer?: string }[];
+      const selectors = ((body as { consumerVersionSelectors?: Selector[] })?.consumerVersionSelectors ?? [
+        {},
+      ]) as Selector[];
       // As a broker does: for each selector, the latest pact of each consumer it matches, once.
       const chosen = new Set<PublishedPact>();
       for (const s of selectors) {
         const latest = new Map<string, PublishedPact>();
+        // Nothing is ever recorded as deployed or released here: those selectors choose no pact.
+        if (s.deployedOrReleased || s.deployed || s.released) continue;
         for (const p of pacts) {
           if (p.provider !== provider) continue;
           if (s.branch !== undefined && s.branch !== p.branch) continue;

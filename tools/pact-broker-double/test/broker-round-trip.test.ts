@@ -138,6 +138,58 @@ describe("the broker round trip with the real pact CLI", () => {
     expect(deployable.code, deployable.stdout).toBe(0);
   });
 
+  it("takes a broker's basic credentials from PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD", async () => {
+    const guarded = await startBrokerDouble({ basic: "ci-user:ci-password-never-printed" });
+    try {
+      const env = {
+        ...process.env,
+        PACT_DO_NOT_TRACK: "true",
+        SCARF_ANALYTICS: "false",
+        PACT_BROKER_USERNAME: "ci-user",
+        PACT_BROKER_PASSWORD: "ci-password-never-printed",
+      };
+      const exec = (script: string, args: string[]) =>
+        new Promise<Ran>((resolve) =>
+          execFile(process.execPath, [script, ...args], { env }, (error, stdout, stderr) =>
+            resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+          ),
+        );
+      const dir = rightPactDir();
+      expect(
+        (
+          await exec(join(pactCli, "pact-broker.js"), [
+            "publish",
+            dir,
+            "--consumer-app-version",
+            "3.0.0",
+            "--branch",
+            "main",
+            "--broker-base-url",
+            guarded.url,
+          ])
+        ).code,
+      ).toBe(0);
+      const verified = await exec(verifyCli, [
+        "pact",
+        "--broker-url",
+        guarded.url,
+        "--provider",
+        "payspec-payments",
+        "--target",
+        sandbox.url,
+        "--junit",
+        join(dir, "pacts.xml"),
+      ]);
+      expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+      expect(readFileSync(join(dir, "pacts.xml"), "utf8").match(/<testcase /g)).toHaveLength(RIGHT.length);
+      expect(guarded.calls.length).toBeGreaterThan(2);
+      expect(guarded.calls.every((call) => call.authorization === "Basic")).toBe(true);
+      expect(verified.stdout + verified.stderr).not.toContain("ci-password-never-printed");
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("every call carried the token, none was left unanswered, and nothing printed the token or skipped a step", () => {
     expect(broker.unanswered).toEqual([]);
     expect(broker.calls.every((call) => call.authorization === "Bearer")).toBe(true);

@@ -14,11 +14,14 @@ import { startStateChangeServer } from "./state-change-server.js";
 export interface BrokerOptions {
   readonly brokerUrl: string;
   readonly provider: string;
-  /** Consumer version selectors, each a JSON object (`{"mainBranch": true}`); none means the broker's default. */
+  /** Consumer version selectors, each a JSON object; none means Pact's recommended main branch plus deployed or released. */
   readonly selectors: readonly string[];
   /** Publish the results as this provider version, on this branch. */
   readonly publish?: { readonly version: string; readonly branch?: string };
 }
+
+/** Pact's recommended selectors: the consumers' main branch, and what is deployed or released. */
+const DEFAULT_SELECTORS = ['{"mainBranch": true}', '{"deployedOrReleased": true}'];
 
 interface VerifierReport {
   readonly interactionResults?: { description: string; result: string; duration?: string }[];
@@ -85,7 +88,10 @@ export async function verifyFromBroker(
       options.brokerUrl,
       "--provider-name",
       options.provider,
-      ...options.selectors.flatMap((s) => ["--consumer-version-selectors", s]),
+      ...(options.selectors.length > 0 ? options.selectors : DEFAULT_SELECTORS).flatMap((s) => [
+        "--consumer-version-selectors",
+        s,
+      ]),
       "--hostname",
       "127.0.0.1",
       "--port",

@@ -28,7 +28,7 @@ export const PACT_USAGE = `payspec verify pact: check consumer pacts against the
 
 From a Pact Broker (through the official Pact verifier: npm install --save-dev @pact-foundation/pact-cli):
   --broker-url URL --provider NAME --target URL
-  --consumer-version-selector JSON   repeatable, e.g. '{"mainBranch": true}' '{"deployedOrReleased": true}'
+  --consumer-version-selector JSON   repeatable (default: {"mainBranch": true} and {"deployedOrReleased": true})
   --publish --provider-version V [--provider-branch B]   publish the results to the broker
                        broker credentials: env PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and
                        PACT_BROKER_PASSWORD (never printed)
