@@ -69,8 +69,9 @@ export function toMinorUnits(amount: number | string, currency: string, options:
 /** Integer minor units to a decimal number in major units: 1999 TRY -> 19.99. */
 export function fromMinorUnits(minor: number, currency: string): number {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`${minor} is not a whole number of minor units.`);
-  // The decimal string is exact, and Number() reads it to the nearest double, as Big's toNumber does.
-  return Number(shiftedPoint(minor, currencyExponent(currency))) + 0;
+  // One IEEE division of two exact values (10^e is exact up to e = 22) is correctly rounded: the
+  // nearest double to the decimal, the same as Number() of its exact string, without building one.
+  return minor / 10 ** currencyExponent(currency) + 0;
 }
 
 /** Formats minor units as a fixed decimal string for display or CSV: 1999 TRY -> "19.99". */

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiFailure } from "./api-failure.js";
 import type { FaultName } from "./fault-catalogue.js";
 
@@ -117,10 +117,18 @@ export function registerFaultHooks(app: FastifyInstance): void {
   // A fault's stream that closes early makes Fastify send an error answer through onSend again; acting
   // on the strike once keeps that answer from striking anew (stream after stream on one response).
   const actedOn = new WeakSet<object>();
-  app.addHook("onSend", async (request, reply, payload) => {
+  // A callback hook whose common case, no strike, returns at once: an async hook would cost every
+  // request a promise and a turn of the event loop.
+  app.addHook("onSend", (request, reply, payload, done) => {
     const strike = request.faultStrike;
-    if (strike === undefined || actedOn.has(request)) return payload;
+    if (strike === undefined || actedOn.has(request)) return done(null, payload);
     actedOn.add(request);
+    actOnTheWayOut(strike, request, reply, payload).then(
+      (answer) => done(null, answer),
+      (error: Error) => done(error),
+    );
+  });
+  async function actOnTheWayOut(strike: FaultStrike, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const socket = request.raw.socket;
     // Answers are JSON text, or a Buffer for a file (the gateway's .xlsx report): cut either by bytes.
     const bytes =
@@ -167,7 +175,7 @@ export function registerFaultHooks(app: FastifyInstance): void {
       default:
         return payload;
     }
-  });
+  }
   // A stalled answer never ends by itself: closing the server ends it.
   app.addHook("onClose", async () => {
     for (const socket of stalled) socket.destroy();

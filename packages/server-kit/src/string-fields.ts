@@ -1,26 +1,47 @@
 import { ApiFailure } from "./api-failure.js";
 
+/** Where in a parsed body something was found: keys and array indices, outermost first. */
+type FieldPath = (string | number)[];
+
+/**
+ * The path to the first key or string for which `bad` holds, or undefined. It runs over every body
+ * on the request path, so it builds no path text on the way down: only once something is found.
+ */
+function badFieldPath(value: unknown, bad: (text: string) => boolean): FieldPath | undefined {
+  if (typeof value === "string") return bad(value) ? [] : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = badFieldPath(value[i], bad);
+      if (found) {
+        found.unshift(i);
+        return found;
+      }
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (bad(key)) return [];
+    const found = badFieldPath((value as Record<string, unknown>)[key], bad);
+    if (found) {
+      found.unshift(key);
+      return found;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The dotted path of the first key or string in a parsed body for which `bad` holds (a key that is
  * bad names its parent), or undefined. Used to name the field at fault without quoting it.
  */
 export function firstStringField(value: unknown, bad: (text: string) => boolean, path = ""): string | undefined {
-  if (typeof value === "string") return bad(value) ? path || "body" : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = firstStringField(item, bad, `${path}[${i}]`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (bad(key)) return path || "body";
-      const found = firstStringField(item, bad, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
-  }
-  return undefined;
+  const found = badFieldPath(value, bad);
+  if (found === undefined) return undefined;
+  let named = path;
+  for (const step of found) named = typeof step === "number" ? `${named}[${step}]` : named ? `${named}.${step}` : step;
+  return named || "body";
 }
 
 /**

@@ -107,6 +107,18 @@ describe("firstUnstorableField", () => {
     expect(firstUnstorableField({ list: ["ok", "\uD800"] })).toBe("list[1]");
     expect(firstUnstorableField({ a: "ş ğ ı İ 😀 \uFFFE" })).toBeUndefined();
   });
+
+  it("names a bad key by its parent, a bad body by 'body', and the first of several, under a given prefix", () => {
+    expect(firstUnstorableField({ payments: [{ ok: 1 }, { description: "\u0000", reference: "\uDC00" }] })).toBe(
+      "payments[1].description",
+    );
+    expect(firstUnstorableField({ meta: { "k\u0000": "v" } })).toBe("meta");
+    expect(firstUnstorableField({ "k\u0000": "v" })).toBe("body");
+    expect(firstUnstorableField("\u0000")).toBe("body");
+    expect(firstUnstorableField([null, 3, true, ["\uD800"]])).toBe("[3][0]");
+    expect(firstUnstorableField({ b: "\u0000" }, "entry")).toBe("entry.b");
+    expect(firstUnstorableField(Object.create({ inherited: "\u0000" }))).toBeUndefined();
+  });
 });
 
 describe("XML 1.0 safety", () => {

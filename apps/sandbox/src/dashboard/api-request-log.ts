@@ -1,5 +1,5 @@
 import { maskCardNumbers, redactCardData } from "@payspec/server-kit";
-import { createResponseChecker, type Exchange, paymentsAccountsSpec } from "@payspec/specs";
+import { createResponseChecker, paymentsAccountsSpec } from "@payspec/specs";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** One API request as the dashboard's request log shows it: card data masked, CVCs dropped. */
@@ -44,18 +44,28 @@ function parsedJson(text: string | undefined, contentType: string | undefined): 
 }
 
 /** An entry as kept: what is costly to show is worked out the first time someone looks at it. */
-interface KeptRequest extends Omit<LoggedRequest, "violations" | "responseBody"> {
+interface KeptRequest extends Omit<LoggedRequest, "violations" | "responseBody" | "requestBody" | "fault"> {
   violations?: readonly string[];
-  responseBody?: string;
+  responseBody?: string | undefined;
+  readonly requestBody: string | undefined;
+  readonly fault: string | undefined;
   /**
-   * While no one has looked: the exchange to judge, with the response as sent (never cut: a body
-   * too long to show whole is cut, redacted and judged at once). The sandbox's answers carry no card
-   * data of their own; they are redacted for display all the same, when first shown.
+   * While no one has looked: the answer as sent (never cut: a body too long to show whole is cut,
+   * redacted and judged at once). The sandbox's answers carry no card data of their own; they are
+   * redacted for display all the same, when first shown. The path judged is the masked URL's.
    */
-  pending?: Omit<Exchange, "body" | "headers"> & {
+  pending?: {
+    readonly contentType: string | undefined;
     readonly headers: Readonly<Record<string, unknown>>;
     readonly text: string | undefined;
   };
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set once the request log has recorded this request. */
+    inRequestLog: boolean;
+  }
 }
 
 /**
@@ -92,10 +102,12 @@ export class ApiRequestLog {
     // would take a second one on every request.
     // A struck request's early-closed stream makes Fastify send an error answer through onSend again:
     // the request is logged once, as the handler answered it.
-    const logged = new WeakSet<object>();
+    // A flag on the request, not a WeakSet of requests: a weak collection with an entry per request
+    // makes every garbage collection walk it, which cost a quarter of the throughput.
+    app.decorateRequest("inRequestLog", false);
     app.addHook("onSend", (request, reply, payload, done) => {
-      if (request.workspace && !logged.has(request)) {
-        logged.add(request);
+      if (request.workspace && !request.inRequestLog) {
+        request.inRequestLog = true;
         this.#add(request.workspace, request, reply, typeof payload === "string" ? payload : undefined);
       }
       done(null, payload);
@@ -105,30 +117,32 @@ export class ApiRequestLog {
   #judged(entry: KeptRequest): LoggedRequest {
     const pending = entry.pending;
     if (pending) {
-      const { text, ...exchange } = pending;
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(exchange.headers)) headers[name] = String(value);
-      entry.violations = this.#verdict({ ...exchange, headers }, parsedJson(text, exchange.contentType ?? undefined));
-      const responseBody = shown(text);
-      if (responseBody) entry.responseBody = responseBody;
+      for (const [name, value] of Object.entries(pending.headers)) headers[name] = String(value);
+      const exchange = {
+        method: entry.method,
+        path: entry.url.split("?")[0] ?? "",
+        status: entry.status,
+        contentType: pending.contentType ?? null,
+        headers,
+        body: parsedJson(pending.text, pending.contentType),
+      };
+      entry.violations = this.#checker.check(exchange).map(redactCardData);
+      entry.responseBody = shown(pending.text);
       entry.pending = undefined;
     }
-    return entry as LoggedRequest;
-  }
-
-  #verdict(exchange: Omit<Exchange, "body">, body: unknown): readonly string[] {
-    return this.#checker.check({ ...exchange, body }).map(redactCardData);
-  }
-
-  #add(workspace: string, request: FastifyRequest, reply: FastifyReply, text: string | undefined) {
-    const exchange = {
-      method: request.method,
-      path: request.url.split("?")[0] ?? "",
-      status: reply.statusCode,
-      contentType: (reply.getHeader("content-type") as string | undefined) ?? null,
-      headers: reply.getHeaders(),
+    const { pending: _, requestBody, responseBody, fault, ...shownEntry } = entry;
+    return {
+      ...shownEntry,
+      ...(requestBody === undefined ? {} : { requestBody }),
+      ...(responseBody === undefined ? {} : { responseBody }),
+      ...(fault === undefined ? {} : { fault }),
+      violations: entry.violations ?? [],
     };
-    const requestBody = shown(request.body === undefined ? undefined : JSON.stringify(request.body));
+  }
+
+  // On every API request's path: one object per request, nothing worked out that can wait.
+  #add(workspace: string, request: FastifyRequest, reply: FastifyReply, text: string | undefined) {
     const entry: KeptRequest = {
       id: this.#nextId++,
       at: Date.now(),
@@ -136,15 +150,22 @@ export class ApiRequestLog {
       url: maskCardNumbers(request.url),
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
-      ...(requestBody ? { requestBody } : {}),
-      ...(request.faultStrike ? { fault: request.faultStrike.fault } : {}),
-      pending: { ...exchange, text },
+      requestBody: request.body === undefined ? undefined : shown(JSON.stringify(request.body)),
+      fault: request.faultStrike?.fault,
+      pending: {
+        contentType: reply.getHeader("content-type") as string | undefined,
+        headers: reply.getHeaders(),
+        text,
+      },
     };
     // A body too long to keep whole is judged and cut now, not held in full until someone looks.
     if (text !== undefined && text.length > BODY_CHARS) this.#judged(entry);
-    const log = this.#byWorkspace.get(workspace) ?? [];
-    this.#byWorkspace.set(workspace, log);
+    let log = this.#byWorkspace.get(workspace);
+    if (!log) {
+      log = [];
+      this.#byWorkspace.set(workspace, log);
+    }
     log.push(entry);
-    if (log.length > KEPT_PER_WORKSPACE) log.splice(0, log.length - KEPT_PER_WORKSPACE);
+    if (log.length > KEPT_PER_WORKSPACE) log.shift();
   }
 }

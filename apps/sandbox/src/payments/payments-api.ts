@@ -63,8 +63,10 @@ export function registerPaymentsApi(
       const authenticated = await apiKeys.authenticate(key);
       if (!authenticated.ok) throw new ApiFailure("unauthorized", authenticated.message);
       request.workspace = authenticated.workspace;
-      if (faults) await faultBeforeHandling(faults, workspaceScope(request.workspace), request, reply);
-      request.clockNow = await clocks.now(workspaceScope(request.workspace));
+      const scope = workspaceScope(request.workspace);
+      // Checked here, not only inside: awaiting the call would cost every request a promise.
+      if (faults?.hasAny(scope)) await faultBeforeHandling(faults, scope, request, reply);
+      request.clockNow = await clocks.now(scope);
       if (request.method === "POST" && WRITE_ONLY_ROUTES.has(request.routeOptions.url ?? "")) return;
       await applyElapsedTime(store, request.workspace, request.clockNow, completeAfterMs);
     });
