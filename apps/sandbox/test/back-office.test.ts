@@ -153,7 +153,7 @@ describe("API keys", () => {
 
 describe("settlement", () => {
   it("settles completed payments at the next 00:00 Istanbul, once, with settled_at and its own history cause", async () => {
-    const made = await pay(12_345);
+    const made = await pay(12_345, { description: "Kira ödemesi — İstanbul şubesi, ığ", reference: "KIRA-2026-11" });
     await h.control("/clock/advance", { seconds: 31 });
     const completed = await payment(made.id);
     expect(completed.status).toBe("completed");
@@ -165,6 +165,15 @@ describe("settlement", () => {
     expect((await payment(made.id)).settled_at).toBe(new Date(cutoff).toISOString());
     const listed = (await h.call("GET", "/v1/payments?status=settled", { key: KEY })).body.data;
     expect(listed.map((p: { id: string }) => p.id)).toEqual([made.id]);
+    // One payment answered by the serializer compiled from the spec (GET by id) and by the listing's
+    // generic one: every field there, the same values, Turkish text intact.
+    expect(Object.keys(settled).sort()).toEqual(
+      ["amount", "completed_at", "created_at", "currency", "description", "from_account", "id", "method"]
+        .concat(["reference", "settled_at", "status", "to_account"])
+        .sort(),
+    );
+    expect(settled).toEqual(listed[0]);
+    expect(settled.description).toBe("Kira ödemesi — İstanbul şubesi, ığ");
     await expectBooksBalanced(h);
   });
 

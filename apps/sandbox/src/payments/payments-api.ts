@@ -11,6 +11,7 @@ import type { PaymentsStore } from "../store/index.js";
 import { createPayment, preparePayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
+import { specSerializer } from "./response-serializers.js";
 import { accountToApi, paymentToApi } from "./serialize.js";
 
 export interface PaymentsApiDeps {
@@ -71,9 +72,11 @@ export function registerPaymentsApi(
       await applyElapsedTime(store, request.workspace, request.clockNow, completeAfterMs);
     });
 
-    v1.get("/v1/accounts", async (request) => (await store.accounts(request.workspace)).map(accountToApi));
+    v1.get("/v1/accounts", specSerializer("/v1/accounts", "get", 200), async (request) =>
+      (await store.accounts(request.workspace)).map(accountToApi),
+    );
 
-    v1.post("/v1/payments", async (request, reply) => {
+    v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
       // Before the schema, whose pattern says the same in regex: this names what is wrong in words.
       assertStorableText(request.body);
       const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
@@ -81,12 +84,16 @@ export function registerPaymentsApi(
       return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
     });
 
-    v1.get<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
-      const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
-      const payment = await store.payment(request.workspace, path.id);
-      if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
-      return paymentToApi(payment);
-    });
+    v1.get<{ Params: { id: string } }>(
+      "/v1/payments/:id",
+      specSerializer("/v1/payments/{id}", "get", 200),
+      async (request) => {
+        const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
+        const payment = await store.payment(request.workspace, path.id);
+        if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
+        return paymentToApi(payment);
+      },
+    );
 
     v1.delete<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
       const { path } = parseRequest(routes["DELETE /v1/payments/{id}"].data, { path: request.params });
