@@ -28,6 +28,12 @@ export class SandboxClocks {
     return Date.now() + (await this.#offsets.offsetMs(scope));
   }
 
+  /** Now, at once, when the offsets live in this process; undefined when the store must be asked. */
+  nowIfKnown(scope: string): number | undefined {
+    const offset = this.#offsets.offsetMsKnown?.(scope);
+    return offset === undefined ? undefined : Date.now() + offset;
+  }
+
   /** Moves a scope's clock forward; refuses (400) past MAX_CLOCK_ADVANCE_SECONDS in all. */
   async advance(scope: string, seconds: number): Promise<number> {
     const maxMs = MAX_CLOCK_ADVANCE_SECONDS * 1000;

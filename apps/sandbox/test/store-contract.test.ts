@@ -1,4 +1,5 @@
 import type { CardPayment } from "@payspec/card-gateway-zod";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seedWorkspace } from "../src/index.js";
 import { SandboxSecret } from "../src/sandbox-secret.js";
@@ -204,6 +205,47 @@ describe("completion", () => {
       if (read?.status === "completed") completed++;
     }
     expect(await balance(A.workspace, tryTo)).toBe((A.accounts[1]?.balanceMinor as number) + completed * 100);
+  });
+});
+
+describe("nothingElapsed, the at-once probe that lets a request skip completion and settlement", () => {
+  it("never says nothing is due when completing or settling would change a payment; a database store has none", async () => {
+    if (onPostgres()) {
+      // A store that must ask the database cannot answer at once, so it must not claim to.
+      expect(stores.payments.nothingElapsed).toBeUndefined();
+      return;
+    }
+    const payments = stores.payments;
+    const probe = (now: number) => payments.nothingElapsed?.(A.workspace, now, 5_000);
+    let saidNothing = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 200_000 }), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        // Up to four days on: past Istanbul midnights, when completed payments settle.
+        fc.integer({ min: 0, max: 4 * 86_400_000 }),
+        async (createdAts, completedBy, now) => {
+          await payments.reset([A, B]);
+          const made = [];
+          for (const at of [...createdAts].sort((x, y) => x - y))
+            made.push(await payments.insert(A.workspace, draft(1, at)));
+          await payments.completeDue(A.workspace, completedBy, 5_000);
+          const statuses = async () =>
+            Promise.all(made.map(async (p) => (await payments.payment(A.workspace, p.id))?.status));
+          const said = probe(now);
+          const before = await statuses();
+          await payments.completeDue(A.workspace, now, 5_000);
+          await payments.settleDue(A.workspace, now);
+          const after = await statuses();
+          if (said) saidNothing++;
+          if (said) expect(after).toEqual(before);
+          if (JSON.stringify(after) !== JSON.stringify(before)) expect(said).toBe(false);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // The probe does answer true (it is not a constant false that would merely be safe).
+    expect(saidNothing).toBeGreaterThan(0);
   });
 });
 

@@ -107,6 +107,11 @@ export class ApiKeys {
   }
 
   /** The workspace a presented key opens, or why it opens none (never quoting the key). */
+  /** The workspace a configured key opens, at once; undefined for any other key (authenticate decides those). */
+  configuredWorkspace(presented: string): string | undefined {
+    return this.#configured.has(presented) ? presented : undefined;
+  }
+
   async authenticate(presented: string): Promise<Authentication> {
     if (this.#configured.has(presented)) return { ok: true, workspace: presented };
     const unknown = { ok: false, message: UNKNOWN_KEY } as const;

@@ -5,6 +5,10 @@ export class MemoryClockStore implements ClockStore {
   #offsetMs = new Map<string, number>();
 
   async offsetMs(scope: string) {
+    return this.offsetMsKnown(scope);
+  }
+
+  offsetMsKnown(scope: string): number {
     return this.#offsetMs.get(scope) ?? 0;
   }
 

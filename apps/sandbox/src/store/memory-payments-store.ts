@@ -254,6 +254,13 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
   }
 
+  nothingElapsed(workspace: string, now: number, delayMs: number): boolean {
+    const ws = this.#ws(workspace);
+    const next = ws.due.peek();
+    if (next && next.countdownFrom + delayMs <= now) return false;
+    return !ws.autoSettlement || ws.earliestCompletedAt >= istanbulMidnightAtOrBefore(now);
+  }
+
   async autoSettlement(workspace: string) {
     return this.#ws(workspace).autoSettlement;
   }

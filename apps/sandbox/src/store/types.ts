@@ -174,6 +174,12 @@ export interface PaymentsStore {
    */
   settleDue(workspace: string, now: number): Promise<number>;
   /**
+   * Whether neither completeDue nor settleDue has anything to do at `now`, answered at once by a store
+   * that holds its payments in this process; a store that must ask a database leaves it out. It may
+   * answer false when nothing is due (the full calls then find nothing); never true when something is.
+   */
+  nothingElapsed?(workspace: string, now: number, delayMs: number): boolean;
+  /**
    * Matches a statement's lines to the workspace's payments (`matchStatement`) and moves each matched
    * payment from `settled` to `reconciled`, recording the run: all of it, or (on any failure) none.
    */
@@ -315,6 +321,8 @@ export interface GatewayStore {
  */
 export interface ClockStore {
   offsetMs(scope: string): Promise<number>;
+  /** The offset at once, from a store that holds offsets in this process; left out by one that must ask a database. */
+  offsetMsKnown?(scope: string): number;
   /**
    * Adds `ms` (negative: back) to the scope's offset unless the sum would pass `maxMs` or fall below
    * zero (before real time); the offset after, and whether it moved.
