@@ -9,6 +9,7 @@ import {
   postgresStores,
   type SandboxStores,
   type StoredCardPayment,
+  type StoredPayment,
 } from "../src/store/index.js";
 import { freshDatabase, onPostgres, TEST_SECRET } from "./support/test-stores.js";
 
@@ -226,7 +227,7 @@ describe("nothingElapsed, the at-once probe that lets a request skip completion 
         fc.integer({ min: 0, max: 4 * 86_400_000 }),
         async (createdAts, completedBy, now) => {
           await payments.reset([A, B]);
-          const made = [];
+          const made: StoredPayment[] = [];
           for (const at of [...createdAts].sort((x, y) => x - y))
             made.push(await payments.insert(A.workspace, draft(1, at)));
           await payments.completeDue(A.workspace, completedBy, 5_000);
