@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, containsCardNumber } from "@payspec/server-kit";
-import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment } from "../store/index.js";
+import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment, Writable } from "../store/index.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -50,7 +50,7 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
       );
     }
   }
-  const draft: { -readonly [K in keyof NewPayment]: NewPayment[K] } = {
+  const draft: Writable<NewPayment> = {
     id: newPaymentId(),
     amount: input.amount,
     currency: input.currency,

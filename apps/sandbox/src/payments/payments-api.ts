@@ -38,12 +38,12 @@ declare module "fastify" {
  */
 const WRITE_ONLY_ROUTES = new Set(["/v1/payments", "/v1/payments/batch"]);
 
-/** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
 /** A create, which needs no due payment completed first (see WRITE_ONLY_ROUTES). */
 function writeOnly(request: FastifyRequest): boolean {
   return request.method === "POST" && WRITE_ONLY_ROUTES.has(request.routeOptions.url ?? "");
 }
 
+/** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
 function rawLimitGiven(query: unknown): boolean {
   return typeof query === "object" && query !== null && "limit" in query;
 }

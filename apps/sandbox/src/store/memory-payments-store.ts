@@ -17,6 +17,7 @@ import {
   type TransitionCause,
   type TransitionResult,
   type WorkspaceSeed,
+  type Writable,
 } from "./types.js";
 
 interface Workspace {
@@ -43,7 +44,6 @@ interface Workspace {
 const COMPLETION_CHUNK = 2_000;
 
 type MutablePayment = StoredPayment & { history: StatusChange[] };
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The first index whose createdAt is at or after `ms` (payments are in creation order). */
 function firstAtOrAfter(payments: readonly StoredPayment[], ms: number): number {
@@ -239,7 +239,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     const ws = this.#ws(workspace);
     let done = 0;
-    for (let next = ws.due.peek(); next && next.countdownFrom + delayMs <= now; next = ws.due.peek()) {
+    for (let next = this.#nextDue(ws, now, delayMs); next; next = this.#nextDue(ws, now, delayMs)) {
       // Thousands falling due at once: other requests (other workspaces' too) get a turn between chunks.
       if (++done % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
       if (ws.due.peek() !== next) continue;
@@ -256,9 +256,18 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   nothingElapsed(workspace: string, now: number, delayMs: number): boolean {
     const ws = this.#ws(workspace);
+    return !this.#nextDue(ws, now, delayMs) && !this.#settlementDue(ws, istanbulMidnightAtOrBefore(now));
+  }
+
+  /** The schedule's first entry when it has fallen due (it may be stale: completeDue checks). */
+  #nextDue(ws: Workspace, now: number, delayMs: number) {
     const next = ws.due.peek();
-    if (next && next.countdownFrom + delayMs <= now) return false;
-    return !ws.autoSettlement || ws.earliestCompletedAt >= istanbulMidnightAtOrBefore(now);
+    return next && next.countdownFrom + delayMs <= now ? next : undefined;
+  }
+
+  /** Whether a completed payment waits for a cut-off at or before `cutoff`. */
+  #settlementDue(ws: Workspace, cutoff: number): boolean {
+    return ws.autoSettlement && ws.earliestCompletedAt < cutoff;
   }
 
   async autoSettlement(workspace: string) {
@@ -281,7 +290,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const ws = this.#ws(workspace);
     const cutoff = istanbulMidnightAtOrBefore(now);
     // Every request asks; nearly always the earliest completion is after the last cut-off.
-    if (!ws.autoSettlement || ws.earliestCompletedAt >= cutoff) return 0;
+    if (!this.#settlementDue(ws, cutoff)) return 0;
     const due = [...ws.completed]
       .filter((p) => (p.completedAt as number) < cutoff)
       .sort((a, b) => (a.completedAt as number) - (b.completedAt as number) || a.seq - b.seq);

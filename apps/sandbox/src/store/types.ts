@@ -56,6 +56,9 @@ export interface StoredPayment {
   readonly history: readonly StatusChange[];
 }
 
+/** A record while it is filled in, field by field, before it is handed over read-only. */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A payment to insert: its first status (`pending`, or `processing` from a dashboard without approval) and who made it. */
 export type NewPayment = Omit<StoredPayment, "seq" | "completedAt" | "settledAt" | "history"> & {
   readonly status: "pending" | "processing";
