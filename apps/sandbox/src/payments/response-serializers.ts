@@ -1,4 +1,4 @@
-import { paymentsAccountsSpec } from "@payspec/specs";
+import { paymentsAccountsSpec, resolveRef } from "@payspec/specs";
 
 type SchemaNode = { readonly [keyword: string]: unknown };
 
@@ -8,19 +8,12 @@ type SchemaNode = { readonly [keyword: string]: unknown };
  */
 const SHAPE_KEYWORDS = new Set(["type", "properties", "items", "required"]);
 
-function resolved(ref: string): unknown {
-  return ref
-    .slice(2)
-    .split("/")
-    .reduce<unknown>((node, key) => (node as SchemaNode)[key], paymentsAccountsSpec);
-}
-
 /** The schema's shape with every local `$ref` written out: Fastify's serializer compiles it alone. */
 function shapeOf(node: unknown): unknown {
   // A keyword's value that is not a schema (`required`'s names, `type`'s list) is kept as it is.
   if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
   const schema = node as SchemaNode;
-  if (typeof schema.$ref === "string") return shapeOf(resolved(schema.$ref));
+  if (typeof schema.$ref === "string") return shapeOf(resolveRef(paymentsAccountsSpec, schema, [])[0]);
   const shape: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (!SHAPE_KEYWORDS.has(keyword)) continue;
