@@ -106,14 +106,15 @@ export class ApiKeys {
     return this.#clocks.now(workspaceScope(workspace));
   }
 
-  /** The workspace a presented key opens, or why it opens none (never quoting the key). */
   /** The workspace a configured key opens, at once; undefined for any other key (authenticate decides those). */
   configuredWorkspace(presented: string): string | undefined {
     return this.#configured.has(presented) ? presented : undefined;
   }
 
+  /** The workspace a presented key opens, or why it opens none (never quoting the key). */
   async authenticate(presented: string): Promise<Authentication> {
-    if (this.#configured.has(presented)) return { ok: true, workspace: presented };
+    const configured = this.configuredWorkspace(presented);
+    if (configured !== undefined) return { ok: true, workspace: configured };
     const unknown = { ok: false, message: UNKNOWN_KEY } as const;
     if (!presented.startsWith(API_KEY_PREFIX)) return unknown;
     const key = await this.#store.byHash(this.#hash(presented));
