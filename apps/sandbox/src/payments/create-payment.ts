@@ -87,16 +87,18 @@ function refuseUnsafeText(input: PaymentCreate): void {
   }
 }
 
-/** One create (POST /v1/payments, the sample payments): the rules, then the insert. */
+/**
+ * One create (POST /v1/payments, the sample payments): the rules against the workspace's accounts,
+ * read once for both (one round trip on PostgreSQL, not one query each), then the insert.
+ */
 export async function createPayment(
   store: PaymentsStore,
   workspace: string,
+  accounts: readonly StoredAccount[],
   input: PaymentCreate,
   now: number,
 ): Promise<StoredPayment> {
-  // Both accounts in one read (one round trip on PostgreSQL), not one query each; a workspace has a
-  // handful of accounts, so a scan finds one sooner than a map built for each create would.
-  const accounts = await store.accounts(workspace);
+  // A workspace has a handful of accounts: a scan finds one sooner than a map built for each create.
   const draft = await preparePayment(async (id) => accounts.find((account) => account.id === id), input, now);
   return store.insert(workspace, draft);
 }

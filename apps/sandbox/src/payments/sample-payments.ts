@@ -68,6 +68,9 @@ export async function addSamplePayments(
       to_account: account("eur2"),
     },
   ];
-  for (const { ageMs, ...payment } of samples) await createPayment(store, seed.workspace, payment, now - ageMs);
+  const accounts = await store.accounts(seed.workspace);
+  for (const { ageMs, ...payment } of samples) {
+    await createPayment(store, seed.workspace, accounts, payment, now - ageMs);
+  }
   await applyElapsedTime(store, seed.workspace, now, completeAfterMs);
 }

@@ -173,10 +173,6 @@ describe("two sandbox processes on one database", () => {
     // Every export was an exact snapshot: the first N payments in creation order, no hole, none twice,
     // exactly the total it announced.
     const creationOrder = fromA.map((p) => p.id);
-    console.log(
-      "WALKS",
-      walks.map((w) => w.total),
-    );
     for (const w of walks) {
       expect(w.ids).toHaveLength(w.total);
       expect(w.ids).toEqual(creationOrder.slice(0, w.total));

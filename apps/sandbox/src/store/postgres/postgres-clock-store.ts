@@ -1,21 +1,27 @@
 import type pg from "pg";
 import type { ClockStore } from "../types.js";
+import { SharedReads } from "./shared-reads.js";
 
 /** Clock offsets in PostgreSQL: every instance reads the same "now" for a scope. */
 export class PostgresClockStore implements ClockStore {
   readonly #pool: pg.Pool;
 
-  constructor(pool: pg.Pool) {
-    this.#pool = pool;
-  }
-
-  async offsetMs(scope: string) {
+  /** Every API request reads its workspace's clock: concurrent reads of one scope share a query. */
+  readonly #offsets = new SharedReads(async (scope) => {
     const { rows } = await this.#pool.query<{ offset_ms: string }>({
       name: "payspec_clock_offset",
       text: "SELECT offset_ms FROM clock_offsets WHERE scope = $1",
       values: [scope],
     });
     return rows[0] ? Number(rows[0].offset_ms) : 0;
+  });
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  offsetMs(scope: string) {
+    return this.#offsets.get(scope);
   }
 
   async advance(scope: string, ms: number, maxMs: number) {

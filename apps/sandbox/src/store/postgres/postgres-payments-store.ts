@@ -20,6 +20,7 @@ import {
   type TransitionResult,
   type WorkspaceSeed,
 } from "../types.js";
+import { SharedReads } from "./shared-reads.js";
 import { inTransaction } from "./transaction.js";
 
 interface PaymentRow {
@@ -156,6 +157,15 @@ async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<v
 export class PostgresPaymentsStore implements PaymentsStore {
   readonly #pool: pg.Pool;
   readonly #insertQueues = new Map<string, InsertQueue>();
+  /** Every create reads its workspace's accounts: concurrent reads of one workspace share a query. */
+  readonly #accounts = new SharedReads(async (workspace): Promise<readonly StoredAccount[]> => {
+    const { rows } = await this.#pool.query({
+      name: "payspec_accounts",
+      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
+      values: [workspace],
+    });
+    return rows.map(toAccount);
+  });
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
@@ -206,13 +216,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
     });
   }
 
-  async accounts(workspace: string): Promise<readonly StoredAccount[]> {
-    const { rows } = await this.#pool.query({
-      name: "payspec_accounts",
-      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
-      values: [workspace],
-    });
-    return rows.map(toAccount);
+  accounts(workspace: string): Promise<readonly StoredAccount[]> {
+    return this.#accounts.get(workspace);
   }
 
   async approvalWorkflow(workspace: string): Promise<boolean> {

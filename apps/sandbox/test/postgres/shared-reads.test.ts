@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
+import { SharedReads } from "../../src/store/postgres/shared-reads.js";
+import { KEY } from "../support/harness.js";
+import { sandboxCall } from "../support/sandbox-call.js";
+import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+
+/** A read whose answers the test hands out one by one, recording when each query went. */
+function heldReads() {
+  const sent: { key: string; answer: (value: number) => void; fail: (error: Error) => void }[] = [];
+  const reads = new SharedReads<number>(
+    (key) =>
+      new Promise<number>((answer, fail) => {
+        sent.push({ key, answer, fail });
+      }),
+  );
+  return { reads, sent };
+}
+
+describe("SharedReads", () => {
+  it("gives reads that asked while a query was on its way the next query, never the one before", async () => {
+    const { reads, sent } = heldReads();
+    const first = reads.get("w");
+    const waiting = [reads.get("w"), reads.get("w"), reads.get("w")];
+    expect(sent).toHaveLength(1);
+    sent[0]?.answer(1);
+    expect(await first).toBe(1);
+    // Only now, after the first answer, does the shared query go: it may see a write the first missed.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toHaveLength(2);
+    sent[1]?.answer(2);
+    expect(await Promise.all(waiting)).toEqual([2, 2, 2]);
+  });
+
+  it("reads each key on its own, and sends a new query once nothing is on its way", async () => {
+    const { reads, sent } = heldReads();
+    const w = reads.get("w");
+    const v = reads.get("v");
+    expect(sent.map((s) => s.key)).toEqual(["w", "v"]);
+    sent[0]?.answer(10);
+    sent[1]?.answer(20);
+    expect([await w, await v]).toEqual([10, 20]);
+    const again = reads.get("w");
+    expect(sent).toHaveLength(3);
+    sent[2]?.answer(11);
+    expect(await again).toBe(11);
+  });
+
+  it("fails only the reads that shared a failed query; the next ones still go", async () => {
+    const { reads, sent } = heldReads();
+    const first = reads.get("w");
+    const shared = [reads.get("w"), reads.get("w")];
+    sent[0]?.fail(new Error("connection lost"));
+    await expect(first).rejects.toThrow("connection lost");
+    await new Promise((resolve) => setImmediate(resolve));
+    sent[1]?.fail(new Error("still down"));
+    for (const read of shared) await expect(read).rejects.toThrow("still down");
+    const later = reads.get("w");
+    sent[2]?.answer(3);
+    expect(await later).toBe(3);
+  });
+});
+
+describe("creates on PostgreSQL under load", () => {
+  let instances: [RunningSandbox, RunningSandbox];
+  beforeAll(async () => {
+    const databaseUrl = await freshDatabase();
+    instances = [
+      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
+      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
+    ];
+  });
+  afterAll(async () => {
+    for (const s of instances) await s.close();
+  });
+
+  it("see a clock moved on another instance while earlier creates are still on their way", async () => {
+    const [a, b] = instances;
+    const [from, to] = seedWorkspace(KEY)
+      .accounts.filter((account) => account.currency === "TRY")
+      .map((account) => account.id);
+    const create = () =>
+      sandboxCall(a.url, "POST", "/v1/payments", {
+        amount: 100,
+        currency: "TRY",
+        method: "eft",
+        from_account: from,
+        to_account: to,
+      });
+    const before = Array.from({ length: 30 }, create);
+    const moved = await sandboxCall(b.url, "POST", "/_sandbox/clock/advance", { seconds: 3_600 });
+    expect(moved.status).toBe(200);
+    const movedNow = Date.parse(moved.body.now);
+    const after = await Promise.all(Array.from({ length: 30 }, create));
+    await Promise.all(before);
+    for (const answer of after) {
+      expect(answer.status).toBe(201);
+      expect(Date.parse(answer.body.created_at)).toBeGreaterThanOrEqual(movedNow);
+    }
+  });
+});
