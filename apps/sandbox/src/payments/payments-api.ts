@@ -30,8 +30,8 @@ declare module "fastify" {
     /** The workspace's sandbox clock, read once per request before its handler runs. */
     clockNow: number;
     /**
-     * A create's accounts, asked for together with the clock when the store is not in this process,
-     * so that both reads cost one round trip; null otherwise.
+     * A create's accounts, asked for by the hook together with the clock, so that on PostgreSQL both
+     * reads cost one round trip; null when the hook answered at once (nothing to wait for in memory).
      */
     accountsRead: Promise<readonly StoredAccount[]> | null;
   }
