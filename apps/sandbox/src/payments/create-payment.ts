@@ -8,16 +8,21 @@ const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 /** Random bytes drawn 4 KiB at a time: one call into the system's generator per 256 ids, not per id. */
 const randomPool = { bytes: Buffer.alloc(0), at: 0 };
 
+const ALPHABET_BYTES = Buffer.from(ID_ALPHABET, "latin1");
+/** Where an id is spelled out: one flat string from it, not sixteen concatenations that map keys must flatten. */
+const idBytes = Buffer.from("pay_0000000000000000", "latin1");
+
 /** `pay_` and 16 random base62 characters. */
 export function newPaymentId(): string {
   if (randomPool.at + 16 > randomPool.bytes.length) {
     randomPool.bytes = randomBytes(4096);
     randomPool.at = 0;
   }
-  let id = "pay_";
-  for (let i = 0; i < 16; i++) id += ID_ALPHABET[(randomPool.bytes[randomPool.at + i] as number) % ID_ALPHABET.length];
+  for (let i = 0; i < 16; i++) {
+    idBytes[4 + i] = ALPHABET_BYTES[(randomPool.bytes[randomPool.at + i] as number) % ID_ALPHABET.length] as number;
+  }
   randomPool.at += 16;
-  return id;
+  return idBytes.toString("latin1");
 }
 
 /** How a create finds an account: one query each, or a map read once for a whole batch. */
@@ -35,6 +40,9 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
   if (input.from_account === input.to_account) {
     throw new ApiFailure("invalid_request", "to_account must differ from from_account.", { param: "to_account" });
   }
+  // The stored accounts' own id strings go into the payment: each request's parsed body has its own
+  // copies, and a workspace keeps every payment it is sent.
+  const ids = { from_account: input.from_account, to_account: input.to_account };
   for (const field of ["from_account", "to_account"] as const) {
     const found = await account(input[field]);
     if (!found) {
@@ -49,14 +57,15 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
         { param: "currency" },
       );
     }
+    ids[field] = found.id;
   }
   const draft: Writable<NewPayment> = {
     id: newPaymentId(),
     amount: input.amount,
     currency: input.currency,
     method: input.method,
-    from_account: input.from_account,
-    to_account: input.to_account,
+    from_account: ids.from_account,
+    to_account: ids.to_account,
     createdAt: now,
     // An API payment starts pending and completes once the delay has passed since its creation.
     status: "pending",
