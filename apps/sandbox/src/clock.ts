@@ -34,6 +34,16 @@ export class SandboxClocks {
     return offset === undefined ? undefined : Date.now() + offset;
   }
 
+  /**
+   * Now by this process's last reading of the scope's offset, at once, for a write that its store
+   * checks against the offset again as it stores it (see NewPayment.clockOffsetMs); undefined when
+   * the store keeps no such reading.
+   */
+  lastReading(scope: string): { readonly now: number; readonly offsetMs: number } | undefined {
+    const offsetMs = this.#offsets.lastOffsetMs?.(scope);
+    return offsetMs === undefined ? undefined : { now: Date.now() + offsetMs, offsetMs };
+  }
+
   /** Moves a scope's clock forward; refuses (400) past MAX_CLOCK_ADVANCE_SECONDS in all. */
   async advance(scope: string, seconds: number): Promise<number> {
     const maxMs = MAX_CLOCK_ADVANCE_SECONDS * 1000;

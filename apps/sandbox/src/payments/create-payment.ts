@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, containsCardNumber } from "@payspec/server-kit";
-import type { NewPayment, PaymentsStore, StoredAccount, StoredPayment, Writable } from "../store/index.js";
+import type { NewPayment, PaymentsStore, StoredPayment, Writable } from "../store/index.js";
+import type { AccountIdentity } from "./account-directory.js";
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -26,13 +27,20 @@ export function newPaymentId(): string {
 }
 
 /** How a create finds an account: one query each, or a map read once for a whole batch. */
-export type AccountLookup = (id: string) => Promise<StoredAccount | undefined>;
+export type AccountLookup = (id: string) => Promise<AccountIdentity | undefined>;
 
 /**
  * The business rules of a create, after the schema has passed: both accounts exist in the workspace,
  * differ, and hold the payment's currency. Returns the payment to insert; throws the 4xx otherwise.
+ * `clockOffsetMs`: the clock offset `now` was worked out with, when it was this process's last reading
+ * rather than a fresh one (see NewPayment.clockOffsetMs).
  */
-export async function preparePayment(account: AccountLookup, input: PaymentCreate, now: number): Promise<NewPayment> {
+export async function preparePayment(
+  account: AccountLookup,
+  input: PaymentCreate,
+  now: number,
+  clockOffsetMs?: number,
+): Promise<NewPayment> {
   refuseUnsafeText(input);
   // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
   // never leaves a payment behind.
@@ -74,6 +82,7 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
   };
   if (input.description !== undefined) draft.description = input.description;
   if (input.reference !== undefined) draft.reference = input.reference;
+  if (clockOffsetMs !== undefined) draft.clockOffsetMs = clockOffsetMs;
   return draft;
 }
 
@@ -98,16 +107,17 @@ function refuseUnsafeText(input: PaymentCreate): void {
 
 /**
  * One create (POST /v1/payments, the sample payments): the rules against the workspace's accounts,
- * read once for both (one round trip on PostgreSQL, not one query each), then the insert.
+ * read once for both (no query each), then the insert.
  */
 export async function createPayment(
   store: PaymentsStore,
   workspace: string,
-  accounts: readonly StoredAccount[],
+  accounts: readonly AccountIdentity[],
   input: PaymentCreate,
   now: number,
+  clockOffsetMs?: number,
 ): Promise<StoredPayment> {
   // A workspace has a handful of accounts: a scan finds one sooner than a map built for each create.
-  const draft = await preparePayment(async (id) => accounts.find((account) => account.id === id), input, now);
-  return store.insert(workspace, draft);
+  const find = async (id: string) => accounts.find((account) => account.id === id);
+  return store.insert(workspace, await preparePayment(find, input, now, clockOffsetMs));
 }

@@ -7,7 +7,8 @@ import type { SandboxConfig } from "../config.js";
 import type { DeclaredFaults } from "../faults/declared-faults.js";
 import { faultBeforeHandling } from "../faults/fault-strikes.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
-import type { PaymentsStore, StoredAccount } from "../store/index.js";
+import type { PaymentsStore } from "../store/index.js";
+import { AccountDirectory } from "./account-directory.js";
 import { createPayment, preparePayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
@@ -30,10 +31,11 @@ declare module "fastify" {
     /** The workspace's sandbox clock, read once per request before its handler runs. */
     clockNow: number;
     /**
-     * A create's accounts, asked for by the hook together with the clock, so that on PostgreSQL both
-     * reads cost one round trip; null when the hook answered at once (nothing to wait for in memory).
+     * For a create whose clockNow is this process's last reading of the clock (not a fresh read), the
+     * offset it was worked out with: the store checks it again as it inserts (NewPayment.clockOffsetMs).
+     * Null otherwise.
      */
-    accountsRead: Promise<readonly StoredAccount[]> | null;
+    clockOffsetMs: number | null;
   }
 }
 
@@ -62,7 +64,8 @@ export function registerPaymentsApi(
 
   app.decorateRequest("workspace", "");
   app.decorateRequest("clockNow", 0);
-  app.decorateRequest("accountsRead", null);
+  app.decorateRequest("clockOffsetMs", null);
+  const accountDirectory = new AccountDirectory(store);
 
   app.register(async (v1) => {
     // One hook, not three: every API request runs it. It authenticates (before any body is read),
@@ -92,11 +95,15 @@ export function registerPaymentsApi(
       const scope = workspaceScope(request.workspace);
       if (faults?.hasAny(scope)) await faultBeforeHandling(faults, scope, request, reply);
       if (writeOnly(request)) {
-        const accountsRead = store.accounts(request.workspace);
-        // Awaited by the handler; a request refused before it gets there must not leave it unhandled.
-        accountsRead.catch(() => undefined);
-        request.accountsRead = accountsRead;
-        request.clockNow = await clocks.now(scope);
+        // A create's time is checked again where it is stored, against the clock as the insert sees
+        // it, so the last reading will do: on PostgreSQL the insert is then the create's one round trip.
+        const reading = clocks.lastReading(scope);
+        if (reading) {
+          request.clockNow = reading.now;
+          request.clockOffsetMs = reading.offsetMs;
+        } else {
+          request.clockNow = await clocks.now(scope);
+        }
         return;
       }
       request.clockNow = await clocks.now(scope);
@@ -115,8 +122,9 @@ export function registerPaymentsApi(
       // Before the schema, whose pattern says the same in regex: this names what is wrong in words.
       assertStorableText(request.body);
       const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
-      const accounts = await (request.accountsRead ?? store.accounts(request.workspace));
-      const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow);
+      const accounts = await accountDirectory.of(request.workspace);
+      const offset = request.clockOffsetMs ?? undefined;
+      const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
       return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
     });
 
@@ -153,15 +161,15 @@ export function registerPaymentsApi(
     v1.post("/v1/payments/batch", async (request) => {
       const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
       const at = request.clockNow;
-      const accounts = new Map(
-        (await (request.accountsRead ?? store.accounts(request.workspace))).map((a) => [a.id, a]),
-      );
+      const accounts = new Map((await accountDirectory.of(request.workspace)).map((a) => [a.id, a]));
+      const offset = request.clockOffsetMs ?? undefined;
       // Every entry is checked first; the valid ones are then inserted together, in index order.
       const checked = await Promise.all(
         body.payments.map(async (entry) => {
           try {
             assertStorableText(entry);
-            return await preparePayment(async (id) => accounts.get(id), parseRequest(zPaymentCreate, entry), at);
+            const input = parseRequest(zPaymentCreate, entry);
+            return await preparePayment(async (id) => accounts.get(id), input, at, offset);
           } catch (error) {
             return entryFailure(error);
           }

@@ -63,6 +63,13 @@ export type Writable<T> = { -readonly [K in keyof T]: T[K] };
 export type NewPayment = Omit<StoredPayment, "seq" | "completedAt" | "settledAt" | "history"> & {
   readonly status: "pending" | "processing";
   readonly cause: TransitionCause;
+  /**
+   * Set when createdAt (and countdownFrom) were worked out with this process's last reading of the
+   * workspace clock's offset instead of a fresh read. A store whose clocks other processes move puts
+   * the offset it sees as it inserts in its place, so the create costs no read of its own; a store
+   * that holds the clock in this process has no other offset and ignores it.
+   */
+  readonly clockOffsetMs?: number;
 };
 
 /** A payment without its history: what a listing returns (a page never needs 100 histories). */
@@ -326,6 +333,11 @@ export interface ClockStore {
   offsetMs(scope: string): Promise<number>;
   /** The offset at once, from a store that holds offsets in this process; left out by one that must ask a database. */
   offsetMsKnown?(scope: string): number;
+  /**
+   * This process's last reading of the offset, at once (undefined before the first), for a write that
+   * the store checks against the offset again as it stores it (see NewPayment.clockOffsetMs).
+   */
+  lastOffsetMs?(scope: string): number | undefined;
   /**
    * Adds `ms` (negative: back) to the scope's offset unless the sum would pass `maxMs` or fall below
    * zero (before real time); the offset after, and whether it moved.

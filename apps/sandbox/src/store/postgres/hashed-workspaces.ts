@@ -109,6 +109,9 @@ export class HashedScopesClockStore implements ClockStore {
   offsetMs(scope: string) {
     return this.#inner.offsetMs(this.#scope(scope));
   }
+  lastOffsetMs(scope: string) {
+    return this.#inner.lastOffsetMs?.(this.#scope(scope));
+  }
   advance(scope: string, ms: number, maxMs: number) {
     return this.#inner.advance(this.#scope(scope), ms, maxMs);
   }

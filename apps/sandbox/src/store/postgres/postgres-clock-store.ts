@@ -2,9 +2,13 @@ import type pg from "pg";
 import type { ClockStore } from "../types.js";
 import { SharedReads } from "./shared-reads.js";
 
+/** Scopes whose last reading is remembered at most; past this the memory starts over. */
+const MAX_REMEMBERED_SCOPES = 10_000;
+
 /** Clock offsets in PostgreSQL: every instance reads the same "now" for a scope. */
 export class PostgresClockStore implements ClockStore {
   readonly #pool: pg.Pool;
+  readonly #lastReadings = new Map<string, number>();
 
   /** Every API request reads its workspace's clock: concurrent reads of one scope share a query. */
   readonly #offsets = new SharedReads(async (scope) => {
@@ -13,7 +17,9 @@ export class PostgresClockStore implements ClockStore {
       text: "SELECT offset_ms FROM clock_offsets WHERE scope = $1",
       values: [scope],
     });
-    return rows[0] ? Number(rows[0].offset_ms) : 0;
+    const offsetMs = rows[0] ? Number(rows[0].offset_ms) : 0;
+    this.#remember(scope, offsetMs);
+    return offsetMs;
   });
 
   constructor(pool: pg.Pool) {
@@ -22,6 +28,15 @@ export class PostgresClockStore implements ClockStore {
 
   offsetMs(scope: string) {
     return this.#offsets.get(scope);
+  }
+
+  lastOffsetMs(scope: string) {
+    return this.#lastReadings.get(scope);
+  }
+
+  #remember(scope: string, offsetMs: number) {
+    if (this.#lastReadings.size >= MAX_REMEMBERED_SCOPES && !this.#lastReadings.has(scope)) this.#lastReadings.clear();
+    this.#lastReadings.set(scope, offsetMs);
   }
 
   async advance(scope: string, ms: number, maxMs: number) {
@@ -37,12 +52,17 @@ export class PostgresClockStore implements ClockStore {
            RETURNING offset_ms`,
       [scope, Math.round(ms), maxMs],
     );
-    if (rows[0]) return { moved: true, offsetMs: Number(rows[0].offset_ms) };
+    if (rows[0]) {
+      this.#remember(scope, Number(rows[0].offset_ms));
+      return { moved: true, offsetMs: Number(rows[0].offset_ms) };
+    }
     return { moved: false, offsetMs: await this.offsetMs(scope) };
   }
 
   async reset(scope?: string) {
     if (scope === undefined) await this.#pool.query("DELETE FROM clock_offsets");
     else await this.#pool.query("DELETE FROM clock_offsets WHERE scope = $1", [scope]);
+    if (scope === undefined) this.#lastReadings.clear();
+    else this.#remember(scope, 0);
   }
 }

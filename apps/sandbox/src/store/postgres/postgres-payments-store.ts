@@ -1,5 +1,6 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
+import { workspaceScope } from "../../clock.js";
 import { istanbulMidnightAtOrBefore } from "../../istanbul-time.js";
 import { matchStatement } from "../../reconciliation/match-statement.js";
 import {
@@ -290,27 +291,36 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async #insertGroup(workspace: string, drafts: readonly NewPayment[]): Promise<StoredPayment[]> {
     // One statement, so one implicit transaction: take the workspace's next seqs and versions under its
-    // row lock, insert the payments and their first history entries. Creation times are raised to the
-    // workspace's latest (never lowered), so they never go backwards along the listing; a countdown that
-    // started at creation moves with it.
+    // row lock, insert the payments and their first history entries. A time worked out with this
+    // process's last reading of the clock (clockOffsetMs) is moved by however far the clock has moved
+    // since, as the statement sees it: a create sent after a clock move committed carries the moved time
+    // without a read of its own. Creation times are then raised to the workspace's latest (never
+    // lowered), so they never go backwards along the listing; a countdown that started at creation moves
+    // with it.
     const column = <T>(pick: (d: NewPayment) => T) => drafts.map(pick);
     const { rows } = await this.#pool.query<{ base_seq: string; base_version: string; created_at: string }>({
       name: "payspec_insert_payments",
-      text: `WITH ws AS (
+      text: `WITH clock AS (
+         SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = $15), 0) AS offset_ms
+       ), ws AS (
          UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2,
            previous_created_at = last_created_at,
-           last_created_at = greatest(last_created_at, (SELECT max(c) FROM unnest($11::bigint[]) AS c))
+           last_created_at = greatest(last_created_at, (
+             SELECT max(asked + coalesce(clock.offset_ms - offset_used, 0))
+             FROM unnest($11::bigint[], $16::bigint[]) AS u(asked, offset_used), clock))
          WHERE workspace = $1
          RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version, previous_created_at AS floor
        ), given AS (
          SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[])
+                              $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[],
+                              $16::bigint[])
            WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
-                                asked_at, status, asked_countdown, cause, n)
+                                asked_at, status, asked_countdown, cause, offset_used, n)
        ), input AS (
          SELECT given.*, ws.base_seq, ws.base_version,
-                greatest(ws.floor, max(asked_at) OVER (ORDER BY n)) AS created_at
-         FROM given, ws
+                greatest(ws.floor, max(asked_at + coalesce(clock.offset_ms - offset_used, 0)) OVER (ORDER BY n))
+                  AS created_at
+         FROM given, ws, clock
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
                                description, reference, status, created_at, countdown_from, version)
@@ -337,12 +347,14 @@ export class PostgresPaymentsStore implements PaymentsStore {
         column((d) => d.status),
         column((d) => d.countdownFrom ?? null),
         column((d) => d.cause),
+        workspaceScope(workspace),
+        column((d) => d.clockOffsetMs ?? null),
       ],
     });
     if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
     const baseSeq = num(rows[0].base_seq);
     const baseVersion = num(rows[0].base_version);
-    return drafts.map(({ cause, ...draft }, i) => {
+    return drafts.map(({ cause, clockOffsetMs: _offset, ...draft }, i) => {
       const createdAt = num((rows[i] as { created_at: string }).created_at);
       const shift = createdAt - draft.createdAt;
       return {

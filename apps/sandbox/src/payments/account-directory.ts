@@ -1,0 +1,37 @@
+import type { PaymentsStore, StoredAccount } from "../store/index.js";
+
+/** What a create checks of an account: that it exists, and its currency. */
+export type AccountIdentity = Pick<StoredAccount, "id" | "currency">;
+
+/** Workspaces remembered at most; past this the directory starts over (one read each brings them back). */
+const MAX_WORKSPACES = 10_000;
+
+/**
+ * Each workspace's accounts as creates check them: ids and currencies, which never change once the
+ * workspace exists (its accounts are its seed's, and a reset puts the same ones back). Read from the
+ * store once per workspace, so that on PostgreSQL a create costs one round trip, its insert. Balances
+ * do change, and are not kept here.
+ */
+export class AccountDirectory {
+  readonly #store: PaymentsStore;
+  readonly #byWorkspace = new Map<string, Promise<readonly AccountIdentity[]>>();
+
+  constructor(store: PaymentsStore) {
+    this.#store = store;
+  }
+
+  of(workspace: string): Promise<readonly AccountIdentity[]> {
+    const known = this.#byWorkspace.get(workspace);
+    if (known) return known;
+    if (this.#byWorkspace.size >= MAX_WORKSPACES) this.#byWorkspace.clear();
+    const read = this.#store
+      .accounts(workspace)
+      .then((accounts) => accounts.map(({ id, currency }) => ({ id, currency })));
+    this.#byWorkspace.set(workspace, read);
+    // A failed read is not remembered: the next create asks the store again.
+    read.catch(() => {
+      if (this.#byWorkspace.get(workspace) === read) this.#byWorkspace.delete(workspace);
+    });
+    return read;
+  }
+}
