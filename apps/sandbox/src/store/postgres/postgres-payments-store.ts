@@ -158,7 +158,7 @@ async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<v
 export class PostgresPaymentsStore implements PaymentsStore {
   readonly #pool: pg.Pool;
   readonly #insertQueues = new Map<string, InsertQueue>();
-  /** Every create reads its workspace's accounts: concurrent reads of one workspace share a query. */
+  /** Account listings under load: concurrent reads of one workspace's accounts share a query. */
   readonly #accounts = new SharedReads(async (workspace): Promise<readonly StoredAccount[]> => {
     const { rows } = await this.#pool.query({
       name: "payspec_accounts",
