@@ -77,18 +77,42 @@ declare module "fastify" {
  * verdict and the answer's display form are worked out when the log is looked at (most entries never
  * are). What the caller sent is made safe at once, since it may hold card data.
  */
+/** A workspace's last requests, in a ring: recording one moves none of the others. */
+class KeptRequests {
+  readonly #slots: KeptRequest[] = [];
+  /** Where the next request goes once the ring is full, which is where the oldest is. */
+  #next = 0;
+
+  add(entry: KeptRequest): void {
+    if (this.#slots.length < KEPT_PER_WORKSPACE) {
+      this.#slots.push(entry);
+      return;
+    }
+    this.#slots[this.#next] = entry;
+    this.#next = (this.#next + 1) % KEPT_PER_WORKSPACE;
+  }
+
+  newestFirst(): KeptRequest[] {
+    return [...this.#slots.slice(this.#next), ...this.#slots.slice(0, this.#next)].reverse();
+  }
+
+  find(id: number): KeptRequest | undefined {
+    return this.#slots.find((entry) => entry.id === id);
+  }
+}
+
 export class ApiRequestLog {
-  readonly #byWorkspace = new Map<string, KeptRequest[]>();
+  readonly #byWorkspace = new Map<string, KeptRequests>();
   readonly #checker = createResponseChecker(paymentsAccountsSpec);
   #nextId = 1;
 
   /** Newest first. */
   entries(workspace: string): readonly LoggedRequest[] {
-    return [...(this.#byWorkspace.get(workspace) ?? [])].reverse().map((entry) => this.#judged(entry));
+    return (this.#byWorkspace.get(workspace)?.newestFirst() ?? []).map((entry) => this.#judged(entry));
   }
 
   entry(workspace: string, id: number): LoggedRequest | undefined {
-    const found = this.#byWorkspace.get(workspace)?.find((e) => e.id === id);
+    const found = this.#byWorkspace.get(workspace)?.find(id);
     return found && this.#judged(found);
   }
 
@@ -162,10 +186,9 @@ export class ApiRequestLog {
     if (text !== undefined && text.length > BODY_CHARS) this.#judged(entry);
     let log = this.#byWorkspace.get(workspace);
     if (!log) {
-      log = [];
+      log = new KeptRequests();
       this.#byWorkspace.set(workspace, log);
     }
-    log.push(entry);
-    if (log.length > KEPT_PER_WORKSPACE) log.shift();
+    log.add(entry);
   }
 }

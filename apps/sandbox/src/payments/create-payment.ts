@@ -4,6 +4,9 @@ import { ApiFailure, assertStorableText, containsCardNumber } from "@payspec/ser
 import type { NewPayment, PaymentsStore, StoredPayment, Writable } from "../store/index.js";
 import type { AccountIdentity } from "./account-directory.js";
 
+/** The furthest a Date reaches either side of 1970, in ms: a time past it has no date to show. */
+const LATEST_DATE_MS = 8.64e15;
+
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Random bytes drawn 4 KiB at a time: one call into the system's generator per 256 ids, not per id. */
@@ -43,8 +46,8 @@ export async function preparePayment(
 ): Promise<NewPayment> {
   refuseUnsafeText(input);
   // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
-  // never leaves a payment behind.
-  new Date(now).toISOString();
+  // never leaves a payment behind. Compared, not formatted: a Date's range is exactly this.
+  if (!(Math.abs(now) <= LATEST_DATE_MS)) throw new RangeError("Invalid time value");
   if (input.from_account === input.to_account) {
     throw new ApiFailure("invalid_request", "to_account must differ from from_account.", { param: "to_account" });
   }
