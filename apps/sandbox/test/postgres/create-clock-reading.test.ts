@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../src/clock.js";
-import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
+import { seedWorkspace } from "../../src/index.js";
 import { SandboxSecret } from "../../src/sandbox-secret.js";
 import { type NewPayment, postgresStores, type SandboxStores } from "../../src/store/index.js";
-import { KEY } from "../support/harness.js";
-import { sandboxCall } from "../support/sandbox-call.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 /**
@@ -23,6 +21,7 @@ describe("the insert, given a create's clock reading", () => {
     await stores.payments.reset([seed]);
     await stores.clocks.reset();
   });
+  afterEach(() => stores.close());
 
   let n = 0;
   const draft = (createdAt: number, clockOffsetMs?: number): NewPayment => ({
@@ -57,47 +56,5 @@ describe("the insert, given a create's clock reading", () => {
     const asked = Date.now() + HOUR;
     expect((await stores.payments.insert(seed.workspace, draft(asked, HOUR))).createdAt).toBe(asked);
     expect((await stores.payments.insert(seed.workspace, draft(asked + 1))).createdAt).toBe(asked + 1);
-  });
-});
-
-describe("creates over HTTP, on an instance whose last clock reading is old", () => {
-  let instances: [RunningSandbox, RunningSandbox];
-  beforeAll(async () => {
-    const databaseUrl = await freshDatabase();
-    instances = [
-      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
-      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
-    ];
-  });
-  afterAll(async () => {
-    for (const s of instances) await s.close();
-  });
-
-  it("carry the time of a clock another instance moved, one by one and in a batch", async () => {
-    const [a, b] = instances;
-    const [tryFrom, tryTo] = seedWorkspace(KEY)
-      .accounts.filter((account) => account.currency === "TRY")
-      .map((account) => account.id);
-    const body = { amount: 100, currency: "TRY", method: "eft", from_account: tryFrom, to_account: tryTo };
-    // A reads the clock (offset 0) with this create, and keeps that reading.
-    expect((await sandboxCall(a.url, "POST", "/v1/payments", body)).status).toBe(201);
-    const moved = await sandboxCall(b.url, "POST", "/_sandbox/clock/advance", { seconds: 7_200 });
-    expect(moved.status).toBe(200);
-    const movedNow = Date.parse(moved.body.now);
-
-    const one = await sandboxCall(a.url, "POST", "/v1/payments", body);
-    expect(one.status).toBe(201);
-    expect(Date.parse(one.body.created_at)).toBeGreaterThanOrEqual(movedNow);
-    expect(Date.parse(one.body.created_at)).toBeLessThan(movedNow + 60_000);
-
-    const batch = await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments: [body, body] });
-    expect(batch.status).toBe(200);
-    for (const result of batch.body.results) {
-      expect(result.outcome).toBe("created");
-      expect(Date.parse(result.payment.created_at)).toBeGreaterThanOrEqual(movedNow);
-    }
-    // What B lists is what A answered.
-    const listed = await sandboxCall(b.url, "GET", `/v1/payments/${one.body.id}`);
-    expect(listed.body.created_at).toBe(one.body.created_at);
   });
 });

@@ -61,7 +61,7 @@ describe("SharedReads", () => {
   });
 });
 
-describe("creates on PostgreSQL under load", () => {
+describe("creates on two instances sharing one database", () => {
   let instances: [RunningSandbox, RunningSandbox];
   beforeAll(async () => {
     const databaseUrl = await freshDatabase();
@@ -97,5 +97,33 @@ describe("creates on PostgreSQL under load", () => {
       expect(answer.status).toBe(201);
       expect(Date.parse(answer.body.created_at)).toBeGreaterThanOrEqual(movedNow);
     }
+  });
+
+  it("carry the time of a clock another instance moved, on an instance whose last reading is older, one by one and in a batch", async () => {
+    const [a, b] = instances;
+    const [tryFrom, tryTo] = seedWorkspace(KEY)
+      .accounts.filter((account) => account.currency === "TRY")
+      .map((account) => account.id);
+    const body = { amount: 100, currency: "TRY", method: "eft", from_account: tryFrom, to_account: tryTo };
+    // A reads the clock (offset 0) with this create, and keeps that reading.
+    expect((await sandboxCall(a.url, "POST", "/v1/payments", body)).status).toBe(201);
+    const moved = await sandboxCall(b.url, "POST", "/_sandbox/clock/advance", { seconds: 7_200 });
+    expect(moved.status).toBe(200);
+    const movedNow = Date.parse(moved.body.now);
+
+    const one = await sandboxCall(a.url, "POST", "/v1/payments", body);
+    expect(one.status).toBe(201);
+    expect(Date.parse(one.body.created_at)).toBeGreaterThanOrEqual(movedNow);
+    expect(Date.parse(one.body.created_at)).toBeLessThan(movedNow + 60_000);
+
+    const batch = await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments: [body, body] });
+    expect(batch.status).toBe(200);
+    for (const result of batch.body.results) {
+      expect(result.outcome).toBe("created");
+      expect(Date.parse(result.payment.created_at)).toBeGreaterThanOrEqual(movedNow);
+    }
+    // What B lists is what A answered.
+    const listed = await sandboxCall(b.url, "GET", `/v1/payments/${one.body.id}`);
+    expect(listed.body.created_at).toBe(one.body.created_at);
   });
 });
