@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { BoundedMap } from "./bounded-map.js";
 
 /** What a keyed digest is for: one secret serves several purposes without one standing in for another. */
 export type DigestPurpose = "cursor" | "card-number" | "card-request" | "api-key" | "dashboard-sign-in" | "export-link";
@@ -13,7 +14,7 @@ const MAX_REMEMBERED_WORKSPACE_IDS = 10_000;
  */
 export class SandboxSecret {
   readonly #key: Buffer;
-  readonly #workspaceIds = new Map<string, string>();
+  readonly #workspaceIds = new BoundedMap<string, string>(MAX_REMEMBERED_WORKSPACE_IDS);
 
   constructor(secret?: string) {
     this.#key = secret ? Buffer.from(secret, "utf8") : randomBytes(32);
@@ -25,7 +26,6 @@ export class SandboxSecret {
     let id = this.#workspaceIds.get(apiKey);
     if (id === undefined) {
       id = `key_${this.digest("api-key", apiKey).toString("hex")}`;
-      if (this.#workspaceIds.size >= MAX_REMEMBERED_WORKSPACE_IDS) this.#workspaceIds.clear();
       this.#workspaceIds.set(apiKey, id);
     }
     return id;

@@ -68,15 +68,6 @@ declare module "fastify" {
   }
 }
 
-/**
- * The last requests each workspace made to the payments API, with the spec's verdict on each answer,
- * for the dashboard's live request log. Kept in this process's memory: with several instances behind
- * one URL, each shows the requests it served.
- *
- * Recording sits on every API request's path, so it does as little as it can there: the spec's
- * verdict and the answer's display form are worked out when the log is looked at (most entries never
- * are). What the caller sent is made safe at once, since it may hold card data.
- */
 /** A workspace's last requests, in a ring: recording one moves none of the others. */
 class KeptRequests {
   readonly #slots: KeptRequest[] = [];
@@ -101,6 +92,15 @@ class KeptRequests {
   }
 }
 
+/**
+ * The last requests each workspace made to the payments API, with the spec's verdict on each answer,
+ * for the dashboard's live request log. Kept in this process's memory: with several instances behind
+ * one URL, each shows the requests it served.
+ *
+ * Recording sits on every API request's path, so it does as little as it can there: the spec's
+ * verdict and the answer's display form are worked out when the log is looked at (most entries never
+ * are). What the caller sent is made safe at once, since it may hold card data.
+ */
 export class ApiRequestLog {
   readonly #byWorkspace = new Map<string, KeptRequests>();
   readonly #checker = createResponseChecker(paymentsAccountsSpec);

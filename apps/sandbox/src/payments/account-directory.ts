@@ -1,3 +1,4 @@
+import { BoundedMap } from "../bounded-map.js";
 import type { PaymentsStore, StoredAccount } from "../store/index.js";
 
 /** What a create checks of an account: that it exists, and its currency. */
@@ -14,7 +15,7 @@ const MAX_WORKSPACES = 10_000;
  */
 export class AccountDirectory {
   readonly #store: PaymentsStore;
-  readonly #byWorkspace = new Map<string, Promise<readonly AccountIdentity[]>>();
+  readonly #byWorkspace = new BoundedMap<string, Promise<readonly AccountIdentity[]>>(MAX_WORKSPACES);
 
   constructor(store: PaymentsStore) {
     this.#store = store;
@@ -23,7 +24,6 @@ export class AccountDirectory {
   of(workspace: string): Promise<readonly AccountIdentity[]> {
     const known = this.#byWorkspace.get(workspace);
     if (known) return known;
-    if (this.#byWorkspace.size >= MAX_WORKSPACES) this.#byWorkspace.clear();
     const read = this.#store
       .accounts(workspace)
       .then((accounts) => accounts.map(({ id, currency }) => ({ id, currency })));

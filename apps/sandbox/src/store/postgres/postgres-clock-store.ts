@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { BoundedMap } from "../../bounded-map.js";
 import type { ClockStore } from "../types.js";
 import { SharedReads } from "./shared-reads.js";
 
@@ -8,7 +9,7 @@ const MAX_REMEMBERED_SCOPES = 10_000;
 /** Clock offsets in PostgreSQL: every instance reads the same "now" for a scope. */
 export class PostgresClockStore implements ClockStore {
   readonly #pool: pg.Pool;
-  readonly #lastReadings = new Map<string, number>();
+  readonly #lastReadings = new BoundedMap<string, number>(MAX_REMEMBERED_SCOPES);
 
   /** Every API request reads its workspace's clock: concurrent reads of one scope share a query. */
   readonly #offsets = new SharedReads(async (scope) => {
@@ -18,7 +19,7 @@ export class PostgresClockStore implements ClockStore {
       values: [scope],
     });
     const offsetMs = rows[0] ? Number(rows[0].offset_ms) : 0;
-    this.#remember(scope, offsetMs);
+    this.#lastReadings.set(scope, offsetMs);
     return offsetMs;
   });
 
@@ -32,11 +33,6 @@ export class PostgresClockStore implements ClockStore {
 
   lastOffsetMs(scope: string) {
     return this.#lastReadings.get(scope);
-  }
-
-  #remember(scope: string, offsetMs: number) {
-    if (this.#lastReadings.size >= MAX_REMEMBERED_SCOPES && !this.#lastReadings.has(scope)) this.#lastReadings.clear();
-    this.#lastReadings.set(scope, offsetMs);
   }
 
   async advance(scope: string, ms: number, maxMs: number) {
@@ -53,8 +49,9 @@ export class PostgresClockStore implements ClockStore {
       [scope, Math.round(ms), maxMs],
     );
     if (rows[0]) {
-      this.#remember(scope, Number(rows[0].offset_ms));
-      return { moved: true, offsetMs: Number(rows[0].offset_ms) };
+      const offsetMs = Number(rows[0].offset_ms);
+      this.#lastReadings.set(scope, offsetMs);
+      return { moved: true, offsetMs };
     }
     return { moved: false, offsetMs: await this.offsetMs(scope) };
   }
@@ -63,6 +60,6 @@ export class PostgresClockStore implements ClockStore {
     if (scope === undefined) await this.#pool.query("DELETE FROM clock_offsets");
     else await this.#pool.query("DELETE FROM clock_offsets WHERE scope = $1", [scope]);
     if (scope === undefined) this.#lastReadings.clear();
-    else this.#remember(scope, 0);
+    else this.#lastReadings.set(scope, 0);
   }
 }
