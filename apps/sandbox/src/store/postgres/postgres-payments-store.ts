@@ -302,25 +302,23 @@ export class PostgresPaymentsStore implements PaymentsStore {
       name: "payspec_insert_payments",
       text: `WITH clock AS (
          SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = $15), 0) AS offset_ms
+       ), given AS (
+         SELECT t.*, t.asked_at + coalesce(clock.offset_ms - t.offset_used, 0) AS asked_now
+         FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+                     $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $16::bigint[])
+           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
+                                asked_at, status, asked_countdown, cause, offset_used, n),
+           clock
        ), ws AS (
          UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2,
            previous_created_at = last_created_at,
-           last_created_at = greatest(last_created_at, (
-             SELECT max(asked + coalesce(clock.offset_ms - offset_used, 0))
-             FROM unnest($11::bigint[], $16::bigint[]) AS u(asked, offset_used), clock))
+           last_created_at = greatest(last_created_at, (SELECT max(asked_now) FROM given))
          WHERE workspace = $1
          RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version, previous_created_at AS floor
-       ), given AS (
-         SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[],
-                              $16::bigint[])
-           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
-                                asked_at, status, asked_countdown, cause, offset_used, n)
        ), input AS (
          SELECT given.*, ws.base_seq, ws.base_version,
-                greatest(ws.floor, max(asked_at + coalesce(clock.offset_ms - offset_used, 0)) OVER (ORDER BY n))
-                  AS created_at
-         FROM given, ws, clock
+                greatest(ws.floor, max(asked_now) OVER (ORDER BY n)) AS created_at
+         FROM given, ws
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
                                description, reference, status, created_at, countdown_from, version)
