@@ -28,7 +28,7 @@ export interface PaymentsApiDeps {
 declare module "fastify" {
   interface FastifyRequest {
     workspace: string;
-    /** The workspace's sandbox clock, read once per request before its handler runs. */
+    /** The workspace's sandbox clock, read once per request before its handler runs (see clockOffsetMs). */
     clockNow: number;
     /**
      * For a create whose clockNow is this process's last reading of the clock (not a fresh read), the
@@ -69,9 +69,10 @@ export function registerPaymentsApi(
 
   app.register(async (v1) => {
     // One hook, not three: every API request runs it. It authenticates (before any body is read),
-    // reads the workspace's clock once for the whole request, and lets due payments complete and
-    // settle before anything reads them. Its common case (a configured key, no faults, a clock and
-    // payments held in this process, nothing due) is answered at once, without a promise.
+    // reads the workspace's clock once for the whole request (a create may use this process's last
+    // reading, which its insert checks again), and lets due payments complete and settle before
+    // anything reads them. Its common case (a configured key, no faults, a clock and payments held in
+    // this process, nothing due) is answered at once, without a promise.
     const readyAtOnce = (request: FastifyRequest): boolean => {
       const key = credentialsFor("Bearer", request.headers.authorization);
       const workspace = key === undefined ? undefined : apiKeys.configuredWorkspace(key);
