@@ -26,6 +26,18 @@ describe("the account directory", () => {
     expect(first[1]).toBe(first[0]);
   });
 
+  it("hands over a read that has come back without a wait, and nothing before it has", async () => {
+    const store = new CountingStore();
+    await store.reset([seed]);
+    const directory = new AccountDirectory(store);
+    expect(directory.known(seed.workspace)).toBeUndefined();
+    const reading = directory.of(seed.workspace);
+    expect(directory.known(seed.workspace)).toBeUndefined();
+    const read = await reading;
+    expect(directory.known(seed.workspace)).toBe(read);
+    expect(store.reads).toBe(1);
+  });
+
   it("keeps no balance, which changes", async () => {
     const store = new CountingStore();
     await store.reset([seed]);
@@ -38,6 +50,7 @@ describe("the account directory", () => {
     await store.reset([]);
     const directory = new AccountDirectory(store);
     await expect(directory.of(seed.workspace)).rejects.toThrow(/Unknown workspace/);
+    expect(directory.known(seed.workspace)).toBeUndefined();
     await store.ensureWorkspaces([seed]);
     expect(await directory.of(seed.workspace)).toHaveLength(seed.accounts.length);
     expect(store.reads).toBe(2);

@@ -23,6 +23,7 @@ beforeAll(async () => {
   for (const path of ["/v1/echo", "/api/v1/echo"])
     app.post(path, async (request) => parseRequest(body, { body: request.body }).body);
   app.post("/api/v1/echo-empty", async (request) => ({ body: request.body ?? null }));
+  app.post("/v1/body-text", async (request) => ({ text: request.bodyText ?? null }));
   app.get("/v1/boom", async () => {
     throw new Error("a bug");
   });
@@ -100,6 +101,14 @@ describe("bodies", () => {
       headers: { "content-type": "" },
     });
     expect(untyped.status).toBe(400);
+  });
+
+  it("keeps a JSON body's text as it came, once it has parsed, for a request log to show", async () => {
+    const sent = '{ "amount" : 1000,\n  "note": "Kasım şığ İ" }';
+    expect(await post("/v1/body-text", sent)).toEqual({ status: 200, body: { text: sent } });
+    const none = await fetch(`${url}/v1/body-text`, { method: "POST", headers: { "content-length": "0" } });
+    expect(await none.json()).toEqual({ text: null });
+    expect((await post("/v1/body-text", "{bad")).status).toBe(400);
   });
 });
 

@@ -34,6 +34,17 @@ function shown(text: string | undefined): string | undefined {
   return `${head}… (${text.length - BODY_CHARS} more characters)`;
 }
 
+/**
+ * The body as the caller sent it, when it is short enough to show whole: redacting the whole text
+ * parses it, so card data hidden in \u escapes is found. A longer one is shown as its parsed value
+ * serialized again, whose cut can hold no half-read escape.
+ */
+function shownRequestBody(request: FastifyRequest): string | undefined {
+  if (request.body === undefined) return undefined;
+  const text = request.bodyText;
+  return shown(text !== undefined && text.length <= BODY_CHARS ? text : JSON.stringify(request.body));
+}
+
 function parsedJson(text: string | undefined, contentType: string | undefined): unknown {
   if (text === undefined || !contentType?.includes("json")) return undefined;
   try {
@@ -174,7 +185,7 @@ export class ApiRequestLog {
       url: maskCardNumbers(request.url),
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
-      requestBody: request.body === undefined ? undefined : shown(JSON.stringify(request.body)),
+      requestBody: shownRequestBody(request),
       fault: request.faultStrike?.fault,
       pending: {
         contentType: reply.getHeader("content-type") as string | undefined,

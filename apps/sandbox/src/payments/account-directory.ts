@@ -16,17 +16,26 @@ const MAX_WORKSPACES = 10_000;
 export class AccountDirectory {
   readonly #store: PaymentsStore;
   readonly #byWorkspace = new BoundedMap<string, Promise<readonly AccountIdentity[]>>(MAX_WORKSPACES);
+  /** The reads that have come back, for a create that need not wait a turn of the event loop. */
+  readonly #read = new BoundedMap<string, readonly AccountIdentity[]>(MAX_WORKSPACES);
 
   constructor(store: PaymentsStore) {
     this.#store = store;
   }
 
+  /** The workspace's accounts when they have been read already, else undefined (then call `of`). */
+  known(workspace: string): readonly AccountIdentity[] | undefined {
+    return this.#read.get(workspace);
+  }
+
   of(workspace: string): Promise<readonly AccountIdentity[]> {
     const known = this.#byWorkspace.get(workspace);
     if (known) return known;
-    const read = this.#store
-      .accounts(workspace)
-      .then((accounts) => accounts.map(({ id, currency }) => ({ id, currency })));
+    const read = this.#store.accounts(workspace).then((accounts) => {
+      const identities = accounts.map(({ id, currency }) => ({ id, currency }));
+      if (this.#byWorkspace.get(workspace) === read) this.#read.set(workspace, identities);
+      return identities;
+    });
     this.#byWorkspace.set(workspace, read);
     // A failed read is not remembered: the next create asks the store again.
     read.catch(() => {

@@ -9,7 +9,7 @@ import { faultBeforeHandling } from "../faults/fault-strikes.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { AccountDirectory } from "./account-directory.js";
-import { createPayment, preparePayment } from "./create-payment.js";
+import { checkPayment, createPayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
 import { specSerializer } from "./response-serializers.js";
@@ -123,7 +123,7 @@ export function registerPaymentsApi(
       // Before the schema, whose pattern says the same in regex: this names what is wrong in words.
       assertStorableText(request.body);
       const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
-      const accounts = await accountDirectory.of(request.workspace);
+      const accounts = accountDirectory.known(request.workspace) ?? (await accountDirectory.of(request.workspace));
       const offset = request.clockOffsetMs ?? undefined;
       const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
       return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
@@ -170,7 +170,7 @@ export function registerPaymentsApi(
           try {
             assertStorableText(entry);
             const input = parseRequest(zPaymentCreate, entry);
-            return await preparePayment(async (id) => accounts.get(id), input, at, offset);
+            return checkPayment((id) => accounts.get(id), input, at, offset);
           } catch (error) {
             return entryFailure(error);
           }

@@ -1,6 +1,7 @@
 import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../istanbul-time.js";
 import { matchStatement } from "../reconciliation/match-statement.js";
 import { DueQueue } from "./due-queue.js";
+import { IdIndex } from "./id-index.js";
 import {
   AWAITING_COMPLETION,
   MONEY_MOVED,
@@ -24,7 +25,7 @@ interface Workspace {
   readonly accounts: Map<string, StoredAccount>;
   /** In seq order: payments[seq - 1]. */
   readonly payments: StoredPayment[];
-  readonly byId: Map<string, StoredPayment>;
+  readonly byId: IdIndex<StoredPayment>;
   /** Payments whose completion countdown runs, next due on top. */
   readonly due: DueQueue;
   approvalWorkflow: boolean;
@@ -85,10 +86,11 @@ function matches(p: PaymentRecord, query: PaymentQuery): boolean {
 }
 
 function emptyWorkspace(seed: WorkspaceSeed): Workspace {
+  const payments: StoredPayment[] = [];
   return {
     accounts: new Map(seed.accounts.map((a) => [a.id, { ...a }])),
-    payments: [],
-    byId: new Map(),
+    payments,
+    byId: new IdIndex(payments),
     due: new DueQueue(),
     approvalWorkflow: false,
     autoSettlement: true,
@@ -176,7 +178,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       history: [{ status: draft.status, at: draft.createdAt + shift, cause: draft.cause, version: ws.version }],
     };
     ws.payments.push(payment);
-    ws.byId.set(payment.id, payment);
+    ws.byId.add(ws.payments.length - 1);
     this.#schedule(ws, payment);
     return payment;
   }
