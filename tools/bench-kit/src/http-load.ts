@@ -18,6 +18,8 @@ export interface HttpTarget {
 export interface HttpResult {
   readonly name: string;
   readonly requestsPerSecond: number;
+  /** Each round's req/s, in round order: for `pairedRatio` against a baseline of the same run. */
+  readonly roundsPerSecond: readonly number[];
   readonly p99Ms: number;
   readonly non2xx: number;
 }
@@ -103,6 +105,12 @@ export async function compareHttp(
   }
   return targets.map((t) => {
     const s = samples.get(t.name) as { rps: number[]; p99: number[]; non2xx: number };
-    return { name: t.name, requestsPerSecond: median(s.rps), p99Ms: median(s.p99), non2xx: s.non2xx };
+    return {
+      name: t.name,
+      requestsPerSecond: median(s.rps),
+      roundsPerSecond: s.rps,
+      p99Ms: median(s.p99),
+      non2xx: s.non2xx,
+    };
   });
 }

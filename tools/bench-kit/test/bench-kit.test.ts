@@ -1,11 +1,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { compareHttp, median, parseWrkOutput, runWrk, table, wrkScript } from "../src/index.js";
+import { compareHttp, median, pairedRatio, parseWrkOutput, runWrk, table, wrkScript } from "../src/index.js";
 
 it("computes medians", () => {
   expect(median([5, 1, 3])).toBe(3);
   expect(median([4, 1, 3, 2])).toBe(2.5);
+});
+
+it("compares a target with its baseline round by round, so a slow round lowers both sides of its ratio", () => {
+  // The machine slows in round 2. Two rounds' ratios say 0.5; the medians (50 and 80) come from
+  // different rounds, and their ratio would say 0.625.
+  expect(pairedRatio([50, 30, 60], [100, 60, 80])).toBe(0.5);
+  expect(pairedRatio([60, 20, 40], [100, 100, 100])).toBe(0.4);
+  expect(() => pairedRatio([1, 2], [1])).toThrow(/as many rounds/);
+  expect(() => pairedRatio([], [])).toThrow(/at least one/);
 });
 
 it("formats a table with aligned columns", () => {
@@ -26,6 +35,7 @@ it("loads a loopback server for a bounded time and refuses other addresses", asy
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const [result] = await compareHttp([{ name: "tiny", url }], { seconds: 1, rounds: 1, connections: 2 });
   expect(result?.requestsPerSecond).toBeGreaterThan(0);
+  expect(result?.roundsPerSecond).toEqual([result?.requestsPerSecond]);
   expect(result?.non2xx).toBe(0);
   await new Promise((resolve) => server.close(resolve));
   await expect(compareHttp([{ name: "remote", url: "http://192.168.1.1/" }])).rejects.toThrow(/loopback/);

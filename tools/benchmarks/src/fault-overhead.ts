@@ -3,7 +3,7 @@
  * faults declared on another operation of the same workspace, beside a sandbox with none, in the
  * same run (interleaved rounds, medians). Goal: at most 5% slower (ratio >= 0.95).
  */
-import { compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { compareHttp, loadGenerator, pairedRatio, startProcess, table } from "@payspec/bench-kit";
 import { auth, json, PENDING_FOR_THE_RUN, postCreate, sandboxBin, url } from "./sandbox-fixture.js";
 
 const PORTS = { plain: 4751, faulted: 4752 };
@@ -41,7 +41,9 @@ try {
     },
   ];
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
-  console.log(`Faults on demand, not striking: median of 5 interleaved rounds; load: ${loadGenerator().description}\n`);
+  console.log(
+    `Faults on demand, not striking: median of 5 interleaved rounds, ratios paired round by round; load: ${loadGenerator().description}\n`,
+  );
   const verdicts: string[] = [];
   console.log(
     table(
@@ -49,7 +51,8 @@ try {
       rows.map((row, i) => {
         const result = results[i] as (typeof results)[number];
         if (row.baseline === undefined) return [row.name, result.requestsPerSecond, result.p99Ms, "1 (baseline)", "–"];
-        const ratio = result.requestsPerSecond / (results[row.baseline] as (typeof results)[number]).requestsPerSecond;
+        const base = results[row.baseline] as (typeof results)[number];
+        const ratio = pairedRatio(result.roundsPerSecond, base.roundsPerSecond);
         verdicts.push(`${row.name}: ${ratio.toFixed(2)}x (goal >= ${GOAL}x) ${ratio >= GOAL ? "met" : "NOT met"}`);
         return [row.name, result.requestsPerSecond, result.p99Ms, `${ratio.toFixed(2)}x`, `>= ${GOAL}x`];
       }),

@@ -7,7 +7,7 @@
  *    RSS, with 20,000 as the memory baseline. Goals: >= 50,000 records/s, memory flat in the count.
  * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
  */
-import { compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { compareHttp, loadGenerator, pairedRatio, startProcess, table } from "@payspec/bench-kit";
 import { createPaymentsClient } from "@payspec/payments-client";
 import { startPostgres } from "@payspec/test-postgres";
 import { exportRun } from "./payment-export.js";
@@ -63,9 +63,9 @@ try {
       headers: auth,
     },
   ]);
-  const rps = (name: string) => results.find((r) => r.name === name)?.requestsPerSecond ?? Number.NaN;
+  const rounds = (name: string) => results.find((r) => r.name === name)?.roundsPerSecond ?? [];
   console.log(
-    `1. Sandbox stores, median of 5 interleaved 3 s rounds, 16 connections; load: ${loadGenerator().description}\n`,
+    `1. Sandbox stores, median of 5 interleaved 3 s rounds, 16 connections, ratios paired round by round; load: ${loadGenerator().description}\n`,
   );
   console.log(
     table(
@@ -74,12 +74,12 @@ try {
         r.name,
         r.requestsPerSecond,
         r.p99Ms,
-        r.requestsPerSecond / rps(`${r.name.slice(0, 4)} memory`),
+        pairedRatio(r.roundsPerSecond, rounds(`${r.name.slice(0, 4)} memory`)),
         r.non2xx,
       ]),
     ),
   );
-  const createRatio = rps("POST postgres, 1 instance") / rps("POST memory");
+  const createRatio = pairedRatio(rounds("POST postgres, 1 instance"), rounds("POST memory"));
   console.log(`\nPostgreSQL single-instance create: ${createRatio.toFixed(2)}x the in-memory create (goal >= 0.3x)`);
 
   const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });

@@ -1,6 +1,6 @@
 /**
  * Request throughput near the machine's limit, each row against a baseline measured in the same run
- * (targets interleaved round by round, medians of the rounds). Load comes from wrk in its own process
+ * (targets interleaved round by round, medians of the rounds; each ratio the median of the rounds' own). Load comes from wrk in its own process
  * on its own core, with the servers pinned to the other (bench-kit falls back to autocannon, saying
  * so, where wrk is missing).
  *
@@ -16,7 +16,7 @@
  * The sandbox runs as users run it: the dashboard's request log on (the default).
  */
 import { fileURLToPath } from "node:url";
-import { binPath, compareHttp, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { binPath, compareHttp, loadGenerator, pairedRatio, startProcess, table } from "@payspec/bench-kit";
 import { cardGatewaySpec, specExamples, specPath } from "@payspec/specs";
 import { auth, json, PENDING_FOR_THE_RUN, postCreate, sandboxBin, url } from "./sandbox-fixture.js";
 
@@ -97,7 +97,7 @@ try {
   ];
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
   console.log(
-    `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; load: ${loadGenerator().description}\n`,
+    `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}\n`,
   );
   const verdicts: string[] = [];
   console.log(
@@ -108,7 +108,7 @@ try {
         if (!("baseline" in row) || row.baseline === undefined)
           return [row.name, result.requestsPerSecond, result.p99Ms, "1 (baseline)", "–", result.non2xx];
         const base = results[row.baseline] as (typeof results)[number];
-        const ratio = result.requestsPerSecond / base.requestsPerSecond;
+        const ratio = pairedRatio(result.roundsPerSecond, base.roundsPerSecond);
         // A reference row (the framework's floor) has a ratio and no goal of its own.
         if (!("goal" in row) || row.goal === undefined)
           return [row.name, result.requestsPerSecond, result.p99Ms, `${ratio.toFixed(2)}x`, "–", result.non2xx];
