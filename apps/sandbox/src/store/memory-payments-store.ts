@@ -145,7 +145,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
   /** Puts the payment on the completion schedule when it is waiting for completion with a countdown. */
   #schedule(ws: Workspace, payment: StoredPayment) {
     if (payment.countdownFrom !== undefined && AWAITING_COMPLETION.has(payment.status)) {
-      ws.due.push({ countdownFrom: payment.countdownFrom, seq: payment.seq });
+      ws.due.push(payment.countdownFrom, payment.seq);
     }
   }
 
@@ -246,15 +246,19 @@ export class MemoryPaymentsStore implements PaymentsStore {
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     const ws = this.#ws(workspace);
     let done = 0;
-    for (let next = this.#nextDue(ws, now, delayMs); next; next = this.#nextDue(ws, now, delayMs)) {
-      // Thousands falling due at once: other requests (other workspaces' too) get a turn between chunks.
-      if (++done % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (ws.due.peek() !== next) continue;
+    while (this.#somethingDue(ws, now, delayMs)) {
+      // Thousands falling due at once: other requests (other workspaces' too) get a turn between
+      // chunks, and the schedule is looked at afresh after it (another completion may have run).
+      if (++done % COMPLETION_CHUNK === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      const countdownFrom = ws.due.firstCountdownFrom();
+      const payment = ws.payments[ws.due.firstSeq() - 1] as StoredPayment;
       ws.due.pop();
-      const payment = ws.payments[next.seq - 1] as StoredPayment;
       // A stale entry: the payment moved on, or its countdown restarted (and has its own entry).
-      if (!AWAITING_COMPLETION.has(payment.status) || payment.countdownFrom !== next.countdownFrom) continue;
-      const dueAt = next.countdownFrom + delayMs;
+      if (!AWAITING_COMPLETION.has(payment.status) || payment.countdownFrom !== countdownFrom) continue;
+      const dueAt = countdownFrom + delayMs;
       if (!this.#apply(ws, payment, "completed", dueAt, "completion")) {
         this.#apply(ws, payment, "failed", dueAt, "completion");
       }
@@ -263,13 +267,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   nothingElapsed(workspace: string, now: number, delayMs: number): boolean {
     const ws = this.#ws(workspace);
-    return !this.#nextDue(ws, now, delayMs) && !this.#settlementDue(ws, istanbulMidnightAtOrBefore(now));
+    return !this.#somethingDue(ws, now, delayMs) && !this.#settlementDue(ws, istanbulMidnightAtOrBefore(now));
   }
 
-  /** The schedule's first entry when it has fallen due (it may be stale: completeDue checks). */
-  #nextDue(ws: Workspace, now: number, delayMs: number) {
-    const next = ws.due.peek();
-    return next && next.countdownFrom + delayMs <= now ? next : undefined;
+  /** Whether the schedule's first entry has fallen due (it may be stale: completeDue checks). */
+  #somethingDue(ws: Workspace, now: number, delayMs: number): boolean {
+    return ws.due.firstCountdownFrom() + delayMs <= now;
   }
 
   /** Whether a completed payment waits for a cut-off at or before `cutoff`. */
