@@ -48,7 +48,7 @@ export function checkPayment(
   now: number,
   clockOffsetMs?: number,
 ): NewPayment {
-  refuseUnsafeText(input);
+  refuseCardNumbers(input);
   // Anything that can still fail (here, a clock no date can show) fails before the insert, so a 5xx
   // never leaves a payment behind. Compared, not formatted: a Date's range is exactly this.
   if (!(Math.abs(now) <= LATEST_DATE_MS)) throw new RangeError("Invalid time value");
@@ -112,7 +112,7 @@ export async function preparePayment(account: AccountLookup, input: PaymentCreat
  * surrogates) cannot be here: the schema every input has passed refuses it in each of its fields
  * (patterns for the free text and the account ids, enums for the rest).
  */
-function refuseUnsafeText(input: PaymentCreate): void {
+function refuseCardNumbers(input: PaymentCreate): void {
   for (const field of ["description", "reference"] as const) {
     const text = input[field];
     if (text !== undefined && containsCardNumber(text)) {
