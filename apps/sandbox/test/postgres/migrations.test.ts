@@ -1,7 +1,8 @@
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { startSandbox } from "../../src/index.js";
-import { migrate, migrations } from "../../src/store/index.js";
+import { seedWorkspace, startSandbox } from "../../src/index.js";
+import { migrate, migrations, PostgresPaymentsStore } from "../../src/store/index.js";
+import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 let databaseUrl: string;
@@ -66,4 +67,75 @@ it("keeps the state across a restart of the only instance, and will not start wi
   expect((await fetch(`${second.url}/v1/payments/${id}`, { headers })).status).toBe(200);
   await second.close();
   await expect(startSandbox({ databaseUrl })).rejects.toThrow(/PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET/);
+});
+
+it("moves each payment's creation onto its row (0007): histories and listings as of any version read as before", async () => {
+  const db = pool();
+  await migrate(
+    db,
+    migrations().filter((m) => m.version < 7),
+  );
+  const store = new PostgresPaymentsStore(db);
+  const seed = seedWorkspace("sk_sandbox_before_0007");
+  await store.ensureWorkspaces([seed]);
+  const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+  // Versions: 1 creates the first; 2 creates the second and 3 completes it; 4 creates the third, 5 cancels it.
+  await insertPaymentsBefore0007(db, seed.workspace, [
+    { id: "pay_kept000000000001", from, to, createdAt: 1_000 },
+    {
+      id: "pay_kept000000000002",
+      from,
+      to,
+      createdAt: 2_000,
+      changes: [{ status: "completed", at: 5_000, cause: "completion", completedAt: 5_000 }],
+    },
+    {
+      id: "pay_kept000000000003",
+      from,
+      to,
+      createdAt: 3_000,
+      changes: [{ status: "cancelled", at: 6_000, cause: "api" }],
+    },
+  ]);
+
+  expect(await migrate(db)).toEqual([7]);
+
+  expect((await store.payment(seed.workspace, "pay_kept000000000002"))?.history).toEqual([
+    { status: "pending", at: 2_000, cause: "api", version: 2 },
+    { status: "completed", at: 5_000, cause: "completion", version: 3, completedAt: 5_000 },
+  ]);
+  expect((await store.payment(seed.workspace, "pay_kept000000000001"))?.history).toEqual([
+    { status: "pending", at: 1_000, cause: "api", version: 1 },
+  ]);
+  const listed = async (asOfVersion: number, snapshotSeq: number, status?: "pending") =>
+    (
+      await store.list(seed.workspace, {
+        afterSeq: 0,
+        snapshotSeq,
+        asOfVersion,
+        limit: 10,
+        countTotal: true,
+        ...(status ? { status } : {}),
+      })
+    ).items.map((p) => [p.id.slice(-1), p.status, p.completedAt]);
+  expect(await listed(2, 2)).toEqual([
+    ["1", "pending", undefined],
+    ["2", "pending", undefined],
+  ]);
+  expect(await listed(4, 3)).toEqual([
+    ["1", "pending", undefined],
+    ["2", "completed", 5_000],
+    ["3", "pending", undefined],
+  ]);
+  expect(await listed(4, 3, "pending")).toEqual([
+    ["1", "pending", undefined],
+    ["3", "pending", undefined],
+  ]);
+  expect(await listed(5, 3, "pending")).toEqual([["1", "pending", undefined]]);
+  // Only the changes stay in payment_history.
+  const changes = await db.query("SELECT seq, version FROM payment_history ORDER BY version");
+  expect(changes.rows.map((r) => [Number(r.seq), Number(r.version)])).toEqual([
+    [2, 3],
+    [3, 5],
+  ]);
 });

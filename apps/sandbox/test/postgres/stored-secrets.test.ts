@@ -5,6 +5,7 @@ import { SandboxSecret } from "../../src/sandbox-secret.js";
 import { migrate, migrations, PostgresClockStore, PostgresPaymentsStore } from "../../src/store/index.js";
 import { DashboardHttp } from "../support/dashboard-http.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";
+import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 const opened: { close(): Promise<void> }[] = [];
@@ -78,18 +79,8 @@ it("migrates a database that kept keys in clear: the data stays, the keys go", a
   const seed = seedWorkspace(KEY);
   await old.ensureWorkspaces([seed, seedWorkspace(OTHER_KEY)]);
   const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
-  const kept = await old.insert(KEY, {
-    id: "pay_keptacrossmigration",
-    amount: 100,
-    currency: "TRY",
-    method: "eft",
-    from_account: from,
-    to_account: to,
-    createdAt: Date.now(),
-    countdownFrom: Date.now(),
-    status: "pending",
-    cause: "api",
-  });
+  const kept = { id: "pay_keptacrossmigration" };
+  await insertPaymentsBefore0007(db, KEY, [{ ...kept, from, to, createdAt: Date.now() }]);
   await new PostgresClockStore(db).advance(`workspace:${KEY}`, 3_600_000, 10 * 365 * 86_400_000);
   expect(await everyRow(db)).toContain(KEY);
 

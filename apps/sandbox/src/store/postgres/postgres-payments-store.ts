@@ -75,6 +75,13 @@ function toRecord(row: PaymentRow): PaymentRecord {
   };
 }
 
+/** A payment's first history entry, kept on its row: its time is created_at. */
+interface CreationRow {
+  created_status: string;
+  created_cause: string;
+  created_version: string;
+}
+
 interface HistoryJson {
   status: PaymentStatus;
   at: number;
@@ -291,12 +298,12 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async #insertGroup(workspace: string, drafts: readonly NewPayment[]): Promise<StoredPayment[]> {
     // One statement, so one implicit transaction: take the workspace's next seqs and versions under its
-    // row lock, insert the payments and their first history entries. A time worked out with this
-    // process's last reading of the clock (clockOffsetMs) is moved by however far the clock has moved
-    // since, as the statement sees it: a create sent after a clock move committed carries the moved time
-    // without a read of its own. Creation times are then raised to the workspace's latest (never
-    // lowered), so they never go backwards along the listing; a countdown that started at creation moves
-    // with it.
+    // row lock, insert the payments, each carrying its first history entry (migration 0007: one row per
+    // create, not two). A time worked out with this process's last reading of the clock (clockOffsetMs)
+    // is moved by however far the clock has moved since, as the statement sees it: a create sent after a
+    // clock move committed carries the moved time without a read of its own. Creation times are then
+    // raised to the workspace's latest (never lowered), so they never go backwards along the listing; a
+    // countdown that started at creation moves with it.
     const column = <T>(pick: (d: NewPayment) => T) => drafts.map(pick);
     const { rows } = await this.#pool.query<{ base_seq: string; base_version: string; created_at: string }>({
       name: "payspec_insert_payments",
@@ -321,13 +328,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
          FROM given, ws
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
-                               description, reference, status, created_at, countdown_from, version)
+                               description, reference, status, created_at, countdown_from, version,
+                               created_status, created_cause, created_version)
          SELECT $1, base_seq + n, id, amount, currency, method, from_account, to_account,
                 description, reference, status, created_at, asked_countdown + (created_at - asked_at),
-                base_version + n FROM input
-       ), history AS (
-         INSERT INTO payment_history (workspace, seq, version, status, at, cause)
-         SELECT $1, base_seq + n, base_version + n, status, created_at, cause FROM input
+                base_version + n, status, cause, base_version + n FROM input
        )
        SELECT base_seq, base_version, created_at FROM input ORDER BY n`,
       values: [
@@ -370,17 +375,24 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
-    const { rows } = await client.query<PaymentRow & { history: HistoryJson[] }>({
+    const { rows } = await client.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
       name: "payspec_payment",
-      text: `SELECT ${PAYMENT_COLUMNS},
+      text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version,
          (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
                    'completed_at', h.completed_at, 'settled_at', h.settled_at) ORDER BY h.version)
-          FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS history
+          FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
        FROM payments p WHERE workspace = $1 AND id = $2`,
       values: [workspace, id],
     });
     const row = rows[0];
-    return row ? { ...toRecord(row), history: row.history.map(toChange) } : undefined;
+    if (!row) return undefined;
+    const creation: StatusChange = {
+      status: row.created_status as PaymentStatus,
+      at: num(row.created_at),
+      cause: row.created_cause as TransitionCause,
+      version: num(row.created_version),
+    };
+    return { ...toRecord(row), history: [creation, ...(row.changes ?? []).map(toChange)] };
   }
 
   /**
@@ -715,18 +727,20 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }> {
     // A payment changed after the snapshot is shown as its history says it was at the snapshot's
-    // version; the history is read only for those.
+    // version; the history is read only for those. No change at or before that version means it was
+    // as created: its creation is kept on its row, and it had neither completed nor settled.
+    const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
     const listing = `
-      SELECT q.*, h.status AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
+      SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
       FROM (
-        SELECT p.*, CASE WHEN p.version <= $4 THEN NULL ELSE (
+        SELECT p.*, p.version > $4 AS changed_since, CASE WHEN p.version <= $4 THEN NULL ELSE (
           SELECT max(h.version) FROM payment_history h
           WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $4) END AS then_version
         FROM payments p
         WHERE p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6
       ) q
       LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
-      WHERE ($7::text IS NULL OR coalesce(h.status, q.status) = $7)
+      WHERE ($7::text IS NULL OR ${statusThen} = $7)
         AND ($8::text IS NULL OR q.method = $8)
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
         AND ($10::text IS NULL OR q.reference = $10)`;
@@ -743,8 +757,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.reference ?? null,
     ];
     type Row = PaymentRow & {
-      then_version: string | null;
-      then_status: string | null;
+      changed_since: boolean;
+      then_status: string;
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
@@ -754,14 +768,14 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.limit,
     ]);
     const items = rows.map((row) =>
-      row.then_version === null
-        ? toRecord(row)
-        : toRecord({
+      row.changed_since
+        ? toRecord({
             ...row,
-            status: row.then_status as string,
+            status: row.then_status,
             completed_at: row.then_completed_at,
             settled_at: row.then_settled_at,
-          }),
+          })
+        : toRecord(row),
     );
     if (!query.countTotal) return { items };
     const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
