@@ -61,7 +61,7 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     await makePayments(120);
     await d.signIn();
     const before = smtp.received.length;
-    await d.page.getByRole("link", { name: "CSV" }).click();
+    await d.page.getByRole("link", { name: "CSV", exact: true }).click();
     await d.page.waitForURL(/\/exports\?queued=/);
     expect(await d.page.getByRole("status").textContent()).toContain("120 payments, more than 50: it was queued");
     const [mail] = (await smtp.waitFor(before + 1)).slice(before);
