@@ -25,6 +25,11 @@ export interface SandboxConfig {
    * restarts. Unset: in memory, per process.
    */
   readonly databaseUrl?: string;
+  /**
+   * At most this many connections to the database per instance. Unset: the store's default (10,
+   * node-postgres' own). Fewer answer faster when the database shares the instance's few cores.
+   */
+  readonly databasePoolSize?: number;
   /** A few completed and pending payments in every workspace at start and after a reset. */
   readonly samplePayments: boolean;
   /** A dashboard session unused this long is over (OWASP's idle timeout). */
@@ -75,6 +80,16 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   return value;
 }
 
+function poolSize(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 1000) {
+    throw new StartupProblem(
+      `PAYSPEC_DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${raw}": fix it or unset it for the default (10).`,
+    );
+  }
+  return value;
+}
+
 function smtpUrl(raw: string): string {
   let url: URL;
   try {
@@ -118,5 +133,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     ...(env.PAYSPEC_PUBLIC_URL ? { publicUrl: env.PAYSPEC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
     ...(env.PAYSPEC_SANDBOX_SECRET ? { secret: env.PAYSPEC_SANDBOX_SECRET } : {}),
     ...(env.PAYSPEC_DATABASE_URL ? { databaseUrl: env.PAYSPEC_DATABASE_URL } : {}),
+    ...(env.PAYSPEC_DATABASE_POOL_SIZE ? { databasePoolSize: poolSize(env.PAYSPEC_DATABASE_POOL_SIZE) } : {}),
   };
 }

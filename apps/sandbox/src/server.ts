@@ -65,7 +65,10 @@ async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise
       "PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET as well: instances sharing a database (or one instance across restarts) must share the secret that signs cursors and keys card-number hashes. It is never stored in the database; set the same long random value on every instance.",
     );
   }
-  return postgresStores(config.databaseUrl, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
+  return postgresStores(config.databaseUrl, {
+    storedWorkspaceId: (key) => secret.storedWorkspaceId(key),
+    ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
+  });
 }
 
 /** Both APIs and the control API on one Fastify instance, not yet listening. */

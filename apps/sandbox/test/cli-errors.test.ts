@@ -55,6 +55,11 @@ describe("payspec-sandbox", () => {
     const badValue = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_COMPLETE_AFTER_SECONDS: "soon" });
     expect(badValue.code).toBe(2);
     expect(badValue.stderr).toContain('PAYSPEC_COMPLETE_AFTER_SECONDS must be a number of at least 0, got "soon"');
+    for (const size of ["0", "2.5", "many"]) {
+      const badPool = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_DATABASE_POOL_SIZE: size });
+      expect(badPool.code).toBe(2);
+      expect(badPool.stderr).toContain("PAYSPEC_DATABASE_POOL_SIZE must be a whole number from 1 to 1000");
+    }
     const badSmtp = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_SMTP_URL: "mail.example.com:25" });
     expect(badSmtp.code).toBe(2);
     expect(badSmtp.stderr).toContain("PAYSPEC_SMTP_URL must be an smtp:// or smtps:// URL");
