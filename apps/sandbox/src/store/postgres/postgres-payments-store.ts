@@ -126,9 +126,9 @@ function toAccount(row: { id: string; name: string; currency: string; balance_mi
   return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
 }
 
+/** A workspace's creates waiting to go in; it is in #insertQueues exactly while its flusher runs. */
 interface InsertQueue {
   readonly waiting: { draft: NewPayment; resolve: (p: StoredPayment) => void; reject: (e: Error) => void }[];
-  flushing: boolean;
   /** How many creates the next group waits for (see #flushInserts). */
   expected: number;
   /** Set while the next group gathers: sends it at once. */
@@ -280,14 +280,16 @@ export class PostgresPaymentsStore implements PaymentsStore {
     // reach the disk (one fsync each); grouped, one fsync serves them all. Each caller still hears
     // back only after its payment is committed.
     return new Promise((resolve, reject) => {
-      const queue = this.#insertQueues.get(workspace) ?? { waiting: [], flushing: false, expected: 1 };
-      this.#insertQueues.set(workspace, queue);
-      queue.waiting.push({ draft, resolve, reject });
-      if (!queue.flushing) {
-        queue.flushing = true;
-        // A batch's entries are all asked for in this turn: the first group starts after them.
-        queueMicrotask(() => void this.#flushInserts(workspace, queue));
-      } else if (queue.waiting.length >= queue.expected) queue.gathered?.();
+      const queue = this.#insertQueues.get(workspace);
+      if (queue) {
+        queue.waiting.push({ draft, resolve, reject });
+        if (queue.waiting.length >= queue.expected) queue.gathered?.();
+        return;
+      }
+      const started: InsertQueue = { waiting: [{ draft, resolve, reject }], expected: 1 };
+      this.#insertQueues.set(workspace, started);
+      // A batch's entries are all asked for in this turn: the first group starts after them.
+      queueMicrotask(() => void this.#flushInserts(workspace, started));
     });
   }
 
@@ -322,7 +324,6 @@ export class PostgresPaymentsStore implements PaymentsStore {
         }
       }
     }
-    queue.flushing = false;
     this.#insertQueues.delete(workspace);
   }
 
