@@ -149,6 +149,31 @@ describe("get, cancel and the lifecycle", () => {
     expect(Math.round((balance(after, tryB) - balance(before, tryB)) * 100)).toBe(12_345);
   });
 
+  // The in-memory store keeps its accounts list, and the sandbox its answer's text, until a balance
+  // moves: reads between moves must never see a stale balance, nor a reset the old ones.
+  it("answers every read of the accounts with the balances as they stand, move after move and after a reset", async () => {
+    const seeded = await h.accounts();
+    const moved = (list: typeof seeded, id: string) =>
+      Math.round(
+        ((list.find((a) => a.id === id)?.balance as number) - (seeded.find((a) => a.id === id)?.balance as number)) *
+          100,
+      );
+    let standing = seeded;
+    for (const [amount, total] of [
+      [700, 700],
+      [1_300, 2_000],
+    ] as const) {
+      await h.call("POST", "/v1/payments", { key: KEY, json: newPayment({ amount }) });
+      // A pending payment moves nothing: the same balances as the last read.
+      expect(await h.accounts()).toEqual(standing);
+      await h.control("/clock/advance", { seconds: 31 });
+      standing = await h.accounts();
+      expect([moved(standing, tryA), moved(standing, tryB)]).toEqual([-total, total]);
+    }
+    await h.control("/reset");
+    expect(await h.accounts()).toEqual(seeded);
+  });
+
   it("fails a payment the debit account cannot cover, moving nothing", async () => {
     const before = await h.accounts();
     const { body: created } = await h.call("POST", "/v1/payments", {

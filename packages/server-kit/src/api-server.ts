@@ -6,6 +6,7 @@ import { ApiFailure, apiOf } from "./api-failure.js";
 import { fromFastify, registerErrorHandling, send } from "./error-handler.js";
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
 import { routeMatcher } from "./route-matcher.js";
+import { assertStorableText } from "./string-fields.js";
 
 export interface ApiServerOptions {
   /**
@@ -13,6 +14,12 @@ export interface ApiServerOptions {
    * so that a wrong method on a known path answers 405 with `Allow`.
    */
   readonly operations: readonly string[];
+  /**
+   * Refuse a path or query holding text no database can keep (NUL, lone surrogates) before any
+   * handler, in the called API's error shape. Checked in the hook every request runs already, not in
+   * a phase of its own.
+   */
+  readonly refuseUnstorableText?: boolean;
 }
 
 /**
@@ -57,7 +64,7 @@ function writeClientError(error: { code?: string; rawPacket?: unknown }, socket:
  * error shape: strict JSON bodies, 405 with `Allow` for a wrong method on a known path, an
  * `x-request-id` on every answer (clients put it in their errors), and no Fastify default bodies.
  */
-export function createApiServer({ operations }: ApiServerOptions): FastifyInstance {
+export function createApiServer({ operations, refuseUnstorableText = false }: ApiServerOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -71,8 +78,17 @@ export function createApiServer({ operations }: ApiServerOptions): FastifyInstan
     clientErrorHandler: (error, socket) => writeClientError(error as { code?: string; rawPacket?: unknown }, socket),
   });
   // A callback hook, not an async one: it runs on every request, and a promise each time shows.
+  // The route's parameters and the query are parsed before the first onRequest hook runs.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    if (refuseUnstorableText) {
+      try {
+        assertStorableText(request.params);
+        assertStorableText(request.query);
+      } catch (error) {
+        return done(error as Error);
+      }
+    }
     done();
   });
   registerJsonBodyParser(app);

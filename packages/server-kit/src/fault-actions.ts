@@ -106,12 +106,21 @@ function batchPrefix(payload: string, results: number): string {
   return payload.slice(0, at) + JSON.stringify(answer.results.slice(0, results)).slice(0, -1);
 }
 
+export interface FaultHookOptions {
+  /**
+   * Sees every answer as the handler made it, before a strike changes it: a request log that records
+   * the answer as handled, with the fault's name, whatever the client then sees. Called from the same
+   * onSend hook, so that every request runs one hook on its way out instead of two. An answer can pass
+   * more than once (see below): the observer records it once.
+   */
+  readonly beforeStrike?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
+}
+
 /**
  * Acts on the faults that strike on the way out, after the handler has committed its work, for every
- * request whose `faultStrike` is set. Registered once, at the root, after the request log's hook, so
- * the log records the answer as handled, with the fault's name, whatever the client then sees.
+ * request whose `faultStrike` is set. Registered once, at the root.
  */
-export function registerFaultHooks(app: FastifyInstance): void {
+export function registerFaultHooks(app: FastifyInstance, { beforeStrike }: FaultHookOptions = {}): void {
   const stalled = new Set<Socket>();
   app.decorateRequest("faultStrike", undefined);
   // A fault's stream that closes early makes Fastify send an error answer through onSend again; acting
@@ -120,6 +129,7 @@ export function registerFaultHooks(app: FastifyInstance): void {
   // A callback hook whose common case, no strike, returns at once: an async hook would cost every
   // request a promise and a turn of the event loop.
   app.addHook("onSend", (request, reply, payload, done) => {
+    beforeStrike?.(request, reply, payload);
     const strike = request.faultStrike;
     if (strike === undefined || actedOn.has(request)) return done(null, payload);
     actedOn.add(request);

@@ -9,11 +9,12 @@ import { faultBeforeHandling } from "../faults/fault-strikes.js";
 import type { SandboxSecret } from "../sandbox-secret.js";
 import type { PaymentsStore } from "../store/index.js";
 import { AccountDirectory } from "./account-directory.js";
+import { AccountsAnswer } from "./accounts-answer.js";
 import { checkPayment, createPayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
 import { specSerializer } from "./response-serializers.js";
-import { accountToApi, paymentToApi } from "./serialize.js";
+import { paymentToApi } from "./serialize.js";
 
 export interface PaymentsApiDeps {
   readonly config: SandboxConfig;
@@ -45,9 +46,17 @@ declare module "fastify" {
  */
 const WRITE_ONLY_ROUTES = new Set(["/v1/payments", "/v1/payments/batch"]);
 
-/** A create, which needs no due payment completed first (see WRITE_ONLY_ROUTES). */
+/**
+ * A create, which needs no due payment completed first (see WRITE_ONLY_ROUTES). Judged by the path
+ * as sent, not by `request.routeOptions.url`: Fastify builds that whole options object anew on every
+ * read, on every create. A path spelled otherwise that still reaches a create is taken for a read,
+ * which costs it only the due-payment pass.
+ */
 function writeOnly(request: FastifyRequest): boolean {
-  return request.method === "POST" && WRITE_ONLY_ROUTES.has(request.routeOptions.url ?? "");
+  if (request.method !== "POST") return false;
+  const url = request.url;
+  const query = url.indexOf("?");
+  return WRITE_ONLY_ROUTES.has(query === -1 ? url : url.slice(0, query));
 }
 
 /** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
@@ -66,6 +75,7 @@ export function registerPaymentsApi(
   app.decorateRequest("clockNow", 0);
   app.decorateRequest("clockOffsetMs", null);
   const accountDirectory = new AccountDirectory(store);
+  const accountsAnswer = new AccountsAnswer();
 
   app.register(async (v1) => {
     // One hook, not three: every API request runs it. It authenticates (before any body is read),
@@ -115,9 +125,14 @@ export function registerPaymentsApi(
       prepare(request, reply).then(() => done(), done);
     });
 
-    v1.get("/v1/accounts", specSerializer("/v1/accounts", "get", 200), async (request) =>
-      (await store.accounts(request.workspace)).map(accountToApi),
-    );
+    v1.get("/v1/accounts", (request, reply) => {
+      const kept = store.keptAccounts?.(request.workspace);
+      if (kept) {
+        accountsAnswer.sendKept(reply, kept);
+        return;
+      }
+      return store.accounts(request.workspace).then((accounts) => accountsAnswer.send(reply, accounts));
+    });
 
     v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
       // Before the schema, whose pattern says the same in regex: this names what is wrong in words.

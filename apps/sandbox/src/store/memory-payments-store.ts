@@ -39,6 +39,8 @@ interface Workspace {
   readonly runs: ReconciliationRun[];
   /** Bumped by every insert and status change; listings read statuses as of a version. */
   version: number;
+  /** The accounts as `keptAccounts` hands them out, made again after a balance moves. */
+  accountList: readonly StoredAccount[] | undefined;
 }
 
 /** Due payments completed before the event loop gets a turn. */
@@ -99,6 +101,7 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     earliestCompletedAt: Number.POSITIVE_INFINITY,
     runs: [],
     version: 0,
+    accountList: undefined,
   };
 }
 
@@ -127,7 +130,13 @@ export class MemoryPaymentsStore implements PaymentsStore {
   }
 
   async accounts(workspace: string) {
-    return [...this.#ws(workspace).accounts.values()];
+    return this.keptAccounts(workspace);
+  }
+
+  keptAccounts(workspace: string): readonly StoredAccount[] {
+    const ws = this.#ws(workspace);
+    ws.accountList ??= Object.freeze([...ws.accounts.values()]);
+    return ws.accountList;
   }
 
   async account(workspace: string, id: string) {
@@ -197,6 +206,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       if (!debit || !credit || debit.balanceMinor < payment.amount) return false;
       debit.balanceMinor -= payment.amount;
       credit.balanceMinor += payment.amount;
+      ws.accountList = undefined;
     }
     const p = payment as MutablePayment;
     p.status = to;

@@ -145,6 +145,12 @@ export interface PaymentsStore {
   /** One workspace back to its seed (accounts, no payments, approval workflow off); the others are untouched. */
   resetWorkspace(seed: WorkspaceSeed): Promise<void>;
   accounts(workspace: string): Promise<readonly StoredAccount[]>;
+  /**
+   * The workspace's accounts at once, from a store that holds them in this process (a store that must
+   * ask a database leaves it out): the same list until a balance moves or the workspace is reset, so
+   * that what is made from the list can be kept with it.
+   */
+  keptAccounts?(workspace: string): readonly StoredAccount[];
   /** Whether a dashboard submit waits for an approver (off in a fresh workspace). */
   approvalWorkflow(workspace: string): Promise<boolean>;
   setApprovalWorkflow(workspace: string, on: boolean): Promise<void>;

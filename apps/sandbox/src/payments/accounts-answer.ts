@@ -1,0 +1,31 @@
+import type { FastifyReply } from "fastify";
+import type { StoredAccount } from "../store/index.js";
+import { accountToApi } from "./serialize.js";
+
+/** What Fastify sends for JSON it serializes itself: the answer is the same either way. */
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/**
+ * GET /v1/accounts as sent. Every API caller reads it, and its text changes only when a balance moves:
+ * from a store that keeps its list until then (`keptAccounts`), the text is made once per list and
+ * each read sends it as it is, with no serializer and no promise on the way.
+ */
+export class AccountsAnswer {
+  /** Weak, by list: a list the store has let go of takes its text with it. Never keyed by a list made per read. */
+  readonly #textOfKeptList = new WeakMap<readonly StoredAccount[], string>();
+
+  /** Sends the answer from a kept list (`keptAccounts`). */
+  sendKept(reply: FastifyReply, accounts: readonly StoredAccount[]): void {
+    let text = this.#textOfKeptList.get(accounts);
+    if (text === undefined) {
+      text = JSON.stringify(accounts.map(accountToApi));
+      this.#textOfKeptList.set(accounts, text);
+    }
+    reply.type(JSON_CONTENT_TYPE).send(text);
+  }
+
+  /** Sends the answer from a list read for this request alone. */
+  send(reply: FastifyReply, accounts: readonly StoredAccount[]): FastifyReply {
+    return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(accounts.map(accountToApi)));
+  }
+}
