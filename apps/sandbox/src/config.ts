@@ -1,4 +1,5 @@
 import { StartupProblem } from "@payspec/server-kit";
+import { DEFAULT_POOL_SIZE } from "./store/index.js";
 
 /** Everything the sandbox reads from its environment, with the documented defaults. */
 export interface SandboxConfig {
@@ -26,7 +27,7 @@ export interface SandboxConfig {
    */
   readonly databaseUrl?: string;
   /**
-   * At most this many connections to the database per instance. Unset: the store's default (10,
+   * At most this many connections to the database per instance. Unset: DEFAULT_POOL_SIZE (10,
    * node-postgres' own). Fewer answer faster when the database shares the instance's few cores.
    */
   readonly databasePoolSize?: number;
@@ -84,7 +85,7 @@ function poolSize(raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 1000) {
     throw new StartupProblem(
-      `PAYSPEC_DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${raw}": fix it or unset it for the default (10).`,
+      `PAYSPEC_DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${raw}": fix it or unset it for the default (${DEFAULT_POOL_SIZE}).`,
     );
   }
   return value;

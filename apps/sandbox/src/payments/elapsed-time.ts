@@ -10,6 +10,9 @@ export async function applyElapsedTime(
   now: number,
   completeAfterMs: number,
 ): Promise<void> {
+  // Nearly every read finds nothing due: where the store can ask that of both at once, one round trip
+  // to the database answers it instead of two.
+  if (store.somethingElapsed && !(await store.somethingElapsed(workspace, now, completeAfterMs))) return;
   await store.completeDue(workspace, now, completeAfterMs);
   await store.settleDue(workspace, now);
 }

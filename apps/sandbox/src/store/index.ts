@@ -3,7 +3,7 @@ export { MemoryClockStore } from "./memory-clock-store.js";
 export { MemoryGatewayStore } from "./memory-gateway-store.js";
 export { MemoryPaymentsStore } from "./memory-payments-store.js";
 export { MemorySessionStore } from "./memory-session-store.js";
-export { memoryStores, type PostgresStoresOptions, postgresStores } from "./open-stores.js";
+export { DEFAULT_POOL_SIZE, memoryStores, type PostgresStoresOptions, postgresStores } from "./open-stores.js";
 export { migrate, migrations } from "./postgres/migrate.js";
 export { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.js";
 export { PostgresClockStore } from "./postgres/postgres-clock-store.js";

@@ -196,6 +196,11 @@ export interface PaymentsStore {
    */
   nothingElapsed?(workspace: string, now: number, delayMs: number): boolean;
   /**
+   * Whether completeDue or settleDue may have something to do at `now`, asked in one query by a store
+   * that must ask a database (the two calls' own checks are a query each). False only when neither has.
+   */
+  somethingElapsed?(workspace: string, now: number, delayMs: number): Promise<boolean>;
+  /**
    * Matches a statement's lines to the workspace's payments (`matchStatement`) and moves each matched
    * payment from `settled` to `reconciled`, recording the run: all of it, or (on any failure) none.
    */

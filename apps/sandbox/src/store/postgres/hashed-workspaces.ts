@@ -75,6 +75,10 @@ export class HashedWorkspacesStore implements PaymentsStore {
   settleDue(workspace: string, now: number) {
     return this.#inner.settleDue(this.#id(workspace), now);
   }
+  somethingElapsed(workspace: string, now: number, delayMs: number) {
+    // A store that cannot tell at once leaves the answer to completeDue and settleDue.
+    return this.#inner.somethingElapsed?.(this.#id(workspace), now, delayMs) ?? Promise.resolve(true);
+  }
   reconcile(workspace: string, statement: Statement, at: number) {
     return this.#inner.reconcile(this.#id(workspace), statement, at);
   }

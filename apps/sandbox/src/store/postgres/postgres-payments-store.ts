@@ -501,6 +501,18 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return { ok: false, reason: outcome, payment };
   }
 
+  async somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
+    // completeDue's and settleDue's own checks, in one statement.
+    const { rows } = await this.#pool.query<{ due: boolean }>({
+      name: "payspec_elapsed_probe",
+      text: `SELECT EXISTS (SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2)
+               OR EXISTS (SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
+                          WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < $3) AS due`,
+      values: [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)],
+    });
+    return rows[0]?.due === true;
+  }
+
   async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
     // Every request asks; nearly always nothing is due, and that answer needs no lock.
     const dueBy = now - delayMs;
