@@ -80,7 +80,10 @@ try {
     ),
   );
   const createRatio = pairedRatio(rounds("POST postgres, 1 instance"), rounds("POST memory"));
-  console.log(`\nPostgreSQL single-instance create: ${createRatio.toFixed(2)}x the in-memory create (goal >= 0.3x)`);
+  // Judged on the ratio itself: 0.296 prints as 0.30 and is not met.
+  console.log(
+    `\nPostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.3x) ${createRatio >= 0.3 ? "met" : "NOT met"}`,
+  );
 
   const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });
   await fetch(`${url(PORTS.postgres)}/_sandbox/reset`, { method: "POST", headers: auth });
