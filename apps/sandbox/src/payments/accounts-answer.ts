@@ -5,6 +5,11 @@ import { accountToApi } from "./serialize.js";
 /** What Fastify sends for JSON it serializes itself: the answer is the same either way. */
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
+/** The answer's JSON text. */
+function answerText(accounts: readonly StoredAccount[]): string {
+  return JSON.stringify(accounts.map(accountToApi));
+}
+
 /**
  * GET /v1/accounts as sent. Every API caller reads it, and its text changes only when a balance moves:
  * from a store that keeps its list until then (`keptAccounts`), the text is made once per list and
@@ -18,7 +23,7 @@ export class AccountsAnswer {
   sendKept(reply: FastifyReply, accounts: readonly StoredAccount[]): void {
     let text = this.#textOfKeptList.get(accounts);
     if (text === undefined) {
-      text = JSON.stringify(accounts.map(accountToApi));
+      text = answerText(accounts);
       this.#textOfKeptList.set(accounts, text);
     }
     reply.type(JSON_CONTENT_TYPE).send(text);
@@ -26,6 +31,6 @@ export class AccountsAnswer {
 
   /** Sends the answer from a list read for this request alone. */
   send(reply: FastifyReply, accounts: readonly StoredAccount[]): FastifyReply {
-    return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(accounts.map(accountToApi)));
+    return reply.type(JSON_CONTENT_TYPE).send(answerText(accounts));
   }
 }
