@@ -48,6 +48,18 @@ const PAYMENT_COLUMNS =
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
 
+/**
+ * The rows of workspace $1 that completion would act on, by the parameter holding the due-by time:
+ * completeDue's own check and the probe that asks it together with settlement's (somethingElapsed).
+ */
+const awaitingCompletionSql = (dueBy: string) =>
+  `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= ${dueBy}`;
+
+/** The rows of workspace $1 that settlement would act on, by the parameter holding the cut-off. */
+const awaitingSettlementSql = (cutoff: string) =>
+  `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
+   WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < ${cutoff}`;
+
 /** bigint columns arrive as text (pg keeps 64-bit exact); every value we store fits a double exactly. */
 const num = (value: string | number) => Number(value);
 const optionalNum = (value: string | number | null | undefined) =>
@@ -502,12 +514,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
-    // completeDue's and settleDue's own checks, in one statement.
     const { rows } = await this.#pool.query<{ due: boolean }>({
       name: "payspec_elapsed_probe",
-      text: `SELECT EXISTS (SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2)
-               OR EXISTS (SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
-                          WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < $3) AS due`,
+      text: `SELECT EXISTS (${awaitingCompletionSql("$2")}) OR EXISTS (${awaitingSettlementSql("$3")}) AS due`,
       values: [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)],
     });
     return rows[0]?.due === true;
@@ -518,7 +527,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     const dueBy = now - delayMs;
     const probe = await this.#pool.query({
       name: "payspec_due_probe",
-      text: `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2 LIMIT 1`,
+      text: `${awaitingCompletionSql("$2")} LIMIT 1`,
       values: [workspace, dueBy],
     });
     if (probe.rowCount === 0) return;
@@ -631,8 +640,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     const cutoff = istanbulMidnightAtOrBefore(now);
     const probe = await this.#pool.query({
       name: "payspec_settlement_probe",
-      text: `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
-             WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < $2 LIMIT 1`,
+      text: `${awaitingSettlementSql("$2")} LIMIT 1`,
       values: [workspace, cutoff],
     });
     if (probe.rowCount === 0) return 0;
