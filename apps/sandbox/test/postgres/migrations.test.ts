@@ -98,7 +98,7 @@ it("moves each payment's creation onto its row (0007): histories and listings as
     },
   ]);
 
-  expect(await migrate(db)).toEqual([7]);
+  expect(await migrate(db)).toEqual(migrations().flatMap((m) => (m.version >= 7 ? [m.version] : [])));
 
   expect((await store.payment(seed.workspace, "pay_kept000000000002"))?.history).toEqual([
     { status: "pending", at: 2_000, cause: "api", version: 2 },
@@ -138,4 +138,38 @@ it("moves each payment's creation onto its row (0007): histories and listings as
     [2, 3],
     [3, 5],
   ]);
+});
+
+it("leaves no payment without its workspace once 0008 drops the per-row check: an unknown workspace's create writes nothing, a full reset deletes every payment and its history", async () => {
+  const db = pool();
+  await migrate(db);
+  const store = new PostgresPaymentsStore(db);
+  const seed = seedWorkspace("sk_sandbox_no_orphans");
+  await store.reset([seed]);
+  const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+  const draft = (id: string, workspace = seed.workspace) =>
+    store.insert(workspace, {
+      id,
+      amount: 100,
+      currency: "TRY",
+      method: "eft",
+      from_account: from,
+      to_account: to,
+      description: "Şube İzmir, ödeme ğ ı",
+      createdAt: 1_000,
+      countdownFrom: 1_000,
+      status: "pending",
+      cause: "api",
+    });
+  const stored = await draft("pay_orphan0000000001");
+  expect(stored.description).toBe("Şube İzmir, ödeme ğ ı");
+  await store.transition(seed.workspace, stored.id, ["pending"], "cancelled", 2_000, "api");
+  await expect(draft("pay_orphan0000000002", "sk_sandbox_never_seeded")).rejects.toThrow(/Unknown workspace/);
+  const count = async (table: string) => Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  expect([await count("payments"), await count("payment_history")]).toEqual([1, 1]);
+
+  await store.reset([seed]);
+  expect([await count("payments"), await count("payment_history")]).toEqual([0, 0]);
+  // The same id can be created again in the fresh workspace: nothing of the old one is left behind.
+  expect((await draft("pay_orphan0000000001")).seq).toBe(1);
 });

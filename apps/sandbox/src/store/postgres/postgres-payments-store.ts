@@ -180,6 +180,25 @@ function gatherGroup(queue: InsertQueue): Promise<void> {
   });
 }
 
+/** A draft as the grouped insert reads it: json_to_recordset's columns, absent values null. */
+function insertedFields(d: NewPayment) {
+  return {
+    id: d.id,
+    amount: d.amount,
+    currency: d.currency,
+    method: d.method,
+    from_account: d.from_account,
+    to_account: d.to_account,
+    description: d.description ?? null,
+    reference: d.reference ?? null,
+    asked_at: d.createdAt,
+    status: d.status,
+    asked_countdown: d.countdownFrom ?? null,
+    cause: d.cause,
+    offset_used: d.clockOffsetMs ?? null,
+  };
+}
+
 async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<void> {
   for (const [position, account] of seed.accounts.entries()) {
     await client.query(
@@ -217,6 +236,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
     await inTransaction(this.#pool, async (client) => {
+      // Payments are not tied to their workspace by a foreign key (migration 0008): deleted here.
+      await client.query("DELETE FROM payments");
       await client.query("DELETE FROM workspaces");
       for (const seed of seeds) {
         await client.query("INSERT INTO workspaces (workspace) VALUES ($1)", [seed.workspace]);
@@ -347,15 +368,15 @@ export class PostgresPaymentsStore implements PaymentsStore {
     // clock move committed carries the moved time without a read of its own. Creation times are then
     // raised to the workspace's latest (never lowered), so they never go backwards along the listing; a
     // countdown that started at creation moves with it.
-    const column = <T>(pick: (d: NewPayment) => T) => drafts.map(pick);
     const { rows } = await this.#pool.query<{ base_seq: string; base_version: string; created_at: string }>({
       name: "payspec_insert_payments",
       text: `WITH clock AS (
-         SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = $15), 0) AS offset_ms
+         SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = $4), 0) AS offset_ms
        ), given AS (
          SELECT t.*, t.asked_at + coalesce(clock.offset_ms - t.offset_used, 0) AS asked_now
-         FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::text[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $16::bigint[])
+         FROM ROWS FROM (json_to_recordset($3::json) AS (id text, amount bigint, currency text, method text,
+                           from_account text, to_account text, description text, reference text, asked_at bigint,
+                           status text, asked_countdown bigint, cause text, offset_used bigint))
            WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
                                 asked_at, status, asked_countdown, cause, offset_used, n),
            clock
@@ -378,24 +399,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
                 base_version + n, status, cause, base_version + n FROM input
        )
        SELECT base_seq, base_version, created_at FROM input ORDER BY n`,
-      values: [
-        workspace,
-        drafts.length,
-        column((d) => d.id),
-        column((d) => d.amount),
-        column((d) => d.currency),
-        column((d) => d.method),
-        column((d) => d.from_account),
-        column((d) => d.to_account),
-        column((d) => d.description ?? null),
-        column((d) => d.reference ?? null),
-        column((d) => d.createdAt),
-        column((d) => d.status),
-        column((d) => d.countdownFrom ?? null),
-        column((d) => d.cause),
-        workspaceScope(workspace),
-        column((d) => d.clockOffsetMs ?? null),
-      ],
+      // One JSON text, not a PostgreSQL array per column: node-postgres escapes arrays element by
+      // element in JavaScript, and PostgreSQL parses thirteen of them; JSON.stringify is native.
+      values: [workspace, drafts.length, JSON.stringify(drafts.map(insertedFields)), workspaceScope(workspace)],
     });
     if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
     const baseSeq = num(rows[0].base_seq);
