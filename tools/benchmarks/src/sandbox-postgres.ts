@@ -8,7 +8,6 @@
  * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
  */
 import { compareHttp, loadGenerator, pairedRatio, startProcess, table } from "@payspec/bench-kit";
-import { createPaymentsClient } from "@payspec/payments-client";
 import { startPostgres } from "@payspec/test-postgres";
 import { exportRun } from "./payment-export.js";
 import {
@@ -85,10 +84,10 @@ try {
     `\nPostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.3x) ${createRatio >= 0.3 ? "met" : "NOT met"}`,
   );
 
-  const client = createPaymentsClient({ baseUrl: url(PORTS.postgres), apiKey: key, timeoutMs: 120_000 });
+  const target = { baseUrl: url(PORTS.postgres), apiKey: key };
   await fetch(`${url(PORTS.postgres)}/_sandbox/reset`, { method: "POST", headers: auth });
-  const small = await exportRun(client, 20_000, tryAccounts);
-  const large = await exportRun(client, 100_000, tryAccounts);
+  const small = await exportRun(target, 20_000, tryAccounts);
+  const large = await exportRun(target, 100_000, tryAccounts);
   console.log("\n2. CSV export from PostgreSQL through the client (pages of 10,000), one run each\n");
   console.log(
     table(
