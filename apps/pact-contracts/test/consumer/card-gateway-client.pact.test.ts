@@ -4,6 +4,7 @@ import { ApiError, type CardPaymentRequest, createCardGatewayClient } from "@pay
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "@payspec/sandbox";
 import { describe, expect, it } from "vitest";
 import { pactsDir } from "../../src/index.js";
+import { answeredAndRecorded } from "./answered-and-recorded.js";
 
 /**
  * Retry only a connection that was never made (a mock server still binding its port under a loaded
@@ -83,9 +84,11 @@ describe("card-gateway-api, as the gateway client uses it", () => {
       .willRespondWith(200, (b) =>
         b.jsonBody({ accessToken: like("eyJhbGciOiJIUzI1NiJ9.token"), expiresIn: integer(3600) }),
       )
-      .executeTest(async (server) => {
-        expect(await client(server.url, { fetch: (r) => fetch(r) }).login()).toBe("eyJhbGciOiJIUzI1NiJ9.token");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect(await client(server.url, { fetch: (r) => fetch(r) }).login()).toBe("eyJhbGciOiJIUzI1NiJ9.token");
+        }),
+      );
   });
 
   it("gets 401 for a wrong secret", async () => {
@@ -96,13 +99,15 @@ describe("card-gateway-api, as the gateway client uses it", () => {
         b.headers({ Authorization: `Basic ${Buffer.from(`${DEMO_GATEWAY_KEY}:wrong`).toString("base64")}` }),
       )
       .willRespondWith(401, (b) => b.jsonBody({ code: 1001, message: like("The API key or secret is wrong.") }))
-      .executeTest(async (server) => {
-        const failure = await client(server.url, { fetch: (r) => fetch(r), apiSecret: "wrong" })
-          .login()
-          .catch((e) => e);
-        expect(failure).toBeInstanceOf(ApiError);
-        expect(failure).toMatchObject({ status: 401, code: 1001 });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const failure = await client(server.url, { fetch: (r) => fetch(r), apiSecret: "wrong" })
+            .login()
+            .catch((e) => e);
+          expect(failure).toBeInstanceOf(ApiError);
+          expect(failure).toMatchObject({ status: 401, code: 1001 });
+        }),
+      );
   });
 
   it("pays with a card and sees it masked", async () => {
@@ -149,10 +154,12 @@ describe("card-gateway-api, as the gateway client uses it", () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const paid = await client(server.url).pay(cardPayment);
-        expect(paid.response.cardDetails.cardNumber).toBe("552879******0008");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const paid = await client(server.url).pay(cardPayment);
+          expect(paid.response.cardDetails.cardNumber).toBe("552879******0008");
+        }),
+      );
   });
 
   it("gets 400/6001 for an invalid card", async () => {
@@ -170,12 +177,14 @@ describe("card-gateway-api, as the gateway client uses it", () => {
           message: regex(/^card\.cvc: .*$/, "card.cvc: Invalid string: must match pattern /^[0-9]{3,4}$/"),
         }),
       )
-      .executeTest(async (server) => {
-        await expect(client(server.url, { validate: false }).pay(invalid)).rejects.toMatchObject({
-          status: 400,
-          code: 6001,
-        });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          await expect(client(server.url, { validate: false }).pay(invalid)).rejects.toMatchObject({
+            status: 400,
+            code: 6001,
+          });
+        }),
+      );
   });
 
   it("looks a payment up by its reference", async () => {
@@ -205,9 +214,11 @@ describe("card-gateway-api, as the gateway client uses it", () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        expect((await client(server.url).getPaymentByReference(REFERENCE)).response.referenceId).toBe(REFERENCE);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await client(server.url).getPaymentByReference(REFERENCE)).response.referenceId).toBe(REFERENCE);
+        }),
+      );
   });
 
   it("gets 404 for an unknown reference", async () => {
@@ -219,11 +230,13 @@ describe("card-gateway-api, as the gateway client uses it", () => {
       .willRespondWith(404, (b) =>
         b.jsonBody({ code: 4004, message: like("No payment with referenceId 9d2b7e14-3a6c-4f81-b5d0-8c1e2a7f3b66.") }),
       )
-      .executeTest(async (server) => {
-        await expect(
-          client(server.url).getPaymentByReference("9d2b7e14-3a6c-4f81-b5d0-8c1e2a7f3b66"),
-        ).rejects.toMatchObject({ status: 404, code: 4004 });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          await expect(
+            client(server.url).getPaymentByReference("9d2b7e14-3a6c-4f81-b5d0-8c1e2a7f3b66"),
+          ).rejects.toMatchObject({ status: 404, code: 4004 });
+        }),
+      );
   });
 
   it("downloads the day's report as an .xlsx", async () => {
@@ -237,9 +250,11 @@ describe("card-gateway-api, as the gateway client uses it", () => {
       // An .xlsx is a zip container: Pact's content sniffing sees application/zip, so the body is
       // matched as a zip while the Content-Type header must be the xlsx media type.
       .willRespondWith(200, (b) => b.binaryFile("application/zip", reportFixture).headers({ "Content-Type": XLSX }))
-      .executeTest(async (server) => {
-        const rows = await client(server.url).dailyReport("2026-11-21");
-        expect(rows[0]?.cardNumber).toBe("552879******0008");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const rows = await client(server.url).dailyReport("2026-11-21");
+          expect(rows[0]?.cardNumber).toBe("552879******0008");
+        }),
+      );
   });
 });

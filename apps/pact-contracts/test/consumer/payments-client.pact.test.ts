@@ -3,6 +3,7 @@ import { ApiError, createPaymentsClient } from "@payspec/payments-client";
 import { DEMO_API_KEYS, seedWorkspace } from "@payspec/sandbox";
 import { describe, expect, it } from "vitest";
 import { pactsDir } from "../../src/index.js";
+import { answeredAndRecorded } from "./answered-and-recorded.js";
 
 /**
  * Retry only a connection that was never made (a mock server still binding its port under a loaded
@@ -75,10 +76,12 @@ describe("payments-accounts-api, as the payments client uses it", () => {
           }),
         ),
       )
-      .executeTest(async (server) => {
-        const accounts = await client(server.url).listAccounts();
-        expect(accounts[0]?.id).toBe(tryA);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const accounts = await client(server.url).listAccounts();
+          expect(accounts[0]?.id).toBe(tryA);
+        }),
+      );
   });
 
   it("creates a payment, which starts pending", async () => {
@@ -94,9 +97,11 @@ describe("payments-accounts-api, as the payments client uses it", () => {
           .headers({ Location: regex(/^\/v1\/payments\/pay_[A-Za-z0-9]+$/, "/v1/payments/pay_7Hk2mQ9xR4tZ") })
           .jsonBody({ ...payment("pending"), reference: "FTR-2026-000123" }),
       )
-      .executeTest(async (server) => {
-        expect((await client(server.url).createPayment(newPayment)).status).toBe("pending");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await client(server.url).createPayment(newPayment)).status).toBe("pending");
+        }),
+      );
   });
 
   it("rejects a payment of amount 0 with 400 invalid_request", async () => {
@@ -108,13 +113,15 @@ describe("payments-accounts-api, as the payments client uses it", () => {
         b.headers({ ...auth, "Content-Type": "application/json" }).jsonBody({ ...newPayment, amount: 0 }),
       )
       .willRespondWith(400, (b) => b.jsonBody({ ...error("invalid_request"), param: "amount" }))
-      .executeTest(async (server) => {
-        const failure = await client(server.url, { validate: false })
-          .createPayment({ ...newPayment, amount: 0 })
-          .catch((e) => e);
-        expect(failure).toBeInstanceOf(ApiError);
-        expect(failure).toMatchObject({ status: 400, code: "invalid_request" });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const failure = await client(server.url, { validate: false })
+            .createPayment({ ...newPayment, amount: 0 })
+            .catch((e) => e);
+          expect(failure).toBeInstanceOf(ApiError);
+          expect(failure).toMatchObject({ status: 400, code: "invalid_request" });
+        }),
+      );
   });
 
   it("reads a payment by id", async () => {
@@ -126,9 +133,11 @@ describe("payments-accounts-api, as the payments client uses it", () => {
         b.headers(auth),
       )
       .willRespondWith(200, (b) => b.jsonBody(payment("pending", fromProviderState("${id}", "pay_7Hk2mQ9xR4tZ"))))
-      .executeTest(async (server) => {
-        expect((await client(server.url).getPayment("pay_7Hk2mQ9xR4tZ")).id).toBe("pay_7Hk2mQ9xR4tZ");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await client(server.url).getPayment("pay_7Hk2mQ9xR4tZ")).id).toBe("pay_7Hk2mQ9xR4tZ");
+        }),
+      );
   });
 
   it("gets 404 for a payment that does not exist", async () => {
@@ -138,12 +147,14 @@ describe("payments-accounts-api, as the payments client uses it", () => {
       .uponReceiving("a request for a payment that does not exist")
       .withRequest("GET", "/v1/payments/pay_doesnotexist0", (b) => b.headers(auth))
       .willRespondWith(404, (b) => b.jsonBody(error("not_found")))
-      .executeTest(async (server) => {
-        await expect(client(server.url).getPayment("pay_doesnotexist0")).rejects.toMatchObject({
-          status: 404,
-          code: "not_found",
-        });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          await expect(client(server.url).getPayment("pay_doesnotexist0")).rejects.toMatchObject({
+            status: 404,
+            code: "not_found",
+          });
+        }),
+      );
   });
 
   it("cancels a pending payment", async () => {
@@ -155,9 +166,11 @@ describe("payments-accounts-api, as the payments client uses it", () => {
         b.headers(auth),
       )
       .willRespondWith(200, (b) => b.jsonBody(payment("cancelled", fromProviderState("${id}", "pay_7Hk2mQ9xR4tZ"))))
-      .executeTest(async (server) => {
-        expect((await client(server.url).cancelPayment("pay_7Hk2mQ9xR4tZ")).status).toBe("cancelled");
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await client(server.url).cancelPayment("pay_7Hk2mQ9xR4tZ")).status).toBe("cancelled");
+        }),
+      );
   });
 
   it("cannot cancel a settled payment: 409 payment_not_cancellable", async () => {
@@ -169,12 +182,14 @@ describe("payments-accounts-api, as the payments client uses it", () => {
         b.headers(auth),
       )
       .willRespondWith(409, (b) => b.jsonBody(error("payment_not_cancellable")))
-      .executeTest(async (server) => {
-        await expect(client(server.url).cancelPayment("pay_2Lp8nW3vB6yC")).rejects.toMatchObject({
-          status: 409,
-          code: "payment_not_cancellable",
-        });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          await expect(client(server.url).cancelPayment("pay_2Lp8nW3vB6yC")).rejects.toMatchObject({
+            status: 409,
+            code: "payment_not_cancellable",
+          });
+        }),
+      );
   });
 
   it("creates a batch, one outcome per entry", async () => {
@@ -197,13 +212,15 @@ describe("payments-accounts-api, as the payments client uses it", () => {
           ],
         }),
       )
-      .executeTest(async (server) => {
-        const outcomes = await client(server.url, { validate: false }).createMany([
-          newPayment,
-          { ...newPayment, amount: 0 },
-        ]);
-        expect(outcomes.map((o) => o.outcome)).toEqual(["created", "failed"]);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const outcomes = await client(server.url, { validate: false }).createMany([
+            newPayment,
+            { ...newPayment, amount: 0 },
+          ]);
+          expect(outcomes.map((o) => o.outcome)).toEqual(["created", "failed"]);
+        }),
+      );
   });
 
   it("lists payments a page at a time", async () => {
@@ -223,10 +240,12 @@ describe("payments-accounts-api, as the payments client uses it", () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const page = await client(server.url).listPayments({ limit: 2 });
-        expect(page.pagination.has_more).toBe(true);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const page = await client(server.url).listPayments({ limit: 2 });
+          expect(page.pagination.has_more).toBe(true);
+        }),
+      );
   });
 
   it("gets 401 with an unknown API key", async () => {
@@ -235,11 +254,13 @@ describe("payments-accounts-api, as the payments client uses it", () => {
       .uponReceiving("a request with an unknown API key")
       .withRequest("GET", "/v1/accounts", (b) => b.headers({ Authorization: "Bearer sk_unknown" }))
       .willRespondWith(401, (b) => b.jsonBody(error("unauthorized")))
-      .executeTest(async (server) => {
-        await expect(client(server.url, { apiKey: "sk_unknown" }).listAccounts()).rejects.toMatchObject({
-          status: 401,
-          code: "unauthorized",
-        });
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          await expect(client(server.url, { apiKey: "sk_unknown" }).listAccounts()).rejects.toMatchObject({
+            status: 401,
+            code: "unauthorized",
+          });
+        }),
+      );
   });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { MatchersV3, PactV4 } from "@pact-foundation/pact";
 import { afterAll, describe, expect, it } from "vitest";
 import { usersPactsDir } from "../../src/index.js";
+import { answeredAndRecorded } from "./answered-and-recorded.js";
 
 const { eachLike, fromProviderState, integer, like, regex, number } = MatchersV3;
 const FILE = "webshop-payspec-payments.json";
@@ -60,9 +61,11 @@ describe("the webshop's pact with payspec's payments API", () => {
           }),
         ),
       )
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/accounts`, "GET")).status).toBe(200);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/accounts`, "GET")).status).toBe(200);
+        }),
+      );
   });
 
   it("creates a payment between the state's accounts (right)", async () => {
@@ -80,14 +83,16 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a new payment")
       .withRequest("POST", "/v1/payments", (b) => b.headers(auth).jsonBody(body))
       .willRespondWith(201, (b) => b.jsonBody(payment("pending")))
-      .executeTest(async (server) => {
-        const made = await call(`${server.url}/v1/payments`, "POST", {
-          ...body,
-          from_account: "acc_from",
-          to_account: "acc_to",
-        });
-        expect(made.status).toBe(201);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const made = await call(`${server.url}/v1/payments`, "POST", {
+            ...body,
+            from_account: "acc_from",
+            to_account: "acc_to",
+          });
+          expect(made.status).toBe(201);
+        }),
+      );
   });
 
   it("reads a pending payment by its id (right)", async () => {
@@ -99,9 +104,11 @@ describe("the webshop's pact with payspec's payments API", () => {
         b.headers(auth),
       )
       .willRespondWith(200, (b) => b.jsonBody(payment("pending")))
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/payments/pay_7Hk2mQ9xR4tZ`, "GET")).status).toBe(200);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/payments/pay_7Hk2mQ9xR4tZ`, "GET")).status).toBe(200);
+        }),
+      );
   });
 
   it("expects a status the spec does not declare (wrong)", async () => {
@@ -111,9 +118,11 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a request for a payment that is gone")
       .withRequest("GET", "/v1/payments/pay_gone0000000", (b) => b.headers(auth))
       .willRespondWith(410, (b) => b.jsonBody({ code: like("not_found"), message: like("Gone.") }))
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/payments/pay_gone0000000`, "GET")).status).toBe(410);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/payments/pay_gone0000000`, "GET")).status).toBe(410);
+        }),
+      );
   });
 
   it("expects a field the spec does not have (wrong)", async () => {
@@ -125,9 +134,11 @@ describe("the webshop's pact with payspec's payments API", () => {
         b.headers(auth),
       )
       .willRespondWith(200, (b) => b.jsonBody({ ...payment("pending"), risk_score: integer(12) }))
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/payments/pay_7Hk2mQ9xR4tZ`, "GET")).status).toBe(200);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/payments/pay_7Hk2mQ9xR4tZ`, "GET")).status).toBe(200);
+        }),
+      );
   });
 
   it("sends an amount below the spec's bound and expects it created (wrong)", async () => {
@@ -144,14 +155,16 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a new payment of nothing")
       .withRequest("POST", "/v1/payments", (b) => b.headers(auth).jsonBody(body))
       .willRespondWith(201, (b) => b.jsonBody(payment("pending")))
-      .executeTest(async (server) => {
-        const made = await call(`${server.url}/v1/payments`, "POST", {
-          ...body,
-          from_account: "acc_from",
-          to_account: "acc_to",
-        });
-        expect(made.status).toBe(201);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          const made = await call(`${server.url}/v1/payments`, "POST", {
+            ...body,
+            from_account: "acc_from",
+            to_account: "acc_to",
+          });
+          expect(made.status).toBe(201);
+        }),
+      );
   });
 
   it("names a provider state nobody offers (wrong)", async () => {
@@ -161,9 +174,11 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a request for a refunded payment")
       .withRequest("GET", "/v1/payments/pay_refunded00001", (b) => b.headers(auth))
       .willRespondWith(200, (b) => b.jsonBody(payment("completed")))
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/payments/pay_refunded00001`, "GET")).status).toBe(200);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/payments/pay_refunded00001`, "GET")).status).toBe(200);
+        }),
+      );
   });
 
   it("is refused without credentials (right)", async () => {
@@ -172,8 +187,10 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a request for the accounts without an API key")
       .withRequest("GET", "/v1/accounts")
       .willRespondWith(401, (b) => b.jsonBody({ code: like("unauthorized"), message: like("Send your API key.") }))
-      .executeTest(async (server) => {
-        expect((await call(`${server.url}/v1/accounts`, "GET", undefined, {})).status).toBe(401);
-      });
+      .executeTest(
+        answeredAndRecorded(async (server) => {
+          expect((await call(`${server.url}/v1/accounts`, "GET", undefined, {})).status).toBe(401);
+        }),
+      );
   });
 });
