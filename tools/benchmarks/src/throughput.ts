@@ -112,8 +112,9 @@ try {
         // A reference row (the framework's floor) has a ratio and no goal of its own.
         if (!("goal" in row) || row.goal === undefined)
           return [row.name, result.requestsPerSecond, result.p99Ms, `${ratio.toFixed(2)}x`, "–", result.non2xx];
+        // The verdict shows 3 decimals, as it is judged on the ratio itself: 0.496 would print as 0.50.
         verdicts.push(
-          `${row.name === "payspec mock, same" ? `payspec mock vs ${rows[row.baseline]?.name}` : row.name}: ${ratio.toFixed(2)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
+          `${row.name === "payspec mock, same" ? `payspec mock vs ${rows[row.baseline]?.name}` : row.name}: ${ratio.toFixed(3)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
         );
         return [
           row.name,
