@@ -36,6 +36,17 @@ async function call(url: string, method: string, body?: unknown, headers: Record
   return { status: answer.status, body: await answer.json().catch(() => undefined) };
 }
 
+/** A create's test body: the interaction's body with the example account ids, answered 201. */
+const createsBetweenTheExampleAccounts = (body: Record<string, unknown>) =>
+  answeredAndRecorded(async (server: { readonly port: number; readonly url: string }) => {
+    const made = await call(`${server.url}/v1/payments`, "POST", {
+      ...body,
+      from_account: "acc_from",
+      to_account: "acc_to",
+    });
+    expect(made.status).toBe(201);
+  });
+
 afterAll(() => {
   const written = join(scratch, FILE);
   if (process.env.PAYSPEC_UPDATE_PACTS === "1") copyFileSync(written, join(usersPactsDir, FILE));
@@ -83,16 +94,7 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a new payment")
       .withRequest("POST", "/v1/payments", (b) => b.headers(auth).jsonBody(body))
       .willRespondWith(201, (b) => b.jsonBody(payment("pending")))
-      .executeTest(
-        answeredAndRecorded(async (server) => {
-          const made = await call(`${server.url}/v1/payments`, "POST", {
-            ...body,
-            from_account: "acc_from",
-            to_account: "acc_to",
-          });
-          expect(made.status).toBe(201);
-        }),
-      );
+      .executeTest(createsBetweenTheExampleAccounts(body));
   });
 
   it("reads a pending payment by its id (right)", async () => {
@@ -155,16 +157,7 @@ describe("the webshop's pact with payspec's payments API", () => {
       .uponReceiving("a new payment of nothing")
       .withRequest("POST", "/v1/payments", (b) => b.headers(auth).jsonBody(body))
       .willRespondWith(201, (b) => b.jsonBody(payment("pending")))
-      .executeTest(
-        answeredAndRecorded(async (server) => {
-          const made = await call(`${server.url}/v1/payments`, "POST", {
-            ...body,
-            from_account: "acc_from",
-            to_account: "acc_to",
-          });
-          expect(made.status).toBe(201);
-        }),
-      );
+      .executeTest(createsBetweenTheExampleAccounts(body));
   });
 
   it("names a provider state nobody offers (wrong)", async () => {
