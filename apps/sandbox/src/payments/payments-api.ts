@@ -59,6 +59,21 @@ function writeOnly(request: FastifyRequest): boolean {
   return WRITE_ONLY_ROUTES.has(query === -1 ? url : url.slice(0, query));
 }
 
+/**
+ * `parse()`, the schema's reading of a create's body, with text no database can hold (a NUL, a lone
+ * surrogate) named in words when it fails: the schema's own pattern refuses that text too, but only
+ * says the field does not match. A body the schema accepts holds none (a strict object whose every
+ * string is a pattern or an enum), so the words cost nothing on the way that succeeds.
+ */
+function namingUnstorableText<T>(body: unknown, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    assertStorableText(body);
+    throw error;
+  }
+}
+
 /** Whether the caller sent `limit` itself (the parsed query has the spec's default filled in). */
 function rawLimitGiven(query: unknown): boolean {
   return typeof query === "object" && query !== null && "limit" in query;
@@ -135,9 +150,9 @@ export function registerPaymentsApi(
     });
 
     v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
-      // Before the schema, whose pattern says the same in regex: this names what is wrong in words.
-      assertStorableText(request.body);
-      const { body } = parseRequest(routes["POST /v1/payments"].data, { body: request.body });
+      const { body } = namingUnstorableText(request.body, () =>
+        parseRequest(routes["POST /v1/payments"].data, { body: request.body }),
+      );
       const accounts = accountDirectory.known(request.workspace) ?? (await accountDirectory.of(request.workspace));
       const offset = request.clockOffsetMs ?? undefined;
       const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
@@ -183,8 +198,7 @@ export function registerPaymentsApi(
       const checked = await Promise.all(
         body.payments.map(async (entry) => {
           try {
-            assertStorableText(entry);
-            const input = parseRequest(zPaymentCreate, entry);
+            const input = namingUnstorableText(entry, () => parseRequest(zPaymentCreate, entry));
             return checkPayment((id) => accounts.get(id), input, at, offset);
           } catch (error) {
             return entryFailure(error);
