@@ -193,6 +193,35 @@ describe("bad requests get the API's own error shape", () => {
     expect((await json(reply)).message).toContain("not valid JSON");
   });
 
+  it("refuses bodies nested deeper than 32 levels with 400 in each API's shape, at any depth", async () => {
+    const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+    const inBatchEntry = (n: number) => `{"payments":[${objects(n)}]}`;
+    const cases = [
+      ["/v1/payments", arrays],
+      ["/v1/payments", objects],
+      ["/v1/payments/batch", arrays],
+      ["/v1/payments/batch", inBatchEntry],
+      ["/api/v1/payments/card", arrays],
+      ["/api/v1/payments/card", objects],
+    ] as const;
+    for (const [path, body] of cases) {
+      for (const depth of [33, 2_000, 10_000, 100_000]) {
+        const reply = await fetch(`${mock.url}${path}`, {
+          method: "POST",
+          headers: { authorization: "Bearer k", "content-type": "application/json" },
+          body: body(depth),
+          signal: AbortSignal.timeout(5000),
+        });
+        const what = `${path} ${body.name} ${depth}`;
+        expect(reply.status, what).toBe(400);
+        const answer = await json(reply);
+        expect(answer.code, what).toBe(path.startsWith("/api/") ? 6001 : "invalid_request");
+        expect(answer.message, what).toContain("more than 32 levels deep");
+      }
+    }
+  });
+
   it("answers missing or malformed credentials with 401 in each API's shape", async () => {
     const noKey = await fetch(`${mock.url}/v1/accounts`);
     expect(noKey.status).toBe(401);

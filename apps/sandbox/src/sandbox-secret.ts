@@ -2,7 +2,14 @@ import { createHmac, randomBytes } from "node:crypto";
 import { BoundedMap } from "./bounded-map.js";
 
 /** What a keyed digest is for: one secret serves several purposes without one standing in for another. */
-export type DigestPurpose = "cursor" | "card-number" | "card-request" | "api-key" | "dashboard-sign-in" | "export-link";
+export type DigestPurpose =
+  | "cursor"
+  | "card-number"
+  | "card-request"
+  | "api-key"
+  | "dashboard-sign-in"
+  | "dashboard-flash"
+  | "export-link";
 
 /** Workspaces are the configured keys, a handful; the bound only keeps a mistake from growing memory. */
 const MAX_REMEMBERED_WORKSPACE_IDS = 10_000;

@@ -309,7 +309,16 @@ describe("reconciliation", () => {
           Buffer.from([0xfd]),
           Buffer.from(`m,1,TRY,${valueDate}\n`),
         ]),
-        /not UTF-8/,
+        /^Line 3, column 4 \(byte \d+\): not UTF-8/,
+      ],
+      // Columns count characters, so Turkish letters before the bad byte count once each.
+      [
+        Buffer.concat([
+          Buffer.from(`${header}\n${good}\nŞİ-`),
+          Buffer.from([0xc0, 0x80]),
+          Buffer.from(`,1,TRY,${valueDate}\n`),
+        ]),
+        /^Line 3, column 4 \(byte \d+\): not UTF-8/,
       ],
       [`${header}\n`, /no lines/],
       [`${header}\n${good}\nX-2,500,TRY\n`, /Line 3 has 3 cells/],

@@ -102,7 +102,22 @@ describe("declaring faults through the control API", () => {
     expect((await declare({ operation: "createPayment", fault: "latency-before", latencyMs: [5, 1] })).body.param).toBe(
       "latencyMs",
     );
-    expect((await declare({ operation: "createPayment", fault: "stall", colour: "red" })).body.param).toBe("body");
+    // An unknown field is named, as the payments API names one.
+    const misspelt = await declare({ operation: "createPayment", fault: "error-503", nxt: 2 });
+    expect([misspelt.status, misspelt.body.param]).toEqual([400, "nxt"]);
+    expect(misspelt.body.message).toMatch(/^nxt: unknown field; the fields are operation, fault, next/);
+    // A setting the fault has no use for is refused, not silently dropped.
+    for (const [fault, field, value] of [
+      ["error-500", "latencyMs", 200],
+      ["error-500", "retryAfterSeconds", 2],
+      ["stall", "results", 1],
+      ["latency-before", "retryAfterSeconds", 1],
+    ] as const) {
+      const refused = await declare({ operation: "createPayment", fault, [field]: value });
+      expect([refused.status, refused.body.param], `${fault} ${field}`).toEqual([400, field]);
+      expect(refused.body.message, `${fault} ${field}`).toContain(`not to ${fault}`);
+    }
+    expect((await logged()).faults).toEqual([]);
   });
 
   it("strikes by operationId or method and path, and a seeded probability strikes the same requests each time", async () => {
@@ -141,7 +156,7 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
       ["error-503", 503],
       ["rate-limit", 429],
     ] as const) {
-      await declare({ operation: "createPayment", fault, retryAfterSeconds: 2 });
+      await declare({ operation: "createPayment", fault, ...(status === 500 ? {} : { retryAfterSeconds: 2 }) });
       const seen = await send("POST", "/v1/payments", payment(`ERR-${status}`));
       expect(seen.status).toBe(status);
       expect(JSON.parse(seen.body)).toMatchObject({ code: "internal_error", message: expect.stringContaining(fault) });
@@ -166,13 +181,16 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
       headers: { authorization: `Bearer ${KEY}` },
     });
     expect(page.json().faults[0]).toMatchObject({ fault: "reset-after-commit", struck: 1 });
-    // Logged once, as the handler answered (201), with the fault's name: the reset's early close makes
-    // Fastify answer again, which must neither log a second entry nor strike again.
+    // Logged once, as the client saw it (no status: the connection was reset), with the fault's name:
+    // the reset's early close makes Fastify answer again, which must neither log a second entry nor
+    // strike again.
     const dashboard = new DashboardHttp(h.url);
     await dashboard.signIn(KEY);
     const log = (await dashboard.get("/requests")).text;
-    expect(log.match(/fault reset-after-commit/g)).toHaveLength(1);
-    expect(log).toMatch(/201 <span class="verdict error">fault reset-after-commit/);
+    expect(log.match(/injected: reset-after-commit/g)).toHaveLength(1);
+    expect(log).toMatch(
+      /none \(connection reset\)<\/td>\s*<td class="money">[\d.]+ ms<\/td><td><span class="verdict">injected: reset-after-commit/,
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -264,5 +282,52 @@ describe("money under random faults", () => {
     for (const reference of references) expect(await stored(reference)).toBeLessThanOrEqual(1);
     await expectBooksBalanced(h);
     h.problems.splice(0);
+  });
+});
+
+describe("the request log tells injected faults from spec violations", () => {
+  /** The log's entries as the dashboard shows them, newest first: one row's cells each. */
+  const rows = async () => {
+    const dashboard = new DashboardHttp(h.url);
+    await dashboard.signIn(KEY);
+    const page = (await dashboard.get("/requests")).text;
+    const body = page.slice(page.indexOf('id="request-log-rows"'));
+    return body
+      .split("<tr>")
+      .slice(1)
+      .map((row) => {
+        const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((m) => m[1] as string);
+        return {
+          method: cells[1],
+          href: /href="([^"]+)"/.exec(cells[2] ?? "")?.[1] ?? "",
+          status: cells[3],
+          ms: Number.parseFloat(cells[4] ?? ""),
+          verdict: cells[5],
+          dashboard,
+        };
+      });
+  };
+
+  it("shows what the client saw: the injected status and latency, no status after a reset, never a violation", async () => {
+    await declare({ operation: "listAccounts", fault: "error-503" });
+    await send("GET", "/v1/accounts");
+    await declare({ operation: "listAccounts", fault: "rate-limit" });
+    await send("GET", "/v1/accounts");
+    await declare({ operation: "createPayment", fault: "reset-before" });
+    expect((await send("POST", "/v1/payments", payment("LOG-RST"))).outcome).toBe("reset");
+    await declare({ operation: "getPayment", fault: "latency-after", latencyMs: 400 });
+    await send("GET", "/v1/payments/pay_unknown");
+    const [latency, reset, limited, unavailable] = await rows();
+    expect(unavailable).toMatchObject({ status: "503", verdict: expect.stringContaining("injected: error-503") });
+    expect(limited).toMatchObject({ status: "429", verdict: expect.stringContaining("injected: rate-limit") });
+    expect(reset).toMatchObject({ method: "POST", status: "none (connection reset)" });
+    expect(latency?.ms).toBeGreaterThanOrEqual(400);
+    for (const row of [latency, reset, limited, unavailable]) expect(row?.verdict).not.toContain("violation");
+
+    // The struck create had a body, which the fault answered before reading: the entry says so.
+    if (!reset) throw new Error("the reset request is not in the log");
+    const detail = (await reset.dashboard.get(reset.href.replace("/_sandbox/dashboard", ""))).text;
+    expect(detail).toContain("sent, not read: the injected fault answered before the body was read");
+    expect(detail).toContain("the client saw the connection reset (ECONNRESET), no answer");
   });
 });

@@ -182,12 +182,30 @@ describe("completion", () => {
     expect(await balance(A.workspace, tryFrom)).toBe(10);
   });
 
-  it("a payment forced back to pending is due again", async () => {
+  it("a payment forced back to pending is due again, its countdown started at the forced move, never back-dated", async () => {
     const p = await stores.payments.insert(A.workspace, draft(100, 1_000));
     await stores.payments.completeDue(A.workspace, 7_000, 5_000);
     await stores.payments.transition(A.workspace, p.id, "any", "pending", 7_000, "control");
     await stores.payments.completeDue(A.workspace, 7_001, 5_000);
-    expect((await stores.payments.payment(A.workspace, p.id))?.status).toBe("completed");
+    expect((await stores.payments.payment(A.workspace, p.id))?.status).toBe("pending");
+    await stores.payments.completeDue(A.workspace, 12_000, 5_000);
+    const read = await stores.payments.payment(A.workspace, p.id);
+    expect(read?.status).toBe("completed");
+    expect(read?.completedAt).toBe(12_000);
+    expect(read?.history.map((h) => [h.status, h.at])).toEqual([
+      ["pending", 1_000],
+      ["completed", 6_000],
+      ["pending", 7_000],
+      ["completed", 12_000],
+    ]);
+  });
+
+  it("keeps history in time order when a change is stamped earlier than the last one (a rewound clock)", async () => {
+    const p = await stores.payments.insert(A.workspace, draft(100, 1_000));
+    await stores.payments.transition(A.workspace, p.id, "any", "processing", 4_000, "control");
+    await stores.payments.transition(A.workspace, p.id, "any", "cancelled", 2_000, "control");
+    const read = await stores.payments.payment(A.workspace, p.id);
+    expect(read?.history.map((h) => h.at)).toEqual([1_000, 4_000, 4_000]);
   });
 
   it("a cancel racing completion: the payment ends cancelled or completed, never both, money moved at most once", async () => {

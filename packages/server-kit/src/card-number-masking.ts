@@ -1,3 +1,5 @@
+import { tooDeepAt } from "./json-nesting.js";
+
 /**
  * Card numbers as they hide in text: 13 to 19 digits that pass the Luhn check, written in one piece or
  * in groups separated by a space, dash, dot or plus, any of them (digits included) possibly
@@ -184,6 +186,8 @@ const CVC_FIELD_IN_TEXT = /("[^"]*cv[cvn][^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"?|\[[^\
  */
 const CARD_DATA_HINT = /cv[cvn]|card_?number|"pan"|\\u/i;
 
+const redactAsText = (text: string) => maskCardNumbers(text.replace(CVC_FIELD_IN_TEXT, `$1"${REMOVED}"`));
+
 /**
  * A text (a JSON body, a report line) with card data made safe to show: JSON is redacted field by
  * field (redactCardValue); text that is not JSON, or is cut short, has its CVC-named fields blanked
@@ -192,9 +196,11 @@ const CARD_DATA_HINT = /cv[cvn]|card_?number|"pan"|\\u/i;
 export function redactCardData(text: string): string {
   // Most text holds no card data at all: it is returned as it came, without a parse and a rewrite.
   if (!CARD_DATA_HINT.test(text) && !hasCandidateStretch(text)) return text;
+  // redactCardValue recurses: text nested deeper than any body the APIs accept is treated as text.
+  if (tooDeepAt(text) !== undefined) return redactAsText(text);
   try {
     return JSON.stringify(redactCardValue(JSON.parse(text)));
   } catch {
-    return maskCardNumbers(text.replace(CVC_FIELD_IN_TEXT, `$1"${REMOVED}"`));
+    return redactAsText(text);
   }
 }

@@ -22,7 +22,8 @@ export { type AllowedMethods, registerErrorHandling, send, sendMethodNotAllowed 
 export { actBeforeHandling, type FaultHookOptions, type FaultStrike, registerFaultHooks } from "./fault-actions.js";
 export { FAULT_DEFAULTS, FAULT_LIMITS, FAULT_NAMES, FAULTS, type FaultName, isFaultName } from "./fault-catalogue.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
-export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition } from "./json-syntax-error.js";
+export { MAX_JSON_NESTING, tooDeepAt } from "./json-nesting.js";
+export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition, positionOf } from "./json-syntax-error.js";
 export { registerRequestLog } from "./request-log.js";
 export { coerceNumbers, type FieldProblems, parseRequest, validateFields } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ApiFailure } from "./api-failure.js";
-import { jsonErrorPosition } from "./json-syntax-error.js";
+import { MAX_JSON_NESTING, tooDeepAt } from "./json-nesting.js";
+import { jsonErrorPosition, positionOf } from "./json-syntax-error.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -22,8 +23,19 @@ function notJsonMessage(body: string): string {
   return `The body is not valid JSON${where}; check the quotes, commas and brackets there.`;
 }
 
+/** Refused before parsing, so no later step (validation, card-number search, request log) can recurse on it. */
+function tooDeep(body: string, offset: number): ApiFailure {
+  const at = positionOf(body, offset);
+  return new ApiFailure(
+    "invalid_request",
+    `The body nests arrays and objects more than ${MAX_JSON_NESTING} levels deep (level ${MAX_JSON_NESTING + 1} ` +
+      `opens at line ${at.line}, column ${at.column}); no request of this API needs more than a few levels.`,
+    { param: "body" },
+  );
+}
+
 /**
- * JSON bodies only. An empty body is allowed (the gateway's login sends none); malformed JSON is a
+ * JSON bodies only. Arrays and objects nest at most MAX_JSON_NESTING levels. An empty body is allowed (the gateway's login sends none); malformed JSON is a
  * 400 that says where parsing stopped, never a hang and never a 500. Other content types are
  * refused with a 400 that names the expected one.
  */
@@ -35,6 +47,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     { parseAs: "string", bodyLimit: BODY_LIMIT_BYTES },
     (request, body: string, done) => {
       if (body.trim() === "") return done(null, undefined);
+      const deep = tooDeepAt(body);
+      if (deep !== undefined) return done(tooDeep(body, deep), undefined);
       try {
         const parsed: unknown = JSON.parse(body);
         request.bodyText = body;

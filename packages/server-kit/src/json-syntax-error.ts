@@ -104,9 +104,8 @@ export function jsonErrorOffset(text: string): number | undefined {
   }
 }
 
-export function jsonErrorPosition(text: string): JsonErrorPosition | undefined {
-  const offset = jsonErrorOffset(text);
-  if (offset === undefined) return undefined;
+/** Line, column and byte of a character offset in `text`, for messages that point without quoting. */
+export function positionOf(text: string, offset: number): JsonErrorPosition {
   const before = text.slice(0, offset);
   const lastBreak = before.lastIndexOf("\n");
   return {
@@ -114,4 +113,9 @@ export function jsonErrorPosition(text: string): JsonErrorPosition | undefined {
     column: offset - lastBreak,
     byteOffset: Buffer.byteLength(before, "utf8"),
   };
+}
+
+export function jsonErrorPosition(text: string): JsonErrorPosition | undefined {
+  const offset = jsonErrorOffset(text);
+  return offset === undefined ? undefined : positionOf(text, offset);
 }

@@ -7,8 +7,29 @@ import {
   maskCardNumbers,
   redactCardData,
   redactCardValue,
+  tooDeepAt,
   xmlSafeText,
 } from "../src/index.js";
+
+describe("tooDeepAt", () => {
+  it("finds where level 33 opens, counts only brackets outside strings, and never recurses", () => {
+    expect(tooDeepAt(`${"[".repeat(32)}${"]".repeat(32)}`)).toBeUndefined();
+    expect(tooDeepAt(`${"[".repeat(33)}${"]".repeat(33)}`)).toBe(32);
+    expect(tooDeepAt(`{"a":${'{"b":'.repeat(40)}1${"}".repeat(41)}`)).toBe(5 + 32 * 5 - 5);
+    // Brackets in strings, escaped quotes included, are text.
+    expect(tooDeepAt(JSON.stringify({ text: "[".repeat(1_000), quoted: '\"[[[[' }))).toBeUndefined();
+    // Siblings do not add up: depth is nesting, not count.
+    expect(tooDeepAt(JSON.stringify(Array.from({ length: 1_000 }, () => [[1]])))).toBeUndefined();
+    expect(tooDeepAt("[".repeat(1_000_000), 32)).toBe(32);
+  });
+
+  it("keeps redactCardData from overflowing the stack on text nested a million levels deep", () => {
+    const deep = `${'{"cvc":'.repeat(200_000)}"123"${"}".repeat(200_000)} 4111 1111 1111 1111`;
+    const shown = redactCardData(deep);
+    expect(shown).not.toContain("4111 1111 1111 1111");
+    expect(shown).not.toContain('"123"');
+  });
+});
 
 describe("jsonErrorOffset", () => {
   it("agrees with JSON.parse on what is valid, and points at the fault", () => {

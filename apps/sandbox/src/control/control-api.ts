@@ -49,6 +49,8 @@ declare module "fastify" {
 }
 
 const forceStatus = z.object({ body: z.strictObject({ status: zPaymentStatus }) });
+/** Every status but `reconciled`, which is final (see the forced-status route). */
+const FORCEABLE_FROM = zPaymentStatus.options.filter((status) => status !== "reconciled");
 const enabledSetting = z.object({ body: z.strictObject({ enabled: z.boolean() }) });
 const dashboardSubmit = z.object({ body: zPaymentCreate });
 const advanceClock = z.object({ body: z.strictObject({ seconds: z.number().positive() }) });
@@ -121,10 +123,19 @@ export function registerControlApi(
         });
       }
       const at = await clocks.now(clockScope(scope));
-      const result = await payments.transition(scope.apiKey, id, "any", body.status, at, "control");
+      // A reconciled payment is matched to a bank statement line: moving it would leave that run's
+      // report saying something no longer true, so it is final here (the seed's last state).
+      const result = await payments.transition(scope.apiKey, id, FORCEABLE_FROM, body.status, at, "control");
       if (result.ok) return paymentToApi(result.payment);
       if (result.reason === "not_found") {
         throw new ApiFailure("not_found", `No payment ${id} in this workspace.`, { param: "id" });
+      }
+      if (result.reason === "status") {
+        throw new ApiFailure(
+          "invalid_request",
+          `Payment ${id} is reconciled: a reconciliation run matched it to a statement line, so its status can no longer be forced. Reset the workspace to start again.`,
+          { status: 409, param: "status" },
+        );
       }
       const account = body.status === "completed" ? "debit account" : "account to take the money back from";
       throw new ApiFailure(

@@ -1,4 +1,4 @@
-import { maskCardNumbers, redactCardData } from "@payspec/server-kit";
+import { FAULTS, type FaultStrike, maskCardNumbers, redactCardData } from "@payspec/server-kit";
 import { createResponseChecker, paymentsAccountsSpec } from "@payspec/specs";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
@@ -10,14 +10,32 @@ export interface LoggedRequest {
   readonly method: string;
   /** Path and query, card-like digit runs masked. */
   readonly url: string;
-  readonly status: number;
+  /** The status the client received; undefined when it received none (an injected connection reset). */
+  readonly status: number | undefined;
+  /** As the client saw it: an injected latency included. */
   readonly latencyMs: number;
   readonly requestBody?: string;
   readonly responseBody?: string;
-  /** The fault a test declared that struck this request (what the client saw differs from the answer here). */
-  readonly fault?: string;
-  /** The response checked against the payments spec: empty when it conforms, else what is wrong. */
+  /**
+   * The fault a test declared that struck this request, and what the client saw: an injected fault
+   * is the sandbox doing what it was asked, not a provider bug, so it is never judged against the spec.
+   */
+  readonly fault?: { readonly name: string; readonly clientSaw: string };
+  /** The response checked against the payments spec: empty when it conforms (or a fault was injected), else what is wrong. */
   readonly violations: readonly string[];
+}
+
+/** Faults after which the client received no status line at all. */
+const NO_STATUS_SEEN: ReadonlySet<string> = new Set(["reset-before", "reset-after-commit"]);
+
+/** What the client saw of a struck request: status and latency as it met them. */
+function asTheClientSaw(strike: FaultStrike, status: number, elapsedMs: number) {
+  return {
+    status: NO_STATUS_SEEN.has(strike.fault) ? undefined : status,
+    // latency-before waits inside the request's time already; latency-after waits once the answer is made.
+    latencyMs: strike.fault === "latency-after" ? elapsedMs + strike.latencyMs : elapsedMs,
+    fault: { name: strike.fault, clientSaw: FAULTS[strike.fault].clientSees },
+  };
 }
 
 /** How many requests each workspace's log keeps (the oldest go first). */
@@ -40,7 +58,14 @@ function shown(text: string | undefined): string | undefined {
  * serialized again, whose cut can hold no half-read escape.
  */
 function shownRequestBody(request: FastifyRequest): string | undefined {
-  if (request.body === undefined) return undefined;
+  if (request.body === undefined) {
+    // A fault that strikes before handling answers before the body is read: it was sent all the same.
+    const sent =
+      Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+    return sent && request.faultStrike
+      ? "(sent, not read: the injected fault answered before the body was read)"
+      : undefined;
+  }
   const text = request.bodyText;
   return shown(text !== undefined && text.length <= BODY_CHARS ? text : JSON.stringify(request.body));
 }
@@ -59,7 +84,7 @@ interface KeptRequest extends Omit<LoggedRequest, "violations" | "responseBody" 
   violations?: readonly string[];
   responseBody?: string | undefined;
   readonly requestBody: string | undefined;
-  readonly fault: string | undefined;
+  readonly fault: LoggedRequest["fault"] | undefined;
   /**
    * While no one has looked: the answer as sent (never cut: a body too long to show whole is cut,
    * redacted and judged at once). The sandbox's answers carry no card data of their own; they are
@@ -173,7 +198,10 @@ export class ApiRequestLog {
         headers,
         body: parsedJson(pending.text, pending.contentType),
       };
-      entry.violations = this.#checker.check(exchange).map(redactCardData);
+      entry.violations =
+        entry.fault || exchange.status === undefined
+          ? []
+          : this.#checker.check({ ...exchange, status: exchange.status }).map(redactCardData);
       entry.responseBody = shown(pending.text);
       entry.pending = undefined;
     }
@@ -189,6 +217,7 @@ export class ApiRequestLog {
 
   // On every API request's path: one object per request, nothing worked out that can wait.
   #add(workspace: string, request: FastifyRequest, reply: FastifyReply, text: string | undefined) {
+    const strike = request.faultStrike;
     const entry: KeptRequest = {
       id: this.#nextId++,
       at: Date.now(),
@@ -196,8 +225,9 @@ export class ApiRequestLog {
       url: maskCardNumbers(request.url),
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
+      fault: undefined,
+      ...(strike ? asTheClientSaw(strike, reply.statusCode, reply.elapsedTime) : {}),
       requestBody: shownRequestBody(request),
-      fault: request.faultStrike?.fault,
       pending: {
         contentType: reply.getHeader("content-type") as string | undefined,
         headers: reply.getHeaders(),

@@ -1,3 +1,4 @@
+import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ApiKeyView } from "../api-keys/api-keys.js";
 import type { DashboardContext } from "./context.js";
@@ -22,7 +23,13 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
   const signedIn = { preHandler: ctx.requireSession };
   const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
-  async function keysPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
+  async function keysPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    notice?: SafeHtml,
+    status = 200,
+    entered: { readonly name?: string; readonly expires?: string } = {},
+  ) {
     const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
     const keys = listed.json().data as ApiKeyView[];
     const rows = keys.map(
@@ -46,8 +53,8 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">Create a key</h2>
       <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
-        <label>Name <input name="name" required maxlength="100"></label>
-        <label>Expires on (optional; valid through the end of that day, Europe/Istanbul) <input name="expires_on" type="date"></label>
+        <label>Name <input name="name" required maxlength="100" value="${entered.name ?? ""}"></label>
+        <label>Expires on (optional; valid through the end of that day, Europe/Istanbul) <input name="expires_on" type="date" value="${entered.expires ?? ""}"></label>
         <p><button type="submit">Create key</button></p>
       </form></section>`,
       status,
@@ -58,23 +65,25 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
 
   dashboard.post(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => {
     const expires = formField(request, "expires_on");
+    const name = formField(request, "name") ?? "";
     const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/api-keys", {
-      name: formField(request, "name") ?? "",
+      name,
       ...(expires ? { expires_on: expires } : {}),
     });
     if (answer.statusCode !== 201) {
-      return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+      // What was typed stays, to be corrected; a name that held a card number comes back empty.
+      return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400, {
+        name: containsCardNumber(name) ? "" : name,
+        ...(expires ? { expires } : {}),
+      });
     }
     const made = answer.json() as { key: string; name: string };
-    // The only time the key is ever shown: no redirect, so a reload does not show it again either.
-    reply.header("cache-control", "no-store");
-    return keysPage(
-      request,
-      reply,
-      html`<div class="notice" role="status"><p>Key "${made.name}" created. Copy it now: it will not be shown again.</p>
-        <p><code id="new-api-key">${made.key}</code></p></div>`,
-      201,
-    );
+    // Shown once, on the page the action redirects to: a reload of that page shows it no more, and
+    // cannot post the form again to mint a second key.
+    return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, {
+      notice: `Key "${made.name}" created. Copy it now: it will not be shown again.`,
+      once: { id: "new-api-key", label: "The new key:", value: made.key },
+    });
   });
 
   dashboard.post<{ Params: { id: string } }>(
@@ -86,10 +95,11 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
         "DELETE",
         `/_sandbox/api-keys/${encodeURIComponent(request.params.id)}`,
       );
-      if (answer.statusCode !== 200) {
-        return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
-      }
-      return keysPage(request, reply, html`<p class="notice" role="status">Key "${answer.json().name}" revoked.</p>`);
+      const flash =
+        answer.statusCode === 200
+          ? { notice: `Key "${answer.json().name}" revoked.` }
+          : { error: answer.json().message };
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, flash);
     },
   );
 
@@ -100,7 +110,7 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
       (r) => html`<tr><td>${localTime(r.at)}</td><td>${r.counts.matched ?? 0}</td>
         <td>${Object.values(r.counts).reduce((a, b) => a + b, 0) - (r.counts.matched ?? 0)}</td>
         <td>${r.unmatched_payments}</td><td>${r.repeat_of ? "repeats an earlier run" : ""}</td>
-        <td><a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">Report (CSV)</a></td></tr>`,
+        <td><a href="${DASHBOARD}/reconciliation/${r.id}">Lines</a> · <a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">Report (CSV)</a></td></tr>`,
     );
     return ctx.render(
       request,
@@ -138,6 +148,22 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
     if (answer.statusCode !== 201) {
       return reconciliationPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
     }
+    const run = answer.json() as RunSummary;
+    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
+      notice: `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
+        run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
+      }.`,
+    });
+  });
+
+  // One run's page: what an import redirects to, so a reload shows the run again and imports nothing.
+  dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/reconciliation/:id`, signedIn, async (request, reply) => {
+    const answer = await ctx.control(
+      request.dashboardKey,
+      "GET",
+      `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}`,
+    );
+    if (answer.statusCode !== 200) return reconciliationPage(request, reply, undefined, 404);
     const run = answer.json() as RunSummary & {
       lines: { line: number; outcome: string; reference: string; payment_id?: string }[];
     };
@@ -145,15 +171,15 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
       (l) => html`<tr><td>${l.line}</td><td>${l.reference}</td><td class="status">${l.outcome.replaceAll("_", " ")}</td>
         <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td></tr>`,
     );
-    return reconciliationPage(
+    return ctx.render(
       request,
       reply,
-      html`<p class="notice" role="status">${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
-        run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
-      }.</p>
+      `Reconciliation run of ${localTime(run.at)}`,
+      html`<p>${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.
+        <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">Report (CSV)</a> ·
+        <a href="${DASHBOARD}/reconciliation">All runs</a></p>
       <table aria-label="Statement lines"><thead><tr><th>Line</th><th>Reference</th><th>Outcome</th><th>Payment</th></tr></thead>
       <tbody>${lines.slice(0, 1000)}</tbody></table>`,
-      201,
     );
   });
 

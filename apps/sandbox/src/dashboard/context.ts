@@ -7,6 +7,7 @@ import type { SandboxSecret } from "../sandbox-secret.js";
 import type { ReportSchedules } from "../scheduled-reports/report-schedules.js";
 import type { DashboardSession, GatewayStore, PaymentsStore, SessionStore } from "../store/index.js";
 import type { ApiRequestLog } from "./api-request-log.js";
+import type { Flash } from "./flash.js";
 import type { SafeHtml } from "./html.js";
 
 export interface DashboardDeps {
@@ -53,6 +54,11 @@ export interface DashboardContext {
   csrf(request: FastifyRequest): string;
   /** A full page for the signed-in workspace or gateway: header, navigation, sign out. */
   render(request: FastifyRequest, reply: FastifyReply, title: string, content: SafeHtml, status?: number): FastifyReply;
+  /**
+   * The answer to every successful action (Post/Redirect/Get): 303 to a page that answers a GET,
+   * which shows `flash` once, so a reload repeats the GET and never the action.
+   */
+  redirect(request: FastifyRequest, reply: FastifyReply, path: string, flash?: Flash): FastifyReply;
   /** Time's effects applied to the workspace (completion, settlement), as the API does before it reads anything. */
   catchUp(key: string): Promise<void>;
   /** A call to the control API as this workspace (Bearer <its key>). */

@@ -18,6 +18,7 @@ import {
   sameText,
 } from "./dashboard-security.js";
 import { registerFaultsPage } from "./faults-page.js";
+import { DashboardFlash, type Flash } from "./flash.js";
 import { formField, queryField } from "./form-fields.js";
 import { registerGatewayPage } from "./gateway-page.js";
 import { html, type SafeHtml } from "./html.js";
@@ -64,6 +65,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     idleMs: deps.sessionTimeouts.idleSeconds * 1000,
     maxMs: deps.sessionTimeouts.maxSeconds * 1000,
   });
+  const flashes = new DashboardFlash(deps.secret);
   const htmx = await readHtmx();
   await app.register(async (dashboard) => {
     await dashboard.register(fastifyCookie);
@@ -111,7 +113,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       if (request.method !== "POST") return undefined;
       const token = formField(request, "_csrf");
       const valid =
-        request.url === `${DASHBOARD}/sign-in`
+        request.url.split("?", 1)[0] === `${DASHBOARD}/sign-in`
           ? sessions.checkSignInToken(request, token)
           : checkSessionToken(request.dashboardSession, token);
       return valid ? undefined : errorPage(reply, 403);
@@ -133,7 +135,12 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       render: (request, reply, title, content, status) => {
         const subject = request.dashboardSession?.subject;
         const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
-        return send(reply, page(title, content, { ...who, csrf: ctx.csrf(request) }), status);
+        const flash = request.method === "GET" ? flashes.take(request, reply) : undefined;
+        return send(reply, page(title, html`${flashed(flash)}${content}`, { ...who, csrf: ctx.csrf(request) }), status);
+      },
+      redirect: (request, reply, path, flash) => {
+        if (flash) flashes.set(request, reply, flash);
+        return reply.redirect(path, 303);
       },
       catchUp: async (key) =>
         applyElapsedTime(deps.payments, key, await deps.clocks.now(workspaceScope(key)), deps.completeAfterMs),
@@ -245,15 +252,38 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
   });
 }
 
+/** An action's outcome on the page it redirected to (see Flash). */
+function flashed(flash: Flash | undefined): SafeHtml | "" {
+  if (!flash) return "";
+  return html`${flash.error ? html`<p class="error" role="alert">${flash.error}</p>` : ""}${
+    flash.notice || flash.once
+      ? html`<div class="notice" role="status">${flash.notice ? html`<p>${flash.notice}</p>` : ""}${
+          flash.once ? html`<p>${flash.once.label} <code id="${flash.once.id}">${flash.once.value}</code></p>` : ""
+        }</div>`
+      : ""
+  }`;
+}
+
 const RESET_NOTICE = "The workspace was reset, which ends every session of it. Sign in again.";
 
 /**
- * Where a sign-in goes on to: the dashboard page that was asked for, only if it is one (a path under
- * the dashboard, never another site: no open redirect).
+ * Where sign-in may send the browser back to: a page under the dashboard once the path is resolved as
+ * a browser resolves it (dot segments, percent-encoded dots), or nowhere (no open redirect, not even
+ * to another page of this origin). The normalised form is what is used, so what is checked is what
+ * the browser will load.
  */
 function nextPage(raw: string | undefined): string | undefined {
-  if (!raw?.startsWith(`${DASHBOARD}/`) || raw.includes("//") || raw.includes("\\")) return undefined;
-  return /^[\x21-\x7e]+$/.test(raw) ? raw : undefined;
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.includes("\\") || !/^[\x21-\x7e]+$/.test(raw))
+    return undefined;
+  const base = "http://dashboard.invalid";
+  let resolved: URL;
+  try {
+    resolved = new URL(raw, base);
+  } catch {
+    return undefined;
+  }
+  if (resolved.origin !== base || !resolved.pathname.startsWith(`${DASHBOARD}/`)) return undefined;
+  return `${resolved.pathname}${resolved.search}`;
 }
 
 function signInForms(csrf: string, error?: string, notice?: string, next?: string): SafeHtml {

@@ -2,9 +2,9 @@ import { currencyExponent, toMinorUnits } from "@payspec/client-core";
 import { type PaymentCreate, zPaymentCreate, zPaymentMethod } from "@payspec/payments-zod";
 import {
   ApiFailure,
+  containsCardNumber,
   type FieldProblems,
   firstUnstorableField,
-  maskCardNumbers,
   validateFields,
 } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -40,7 +40,7 @@ function candidate(values: FormValues): Record<string, unknown> {
 }
 
 function minorUnits(amount: string, currency: string | undefined): number | string {
-  if (!currency || !/^-?\d{1,13}(?:\.\d{1,4})?$/.test(amount.trim())) return amount;
+  if (!currency || !/^[A-Z]{3}$/.test(currency) || !/^-?\d{1,13}(?:\.\d{1,4})?$/.test(amount.trim())) return amount;
   try {
     return toMinorUnits(amount.trim(), currency, { exact: true });
   } catch {
@@ -48,9 +48,35 @@ function minorUnits(amount: string, currency: string | undefined): number | stri
   }
 }
 
-/** What was typed, for the form shown again: a card number typed into a text field does not come back. */
+/** The free-text boxes: what the API refuses a card number in, and the form too. */
+const FREE_TEXT = ["description", "reference"] as const;
+
+/**
+ * What was typed, for the form shown again, as it was typed: a box that held a card number comes back
+ * empty (its error says why), never masked into text the user did not type.
+ */
 function shownAgain(values: FormValues): FormValues {
-  return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, value && maskCardNumbers(value)]));
+  const kept = { ...values };
+  for (const field of FREE_TEXT) if (kept[field] !== undefined && containsCardNumber(kept[field])) kept[field] = "";
+  return kept;
+}
+
+/** A card number in a free-text box: an error beside it, whatever else is wrong. */
+function cardNumberProblems(values: FormValues): FieldProblems {
+  const problems: Record<string, string> = {};
+  for (const field of FREE_TEXT) {
+    const value = values[field];
+    if (value !== undefined && containsCardNumber(value))
+      problems[field] = "This looks like a card number, which a payment may not carry. Type the text again without it.";
+  }
+  return problems;
+}
+
+/** The currency named in a message only when it is one (a typed "usd" or markup is not repeated back). */
+function amountHint(currency: string | undefined): string {
+  const known = currency !== undefined && /^[A-Z]{3}$/.test(currency);
+  const digits = known ? currencyExponent(currency) : 2;
+  return `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`;
 }
 
 /** The new payment form, validated by the generated zod schema, with errors beside each field. */
@@ -90,8 +116,9 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
     const key = request.dashboardKey;
     const values = Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues;
     const checked = validateFields(zPaymentCreate, candidate(values));
-    if (!checked.ok) {
-      const problems = { ...checked.problems };
+    const cardNumbers = cardNumberProblems(values);
+    if (!checked.ok || Object.keys(cardNumbers).length > 0) {
+      const problems = checked.ok ? {} : { ...checked.problems };
       if (values.method === DIRECT_DEBIT) {
         problems.method =
           "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.";
@@ -102,11 +129,9 @@ export function registerNewPaymentPage(dashboard: FastifyInstance, ctx: Dashboar
           problems[field] = "Remove the NUL character or lone surrogate: no text can hold it.";
       }
       for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
-      if (problems.amount && typeof candidate(values).amount !== "number") {
-        const digits = values.currency ? currencyExponent(values.currency) : 2;
-        problems.amount = `Enter an amount such as 1250.50, with at most ${digits} decimals for ${values.currency ?? "the currency"}.`;
-      }
-      return show(request, reply, shownAgain(values), problems);
+      if (problems.amount && typeof candidate(values).amount !== "number")
+        problems.amount = amountHint(values.currency);
+      return show(request, reply, shownAgain(values), { ...problems, ...cardNumbers });
     }
     const input: PaymentCreate = checked.data;
     const now = await deps.clocks.now(workspaceScope(key));

@@ -118,7 +118,9 @@ export function registerPaymentsPages(
     );
   });
 
-  const detail = async (request: FastifyRequest, reply: FastifyReply, id: string, error?: string) => {
+  const pageOf = (id: string) => `${DASHBOARD}/payments/${encodeURIComponent(id)}`;
+
+  const detail = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
     const key = request.dashboardKey;
     await ctx.catchUp(key);
     const payment = await deps.payments.payment(key, id);
@@ -131,9 +133,7 @@ export function registerPaymentsPages(
       reply,
       `Payment ${payment.id}`,
       html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
-      ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
       ${paymentDetail(payment, ctx.csrf(request))}`,
-      error ? 409 : 200,
     );
   };
 
@@ -151,14 +151,11 @@ export function registerPaymentsPages(
     // No completion first: a payment waiting for an approver never becomes due.
     const result = await approvePayment(deps.payments, key, id, await now(key));
     if (!result.ok) {
-      return detail(
-        request,
-        reply,
-        id,
-        `Only a dashboard payment waiting for an approver can be approved; this one is ${result.payment?.status ?? "gone"}.`,
-      );
+      return ctx.redirect(request, reply, pageOf(id), {
+        error: `Only a dashboard payment waiting for an approver can be approved; this one is ${result.payment?.status ?? "gone"}.`,
+      });
     }
-    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=approved`, 303);
+    return reply.redirect(`${pageOf(id)}?done=approved`, 303);
   });
 
   dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/cancel`, post, async (request, reply) => {
@@ -174,14 +171,11 @@ export function registerPaymentsPages(
       "dashboard",
     );
     if (!result.ok) {
-      return detail(
-        request,
-        reply,
-        id,
-        `Only pending or approved payments can be cancelled; this one is ${result.payment?.status ?? "gone"}.`,
-      );
+      return ctx.redirect(request, reply, pageOf(id), {
+        error: `Only pending or approved payments can be cancelled; this one is ${result.payment?.status ?? "gone"}.`,
+      });
     }
-    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=cancelled`, 303);
+    return reply.redirect(`${pageOf(id)}?done=cancelled`, 303);
   });
 
   // Forcing a status is the control API's job: the dashboard calls it, so the rules and messages are one.
@@ -195,8 +189,8 @@ export function registerPaymentsPages(
         status: formField(request, "status") ?? "",
       },
     );
-    if (answer.statusCode !== 200) return detail(request, reply, id, answer.json().message);
-    return reply.redirect(`${DASHBOARD}/payments/${encodeURIComponent(id)}?done=forced`, 303);
+    if (answer.statusCode !== 200) return ctx.redirect(request, reply, pageOf(id), { error: answer.json().message });
+    return reply.redirect(`${pageOf(id)}?done=forced`, 303);
   });
 }
 
@@ -308,7 +302,7 @@ function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
     ${awaitsApproval(payment) ? action("approve", "Approve") : ""}
     ${cancellable ? action("cancel", "Cancel payment") : ""}
     <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${token}
-      <label>Force status (sandbox control) <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}">${s}</option>`)}</select></label>
+      <label>Force status (sandbox control) <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${s}</option>`)}</select></label>
       <button type="submit">Force</button>
     </form>
   </section>

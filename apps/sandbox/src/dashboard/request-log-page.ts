@@ -5,10 +5,15 @@ import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { localTime } from "./local-time.js";
 
+/** The status the client saw, or that it saw none. */
+const statusSeen = (entry: LoggedRequest) =>
+  entry.status === undefined ? "none (connection reset)" : String(entry.status);
+
 /** How often the open log page asks for new rows. */
 const REFRESH = "every 2s";
 
 function verdict(entry: LoggedRequest): SafeHtml {
+  if (entry.fault) return html`<span class="verdict">injected: ${entry.fault.name}</span>`;
   return entry.violations.length === 0
     ? html`<span class="verdict">conforms</span>`
     : html`<span class="verdict error">${entry.violations.length} violation${entry.violations.length === 1 ? "" : "s"}</span>`;
@@ -22,7 +27,7 @@ function rows(entries: readonly LoggedRequest[]): SafeHtml {
       ? html`<tr><td colspan="6">No API requests for this workspace yet. Send one with its API key and it appears here.</td></tr>`
       : entries.map(
           (e) => html`<tr><td>${localTime(e.at)}</td><td>${e.method}</td>
-            <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${e.status}${e.fault ? html` <span class="verdict error">fault ${e.fault}</span>` : ""}</td>
+            <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${statusSeen(e)}</td>
             <td class="money">${e.latencyMs.toFixed(1)} ms</td><td>${verdict(e)}</td></tr>`,
         )
   }</tbody>`;
@@ -70,7 +75,8 @@ export function registerRequestLogPage(dashboard: FastifyInstance, ctx: Dashboar
       request,
       reply,
       `${entry.method} ${entry.url}`,
-      html`<p>${localTime(entry.at)} · status ${entry.status} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
+      html`<p>${localTime(entry.at)} · status ${statusSeen(entry)} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
+      ${entry.fault ? html`<p>A fault declared for this workspace struck this request: the client saw ${entry.fault.clientSaw}. It is not judged against the spec.</p>` : ""}
       ${entry.violations.length ? html`<h2>Violations of the spec</h2><ul>${entry.violations.map((v) => html`<li>${v}</li>`)}</ul>` : ""}
       <h2>Request body</h2><pre>${entry.requestBody ?? "(none)"}</pre>
       <h2>Response body</h2><pre>${entry.responseBody ?? "(none)"}</pre>

@@ -1,3 +1,4 @@
+import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { deliveryToApi, scheduleToApi } from "../control/mail-and-exports.js";
 import type { DashboardContext } from "./context.js";
@@ -162,14 +163,13 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     if (answer.statusCode !== 201) {
       // What was typed stays in the form, to be corrected.
       const message = html`<p class="error" role="alert">${answer.json().message}</p>`;
-      return listPage(request, reply, message, 400, entered as Partial<ScheduleView>);
+      // A name that held a card number comes back empty, never masked into text nobody typed.
+      const shown = containsCardNumber(String(entered.name)) ? { ...entered, name: "" } : entered;
+      return listPage(request, reply, message, 400, shown as Partial<ScheduleView>);
     }
-    return listPage(
-      request,
-      reply,
-      html`<p class="notice" role="status">Schedule "${answer.json().name}" created.</p>`,
-      201,
-    );
+    return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, {
+      notice: `Schedule "${answer.json().name}" created.`,
+    });
   });
 
   dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/settings/schedules/:id`, signedIn, async (request, reply) =>
@@ -193,7 +193,9 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       if (answer.statusCode !== 200) {
         return schedulePage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
       }
-      return schedulePage(request, reply, html`<p class="notice" role="status">Schedule saved.</p>`);
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules/${encodeURIComponent(request.params.id)}`, {
+        notice: "Schedule saved.",
+      });
     },
   );
 
@@ -207,13 +209,16 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         ).json();
         const { id: _id, next_due_at: _next, deliveries: _deliveries, ...body } = current;
         const answer = await save(request, { ...body, paused: action === "pause" });
-        const notice =
+        const flash =
           answer.statusCode === 200
-            ? action === "pause"
-              ? "Paused."
-              : "Resumed: it is next due at its next time from now."
-            : answer.json().message;
-        return schedulePage(request, reply, html`<p class="notice" role="status">${notice}</p>`);
+            ? { notice: action === "pause" ? "Paused." : "Resumed: it is next due at its next time from now." }
+            : { error: answer.json().message };
+        return ctx.redirect(
+          request,
+          reply,
+          `${DASHBOARD}/settings/schedules/${encodeURIComponent(request.params.id)}`,
+          flash,
+        );
       },
     );
   }
@@ -227,8 +232,8 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         "DELETE",
         `/_sandbox/schedules/${encodeURIComponent(request.params.id)}`,
       );
-      const notice = answer.statusCode === 204 ? "Schedule deleted." : answer.json().message;
-      return listPage(request, reply, html`<p class="notice" role="status">${notice}</p>`);
+      const flash = answer.statusCode === 204 ? { notice: "Schedule deleted." } : { error: answer.json().message };
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, flash);
     },
   );
 }

@@ -91,9 +91,17 @@ export class DeclaredFaults {
       "results",
     ];
     const unknown = Object.keys(body).find((name) => !known.includes(name));
-    if (unknown !== undefined) throw invalid("body", `unknown field; the fields are ${known.join(", ")}.`);
+    if (unknown !== undefined) throw invalid(unknown, `unknown field; the fields are ${known.join(", ")}.`);
     if (!isFaultName(body.fault)) throw invalid("fault", `must be one of ${FAULT_NAMES.join(", ")}.`);
     const fault = body.fault;
+    // A setting the fault has no use for is refused, not silently dropped.
+    for (const [field, applies, which] of [
+      ["latencyMs", fault.startsWith("latency"), "the latency faults"],
+      ["retryAfterSeconds", fault === "error-503" || fault === "rate-limit", "error-503 and rate-limit"],
+      ["results", fault === "batch-partial", "batch-partial"],
+    ] as const) {
+      if (body[field] !== undefined && !applies) throw invalid(field, `applies to ${which} only, not to ${fault}.`);
+    }
     const asked = Array.isArray(body.operation) ? body.operation : [body.operation];
     if (asked.length === 0 || asked.length > 20 || asked.some((o) => typeof o !== "string")) {
       throw invalid("operation", "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.");

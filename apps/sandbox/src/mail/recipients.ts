@@ -1,3 +1,5 @@
+import { containsCardNumber } from "@payspec/server-kit";
+
 /** At most this many report recipients per workspace. */
 export const MAX_RECIPIENTS = 10;
 
@@ -24,6 +26,11 @@ export function parseRecipients(input: string | readonly unknown[]): RecipientsR
     const address = entry.trim();
     if (address === "") continue;
     position++;
+    if (containsCardNumber(address)) {
+      return {
+        problem: `Recipient ${position} looks like it holds a card number, which no text here may carry; remove it.`,
+      };
+    }
     if (address.length > 254 || !ADDRESS.test(address)) {
       return {
         problem: `Recipient ${position} is not an e-mail address: write it as name@example.com, one per line.`,

@@ -3,6 +3,7 @@ import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-
 import { parse } from "csv-parse/sync";
 import { endOfIstanbulDate } from "../istanbul-time.js";
 import type { Statement, StatementLine } from "../store/index.js";
+import { firstBadUtf8 } from "./first-bad-utf8.js";
 
 /** The statement's header, exactly: the columns a bank export is mapped to before import. */
 export const STATEMENT_COLUMNS = ["reference", "amount_minor", "currency", "value_date"] as const;
@@ -60,12 +61,13 @@ export function readStatement(bytes: Buffer): Statement {
   if (bytes.length > STATEMENT_MAX_BYTES) {
     throw bad(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw bad("The statement is not UTF-8 text; save it as UTF-8 (in Excel: CSV UTF-8).");
+  const undecodable = firstBadUtf8(bytes);
+  if (undecodable) {
+    throw bad(
+      `Line ${undecodable.line}, column ${undecodable.column} (byte ${undecodable.byte}): not UTF-8 text; save the statement as UTF-8 (in Excel: CSV UTF-8).`,
+    );
   }
+  const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // `info` tells each record's line in the file (blank lines are skipped), so errors name the right one.

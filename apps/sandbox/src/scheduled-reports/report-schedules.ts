@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Payment } from "@payspec/payments-zod";
-import { ApiFailure, parseRequest } from "@payspec/server-kit";
+import { ApiFailure, containsCardNumber, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock.js";
 import { signedDownloadUrl } from "../exports/download-link.js";
@@ -33,7 +33,11 @@ const scheduleInput = z.object({
       .trim()
       .min(1, "a name is required")
       .max(100, "at most 100 characters")
-      .refine((name) => !/\p{Cc}/u.test(name), "no control characters"),
+      .refine((name) => !/\p{Cc}/u.test(name), "no control characters")
+      .refine(
+        (name) => !containsCardNumber(name),
+        "looks like it holds a card number, which no text here may carry; remove it",
+      ),
     format: z.enum(["csv", "pdf"]),
     ...listingFilterFields,
     every: z.enum(["day", "week"]),

@@ -10,6 +10,7 @@ import {
   type PaymentRecord,
   type PaymentsStore,
   type ReconciliationRun,
+  restartsCountdown,
   type Snapshot,
   type Statement,
   type StatusChange,
@@ -209,8 +210,10 @@ export class MemoryPaymentsStore implements PaymentsStore {
       ws.accountList = undefined;
     }
     const p = payment as MutablePayment;
+    // History is append-only and in time order, whatever the clock did (a rewind, another instance).
+    at = Math.max(at, (p.history[p.history.length - 1] as StatusChange).at);
     p.status = to;
-    if (to === "approved") p.countdownFrom = at;
+    if (restartsCountdown(p, to, cause)) p.countdownFrom = at;
     // Back in a status that completes (forced, or approved): completion must look at it once more.
     this.#schedule(ws, p);
     if (undoes) {

@@ -88,6 +88,21 @@ export const MONEY_MOVED: ReadonlySet<PaymentStatus> = new Set(["completed", "se
  */
 export const AWAITING_COMPLETION: ReadonlySet<PaymentStatus> = new Set(["pending", "approved", "processing"]);
 
+/**
+ * Whether a status change starts the payment's completion countdown again, at the change's time:
+ * approval does, and so does a forced move back into a status that completes, for a payment that
+ * had a countdown. Otherwise completion would be dated from the old countdown, before the move.
+ */
+export function restartsCountdown(
+  payment: { readonly countdownFrom?: number | undefined },
+  to: PaymentStatus,
+  cause: TransitionCause,
+): boolean {
+  return (
+    to === "approved" || (cause === "control" && AWAITING_COMPLETION.has(to) && payment.countdownFrom !== undefined)
+  );
+}
+
 /** A point in a workspace's history: the payments created so far, and the changes made so far. */
 export interface Snapshot {
   readonly seq: number;

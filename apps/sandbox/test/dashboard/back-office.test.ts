@@ -18,6 +18,16 @@ describe("the dashboard's back office, in a real browser", () => {
     expect(key).toMatch(/^sk_sandbox_/);
     expect(await d.page.getByRole("status").textContent()).toContain("will not be shown again");
     await d.page.screenshot({ path: `${SHOTS}api-keys.png`, fullPage: true });
+    // The key was shown on the page the form redirected to: a reload asks for that page again, posts
+    // nothing, mints no second key and no longer shows the first.
+    expect(new URL(d.page.url()).pathname).toBe("/_sandbox/dashboard/settings/api-keys");
+    await d.page.reload();
+    expect(await d.page.locator("#new-api-key").count()).toBe(0);
+    expect(await d.page.content()).not.toContain(key);
+    const named = (await d.h.call("GET", "/_sandbox/api-keys", { key: KEY })).body.data.filter(
+      (k: { name: string }) => k.name === "Muhasebe ışığı",
+    );
+    expect(named).toHaveLength(1);
     // Only the mask afterwards, the Turkish name exact.
     await d.page.getByRole("link", { name: "API keys" }).click();
     const table = (await d.page.getByRole("table", { name: "API keys" }).textContent()) as string;
@@ -85,7 +95,13 @@ describe("the dashboard's back office, in a real browser", () => {
     const csv = Buffer.concat(chunks).toString("utf8");
     expect(csv).toContain(`2,matched,FTR-ŞĞİ-0042,4990,TRY,${valueDate},${made.id},settled`);
 
+    // The import landed on the run's own page: a reload shows the run again and imports nothing.
+    await d.page.reload();
+    expect(await d.page.getByRole("table", { name: "Statement lines" }).locator("tbody tr").count()).toBe(2);
+    expect((await d.h.call("GET", "/_sandbox/reconciliations", { key: KEY })).body.data).toHaveLength(1);
+
     // A bad file changes nothing and names the line.
+    await d.page.getByRole("link", { name: "All runs" }).click();
     await d.page
       .getByLabel(/Statement \(the file's text/)
       .fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");

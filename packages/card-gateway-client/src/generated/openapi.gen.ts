@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 fe9d020bb1b46d9695be3c18a6a8ccb3958eb17ab0d5915365f1dfcdc47d77c8)
+// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 2f0678e288cc3d5a9fbe0673c01fd8974b5aa4e44b0d3087ef6d7739a1a6190c)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -508,7 +508,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The `referenceId` sent with the card payment. Not blank. */
+                /** @description The `referenceId` sent with the card payment. Not blank; no NUL and no lone surrogate (text no lookup can match). */
                 referenceId: string;
             };
             cookie?: never;

@@ -12,6 +12,7 @@ import {
   type PaymentsStore,
   type ReconciliationRun,
   type ReconciliationSummary,
+  restartsCountdown,
   type Snapshot,
   type Statement,
   type StatusChange,
@@ -473,11 +474,18 @@ export class PostgresPaymentsStore implements PaymentsStore {
         payment.amount,
       ]);
     }
+    // History is append-only and in time order, whatever the clock did (a rewind, another instance).
+    const last = await client.query<{ at: string }>(
+      `SELECT GREATEST(p.created_at, (SELECT max(h.at) FROM payment_history h WHERE h.workspace = $1 AND h.seq = $2)) AS at
+       FROM payments p WHERE p.workspace = $1 AND p.seq = $2`,
+      [workspace, payment.seq],
+    );
+    at = Math.max(at, Number(last.rows[0]?.at ?? at));
     let completedAt = undoes ? undefined : payment.completedAt;
     let settledAt = undoes ? undefined : payment.settledAt;
     if (MONEY_MOVED.has(to)) completedAt ??= at;
     if (to === "settled" || to === "reconciled") settledAt ??= at;
-    const countdownFrom = to === "approved" ? at : payment.countdownFrom;
+    const countdownFrom = restartsCountdown(payment, to, cause) ? at : payment.countdownFrom;
     await client.query(
       `WITH ws AS (UPDATE workspaces SET version = version + 1 WHERE workspace = $1 RETURNING version),
        payment AS (
