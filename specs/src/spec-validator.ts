@@ -6,7 +6,7 @@ const addFormats = addFormatsModule.default;
 
 export interface SpecValidation {
   readonly valid: boolean;
-  /** One line per problem: `<instance path> <message>`. */
+  /** One line per problem: `<instance path> <message>[: what] (<keyword>)`. */
   readonly errors: readonly string[];
 }
 
@@ -17,8 +17,30 @@ export interface SpecValidator {
 
 const SPEC_ID = "urn:payspec:spec";
 
+/** What the failing keyword was about, named: the extra property, the allowed values. */
+function detail(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties") {
+    const name = params.additionalProperty ?? params.unevaluatedProperty;
+    return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
+  }
+  if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
+    const shown = params.allowedValues.slice(0, 10).map((v) => JSON.stringify(v));
+    return `: ${shown.join(", ")}${params.allowedValues.length > 10 ? ", …" : ""}`;
+  }
+  if (e.keyword === "const") return `: ${JSON.stringify(params.allowedValue)}`;
+  return "";
+}
+
+/**
+ * One line per problem, each naming where (the JSON pointer in the value), what (the property or the
+ * allowed values) and which keyword of the schema failed: `/data/0 must NOT have additional
+ * properties: "secret" (additionalProperties)`.
+ */
 function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+  return (errors ?? []).map(
+    (e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}${detail(e)} (${e.keyword})`,
+  );
 }
 
 /**

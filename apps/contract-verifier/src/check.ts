@@ -64,6 +64,8 @@ export interface Check {
   readonly profile: Profile;
   /** The operation it is mostly about, for reports. */
   readonly operation: string;
+  /** The operationId of a per-operation check, for --include-operations and --exclude-operations. */
+  readonly operationId?: string;
   run(run: CheckRun): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { coverageTable } from "./coverage.js";
+import { NoAnswer } from "./exchange.js";
 import { parseOptions, USAGE, UsageError } from "./options.js";
 import { PACT_USAGE, runPactCommand } from "./pact/pact-command.js";
 import { PROXY_USAGE, runProxyCommand } from "./proxy/proxy-command.js";
@@ -12,6 +13,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
   const pactMode = argv[0] === "pact";
   const usage = proxyMode ? PROXY_USAGE : pactMode ? PACT_USAGE : USAGE;
+  const help = proxyMode
+    ? "payspec-verify proxy --help"
+    : pactMode
+      ? "payspec-verify pact --help"
+      : "payspec-verify --help";
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`${usage}\n`);
     return 0;
@@ -33,15 +39,25 @@ async function main(argv: readonly string[]): Promise<number> {
     if (report.coverageShortfall) process.stdout.write(`${report.coverageShortfall}\n`);
     return report.counts.failed + report.counts.error > 0 || report.coverageShortfall ? 1 : 0;
   } catch (error) {
+    // One sentence that says what to do, never a stack and never the whole usage text burying it.
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${usage}\n`);
+      process.stderr.write(`${error.message}\n(${help} lists every option.)\n`);
       return 2;
     }
     if (error instanceof CannotRun) {
       process.stderr.write(`payspec verify could not run: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    if (error instanceof NoAnswer) {
+      process.stderr.write(
+        `payspec verify could not run: the provider did not answer ${error.request.method} ${error.request.path} (${error.message}); check that it is up and reachable, or raise --timeout-ms.\n`,
+      );
+      return 2;
+    }
+    process.stderr.write(
+      `payspec verify stopped on an unexpected error: ${(error as Error).message ?? String(error)}. Run it again with the same flags; if it repeats, report it with this line.\n`,
+    );
+    return 2;
   }
 }
 

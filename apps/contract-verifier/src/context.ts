@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { seededRandom } from "@payspec/server-kit";
 import {
   cardGatewaySpec,
@@ -7,10 +8,11 @@ import {
   type ResponseChecker,
   type SpecValidator,
 } from "@payspec/specs";
-import { SetupFailed } from "./check.js";
+import { SetupFailed, SkipCheck } from "./check.js";
 import { CoverageRecorder } from "./coverage.js";
-import { exchange, type RecordedExchange, type RequestSpec } from "./exchange.js";
-import type { ApiName, VerifyOptions } from "./options.js";
+import { exchange, NoAnswer, type RecordedExchange, type RequestSpec } from "./exchange.js";
+import { type ApiName, SAFE_METHODS, type VerifyOptions } from "./options.js";
+import { checkSeed, RETRY_AFTER_ATTEMPTS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
@@ -46,7 +48,16 @@ export interface SendOptions extends RequestSpec {
  * random source, and a few things worth fetching once (the gateway token, the workspace's accounts).
  */
 export class VerifyContext {
-  readonly random: () => number;
+  /**
+   * The current check's seeded random source: made from the run's seed and the check's id alone
+   * (beginCheck), so a check sends the same requests whether it runs among all or alone (--only).
+   */
+  random: () => number;
+  /** The successful card payments the run made, by referenceId (lower case): the day's report must hold each. */
+  readonly paidCards = new Map<string, { readonly day: string; readonly transactionId: string }>();
+  /** Requests answered 429 even after waiting: no verdict is drawn from them (see the runner). */
+  readonly rateLimited: { check: string; path: string }[] = [];
+  readonly #pacing: RequestPacing | undefined;
   readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
   #token: Promise<string> | undefined;
   #accounts: Promise<{ readonly list: readonly AccountRef[]; readonly problem?: string }> | undefined;
@@ -85,6 +96,12 @@ export class VerifyContext {
     anySpec?: object,
   ) {
     this.random = seededRandom(options.seed);
+    this.#pacing = options.rateLimit === undefined ? undefined : new RequestPacing(options.rateLimit);
+    for (const value of Object.values(options.auth ?? {})) {
+      this.secrets.addValue(value);
+      // A Basic scheme's user:password goes out base64-encoded: an echo of that is a leak too.
+      if (value.includes(":")) this.secrets.addValue(`Basic ${Buffer.from(value).toString("base64")}`);
+    }
     if (options.openapiUrl && anySpec) {
       this.apis.openapi = {
         name: "openapi",
@@ -129,6 +146,11 @@ export class VerifyContext {
     }
   }
 
+  /** Every check starts from its own seed: its data never depends on which checks ran before it. */
+  beginCheck(id: string): void {
+    this.random = seededRandom(checkSeed(this.options.seed, id));
+  }
+
   api(name: ApiName): ApiHandle {
     const handle = this.apis[name];
     if (!handle) throw new Error(`No URL for the ${name} API.`);
@@ -153,13 +175,105 @@ export class VerifyContext {
       else if (request.path.startsWith("/auth/login")) headers.authorization = this.basicCredentials();
       else headers.authorization = `Bearer ${await this.token()}`;
     }
+    let path = request.path;
+    if (auth === "default" && api === "openapi" && this.options.auth) {
+      const credentials = this.#schemeCredentials(request.method, request.path);
+      Object.assign(headers, credentials.headers);
+      if (credentials.query.length > 0) path += `${path.includes("?") ? "&" : "?"}${credentials.query.join("&")}`;
+    }
+    if (this.options.readOnly && !SAFE_METHODS.includes(request.method.toUpperCase())) {
+      throw new SkipCheck(`it needs a ${request.method} request, which --read-only never sends`);
+    }
     cardDataIn(request.json, this.sentCardData);
-    const reply = await exchange(this.api(api).baseUrl, { ...request, headers }, this.options.timeoutMs, this.secrets);
+    const reply = await this.#exchangePaced(api, { ...request, path, headers }, check);
     this.#scanForSensitiveData(reply, check, api);
+    this.#notePaidCard(api, request, reply);
     this.#noteClockMove(api, request, reply);
     this.answers.push({ check, status: reply.status });
     this.coverage.answered(api, request.method, request.path.split("?")[0] ?? "", reply.status);
     return reply;
+  }
+
+  /**
+   * One request with the run's manners: paced (--rate-limit), a 429 or a 503 with Retry-After waited
+   * out a few times, and an idempotent request the server hung up on sent once more. Recorded in the
+   * cassette (--record) as sent, credentials masked.
+   */
+  async #exchangePaced(api: ApiName, request: RequestSpec, check: string): Promise<RecordedExchange> {
+    const idempotent = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(request.method.toUpperCase());
+    let closedOnce = false;
+    for (let attempt = 0; ; attempt++) {
+      await this.#pacing?.take();
+      let reply: RecordedExchange;
+      try {
+        reply = await exchange(this.api(api).baseUrl, request, this.options.timeoutMs, this.secrets);
+      } catch (error) {
+        this.#record(check, api, error instanceof NoAnswer ? error.request : undefined, "no answer");
+        if (error instanceof NoAnswer && error.kind === "closed" && idempotent && !closedOnce) {
+          closedOnce = true;
+          continue;
+        }
+        throw error;
+      }
+      this.#record(check, api, reply.request, reply.status);
+      const wait = retryAfterMs(reply.status, reply.headers);
+      if (wait === undefined) return reply;
+      if (attempt >= RETRY_AFTER_ATTEMPTS) {
+        if (reply.status === 429) this.rateLimited.push({ check, path: reply.request.path });
+        return reply;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** A successful card payment of the run, whichever check made it, for the report checks. */
+  #notePaidCard(api: ApiName, request: RequestSpec, reply: RecordedExchange): void {
+    if (api !== "gateway" || request.method !== "POST" || !request.path.startsWith("/api/v1/payments/card")) return;
+    const paid = (reply.body as { response?: Record<string, unknown> } | undefined)?.response;
+    if (reply.status !== 200 || paid?.paymentStatus !== "SUCCESS") return;
+    if (typeof paid.referenceId !== "string" || typeof paid.createdDate !== "string") return;
+    this.paidCards.set(paid.referenceId.toLowerCase(), {
+      day: paid.createdDate.slice(0, 10),
+      transactionId: String(paid.transactionId ?? paid.id ?? ""),
+    });
+  }
+
+  /** One line of the cassette: which check sent what (credentials already masked), and what came back. */
+  #record(check: string, api: ApiName, request: RecordedExchange["request"] | undefined, status: number | string) {
+    if (!this.options.recordFile || !request) return;
+    appendFileSync(this.options.recordFile, `${JSON.stringify({ check, api, ...request, answered: status })}\n`);
+  }
+
+  /**
+   * The --auth credentials an operation's security asks for: the first requirement whose every scheme
+   * was given, applied as each scheme says (a header, a query parameter, a cookie, a bearer token).
+   */
+  #schemeCredentials(method: string, path: string): { headers: Record<string, string>; query: string[] } {
+    type Scheme = { type?: string; in?: string; name?: string; scheme?: string };
+    const spec = this.api("openapi").spec as {
+      security?: Record<string, unknown>[];
+      components?: { securitySchemes?: Record<string, Scheme> };
+      paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+    };
+    const found = this.api("openapi").checker.operationFor(method, path.split("?")[0] ?? "");
+    const node = found ? spec.paths[found.template]?.[method.toLowerCase()] : undefined;
+    const requirements = node?.security ?? spec.security ?? [];
+    const given = this.options.auth ?? {};
+    const usable = requirements.find((r) => Object.keys(r).length > 0 && Object.keys(r).every((name) => name in given));
+    const headers: Record<string, string> = {};
+    const query: string[] = [];
+    for (const name of Object.keys(usable ?? {})) {
+      const value = given[name] as string;
+      const scheme = spec.components?.securitySchemes?.[name] ?? {};
+      if (scheme.type === "apiKey" && scheme.in === "query")
+        query.push(`${encodeURIComponent(String(scheme.name))}=${encodeURIComponent(value)}`);
+      else if (scheme.type === "apiKey" && scheme.in === "cookie") headers.cookie = `${scheme.name}=${value}`;
+      else if (scheme.type === "apiKey") headers[String(scheme.name).toLowerCase()] = value;
+      else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic")
+        headers.authorization = /^basic /i.test(value) ? value : `Basic ${Buffer.from(value).toString("base64")}`;
+      else headers.authorization = /^\w+ /.test(value) ? value : `Bearer ${value}`;
+    }
+    return { headers, query };
   }
 
   /** A sandbox clock the run moved, so that the run can put it back. */
@@ -204,7 +318,28 @@ export class VerifyContext {
     const baseUrl = this.api(api).baseUrl;
     if (findings.length > 0) this.cardDataLeaks.push({ check, api, baseUrl, exchange: reply, findings });
     const where = this.secrets.echoesIn(textual ? text : reply.bytes.toString("latin1"), reply.headers);
-    if (where.length > 0) this.credentialEchoes.push({ check, api, baseUrl, exchange: reply, where });
+    if (where.length > 0 && !this.#echoIsDeclared(api, reply, where))
+      this.credentialEchoes.push({ check, api, baseUrl, exchange: reply, where });
+  }
+
+  /**
+   * A credential in the body of a 2xx, under properties the operation's response declares by name (a
+   * token-listing operation's `secret`), is what the operation is for, not a leak. In a header, an
+   * error, or a field the spec does not declare, it still is.
+   */
+  #echoIsDeclared(api: ApiName, reply: RecordedExchange, where: readonly string[]): boolean {
+    if (api !== "openapi" || reply.status < 200 || reply.status >= 300) return false;
+    if (where.length !== 1 || where[0] !== "the body" || reply.body === undefined) return false;
+    const fields = this.secrets.echoFieldsIn(reply.body);
+    if (fields.length === 0 || fields.includes("")) return false;
+    const found = this.api("openapi").checker.operationFor(
+      reply.request.method,
+      reply.request.path.split("?")[0] ?? "",
+    );
+    if (!found) return false;
+    const spec = this.api("openapi").spec as { paths: Record<string, Record<string, { responses?: unknown }>> };
+    const declared = propertyNames(spec, spec.paths[found.template]?.[found.method.toLowerCase()]?.responses);
+    return fields.every((field) => declared.has(field));
   }
 
   /** A gateway access token, from one login per run. */
@@ -287,4 +422,24 @@ export class VerifyContext {
     this.#noteClockMove(api, { method: "POST", path: `/_sandbox${path}`, json: body }, reply);
     return reply;
   }
+}
+
+/** Every property name a part of a spec declares, following local $refs (each once). */
+function propertyNames(spec: object, node: unknown, into = new Set<string>(), seen = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) propertyNames(spec, item, into, seen);
+  else if (typeof node === "object" && node !== null) {
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/") && !seen.has(ref)) {
+      seen.add(ref);
+      let target: unknown = spec;
+      for (const part of ref.slice(2).split("/"))
+        target = (target as Record<string, unknown> | undefined)?.[part.replaceAll("~1", "/").replaceAll("~0", "~")];
+      propertyNames(spec, target, into, seen);
+    }
+    const properties = (node as { properties?: unknown }).properties;
+    if (typeof properties === "object" && properties !== null)
+      for (const name of Object.keys(properties)) into.add(name);
+    for (const value of Object.values(node)) propertyNames(spec, value, into, seen);
+  }
+  return into;
 }

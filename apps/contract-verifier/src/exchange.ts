@@ -54,9 +54,23 @@ export class NoAnswer extends Error {
     const reason =
       (cause as Error).name === "TimeoutError"
         ? `no answer within ${timeoutMs} ms`
-        : `the connection failed: ${String((cause as Error).cause ?? (cause as Error).message)}`;
+        : closedByServer(cause)
+          ? "the server closed the connection before answering"
+          : `the connection failed: ${String((cause as Error).cause ?? (cause as Error).message)}`;
     super(reason);
+    this.kind = (cause as Error).name === "TimeoutError" ? "timeout" : closedByServer(cause) ? "closed" : "failed";
   }
+
+  /** A timeout, a connection the server closed (after a 413, say), or another failure (refused, DNS). */
+  readonly kind: "timeout" | "closed" | "failed";
+}
+
+/** undici says "other side closed" (UND_ERR_SOCKET) or ECONNRESET when the server hangs up. */
+function closedByServer(cause: unknown): boolean {
+  const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
+  return (
+    inner?.code === "UND_ERR_SOCKET" || inner?.code === "ECONNRESET" || /other side closed/.test(inner?.message ?? "")
+  );
 }
 
 /**

@@ -46,6 +46,19 @@ export interface VerifyOptions {
   readonly showCoverage?: boolean;
   /** Per-request timeout in ms. */
   readonly timeoutMs: number;
+  /** Only safe methods (GET, HEAD, OPTIONS), no control API, no clock moves: a shared server's data stays as it is. */
+  readonly readOnly?: boolean;
+  /** Operations to run only, and to leave out: an operationId, `METHOD`, `METHOD /path` or a path glob (`/admin/*`). */
+  readonly includeOperations?: readonly string[];
+  readonly excludeOperations?: readonly string[];
+  /** A declared 4xx to a valid request fails the check (by default it is counted and explained, not failed). */
+  readonly strictAcceptance?: boolean;
+  /** At most this many requests a second, for the whole run. */
+  readonly rateLimit?: number;
+  /** Credentials by security scheme name (--auth SCHEME=VALUE), for specs whose operations need different ones. */
+  readonly auth?: Readonly<Record<string, string>>;
+  /** Where to write every request the run sends, one JSON line each (a cassette to compare runs with). */
+  readonly recordFile?: string;
 }
 
 export class UsageError extends Error {}
@@ -77,6 +90,16 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --include-checks P[,P]  run only checks whose id is P, starts with "P." or matches a * glob
                           (auth, negative.addPet, *.addPet)
   --exclude-checks P[,P]  leave out checks whose id is P or starts with "P." (sensitive.card-data)
+  --include-operations P[,P]  call only these operations: an operationId, a method (GET), "METHOD /path"
+                          or a path glob (/admin/*)
+  --exclude-operations P[,P]  never call these operations (same patterns)
+  --read-only             only GET, HEAD and OPTIONS requests, no control API, no clock moves: safe
+                          on a shared server (schema profile)
+  --strict-acceptance     a declared 4xx answer to a valid request fails the check (by default it is
+                          counted and explained: a business rule, a credential's scope)
+  --rate-limit N/s|N/m    at most N requests a second (or minute) for the whole run; 429 and 503 with
+                          Retry-After are waited out (up to 30 s each) and never judged
+  --record FILE           write every request sent, one JSON line each, credentials masked
   --junit FILE            write a JUnit XML report
   --json FILE             write a JSON report
   --timeout-ms N          per-request timeout (default 10000)
@@ -93,8 +116,9 @@ Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-v
 Consumer pacts: payspec-verify pact FILE|DIR... [--target URL]   (see payspec-verify pact --help)
 
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
-  --spec FILE --target URL [--header "Name: value"]... [--base-path /v1]
-                          (--header repeats; use it for credentials. The spec's first server path
+  --spec FILE --target URL [--header "Name: value"]... [--auth SCHEME=VALUE]... [--base-path /v1]
+                          (--header repeats; use it for credentials, or --auth per security scheme
+                          when operations need different ones. The spec's first server path
                           is put after --target unless --target already ends with it; --base-path
                           overrides it, --base-path / turns it off)
 
@@ -112,12 +136,13 @@ export function userPath(file: string, env: NodeJS.ProcessEnv): string {
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const flags = new Map<string, string>();
   const headerFlags: string[] = [];
+  const authFlags: string[] = [];
   const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") continue;
     if (!arg.startsWith("--")) throw new UsageError(`Unexpected argument "${arg}".`);
-    if (arg === "--coverage" || arg === "--stateful" || arg === "--allow-writes") {
+    if (["--coverage", "--stateful", "--allow-writes", "--read-only", "--strict-acceptance"].includes(arg)) {
       switches.add(arg.slice(2));
       continue;
     }
@@ -126,6 +151,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const value = cut < 0 ? argv[++i] : arg.slice(cut + 1);
     if (value === undefined) throw new UsageError(`--${name} needs a value.`);
     if (name === "header") headerFlags.push(value);
+    else if (name === "auth") authFlags.push(value);
     else flags.set(name, value);
   }
   const known = [
@@ -150,6 +176,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "base-path",
     "include-checks",
     "exclude-checks",
+    "include-operations",
+    "exclude-operations",
+    "rate-limit",
+    "record",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -172,6 +202,31 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
           .map((id) => id.trim())
           .filter(Boolean)
       : undefined;
+  const includeOperations = checkList("include-operations");
+  const excludeOperations = checkList("exclude-operations");
+  const auth: Record<string, string> = {};
+  for (const pair of authFlags) {
+    const eq = pair.indexOf("=");
+    if (eq < 1)
+      throw new UsageError(
+        `--auth must be SCHEME=VALUE (a securitySchemes name of the spec), not "${pair.split("=")[0]}…".`,
+      );
+    auth[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  if (authFlags.length > 0 && specFile === undefined)
+    throw new UsageError("--auth is for --spec runs; the payspec APIs take --api-key and --gateway-key.");
+  const rateText = flags.get("rate-limit");
+  const rateMatch = rateText === undefined ? undefined : /^(\d+(?:\.\d+)?)\/(s|m)$/.exec(rateText);
+  if (rateText !== undefined && (!rateMatch || Number(rateMatch[1]) <= 0))
+    throw new UsageError(
+      `--rate-limit must be requests per second or minute, such as 10/s or 30/m, not "${rateText}".`,
+    );
+  const rateLimit = rateMatch ? Number(rateMatch[1]) / (rateMatch[2] === "m" ? 60 : 1) : undefined;
+  const readOnly = switches.has("read-only");
+  if (readOnly && (flags.get("profile") ?? "schema") !== "schema")
+    throw new UsageError("--read-only sends only GET, HEAD and OPTIONS requests: it runs the schema profile only.");
+  if (readOnly && switches.has("stateful"))
+    throw new UsageError("--read-only and --stateful do not go together: a sequence writes.");
   const includeChecks = checkList("include-checks");
   const excludeChecks = checkList("exclude-checks");
   const headers: Record<string, string> = {};
@@ -246,6 +301,13 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
     ...(switches.has("allow-writes") ? { allowWrites: true } : {}),
+    ...(readOnly ? { readOnly } : {}),
+    ...(switches.has("strict-acceptance") ? { strictAcceptance: true } : {}),
+    ...(includeOperations ? { includeOperations } : {}),
+    ...(excludeOperations ? { excludeOperations } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(Object.keys(auth).length > 0 ? { auth } : {}),
+    ...(flags.get("record") ? { recordFile: userPath(flags.get("record") as string, env) } : {}),
     ...(stateful ? { stateful: { runs, maxCommands } } : {}),
     apis,
     profile,
@@ -271,6 +333,45 @@ export function matchesCheck(id: string, pattern: string): boolean {
     return new RegExp(`^${glob.join(".*")}$`).test(id);
   }
   return id === pattern || id.startsWith(`${pattern}.`);
+}
+
+/**
+ * An operation matches a pattern that is its operationId, its method (`GET`), `METHOD /path` as the
+ * spec writes it, or a path glob (`/admin/*`, `DELETE /users/*`).
+ */
+export function matchesOperation(
+  op: { operationId: string; method: string; template: string },
+  pattern: string,
+): boolean {
+  const [first, second] = pattern.trim().split(/\s+/, 2) as [string, string | undefined];
+  if (second !== undefined) return first.toUpperCase() === op.method && globMatches(op.template, second);
+  if (
+    /^[A-Za-z]+$/.test(first) &&
+    first.toUpperCase() === first &&
+    ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"].includes(first)
+  )
+    return op.method === first;
+  if (first.startsWith("/")) return globMatches(op.template, first);
+  return op.operationId === first;
+}
+
+function globMatches(text: string, glob: string): boolean {
+  if (!glob.includes("*")) return text === glob;
+  const parts = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${parts.join(".*")}$`).test(text);
+}
+
+/** Methods that change nothing on a server that keeps HTTP's promise (RFC 9110 §9.2.1). */
+export const SAFE_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS"];
+
+/** Whether --read-only, --include-operations and --exclude-operations let an operation be called. */
+export function operationChosen(
+  options: VerifyOptions,
+  op: { operationId: string; method: string; template: string },
+): boolean {
+  if (options.readOnly && !SAFE_METHODS.includes(op.method)) return false;
+  if (options.includeOperations && !options.includeOperations.some((p) => matchesOperation(op, p))) return false;
+  return !options.excludeOperations?.some((p) => matchesOperation(op, p));
 }
 
 /** Whether --include-checks and --exclude-checks let a check run. */
@@ -321,6 +422,10 @@ export function rerunFlags(options: VerifyOptions, checkId: string): string {
       String(options.stateful.maxCommands),
     );
   if (options.timeoutMs !== 10_000) flags.push("--timeout-ms", String(options.timeoutMs));
+  if (options.readOnly) flags.push("--read-only");
+  if (options.strictAcceptance) flags.push("--strict-acceptance");
+  for (const scheme of Object.keys(options.auth ?? {})) flags.push("--auth", `"${scheme}=$${variableFor(scheme)}"`);
+  if (options.rateLimit !== undefined) flags.push("--rate-limit", `${options.rateLimit}/s`);
   flags.push("--seed", String(options.seed), "--only", shellQuote(checkId));
   return flags.join(" ");
 }

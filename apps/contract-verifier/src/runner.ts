@@ -8,7 +8,15 @@ import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
-import { checkChosen, type Profile, rerunFlags, SANDBOX_VERIFY_API_KEY, type VerifyOptions } from "./options.js";
+import {
+  checkChosen,
+  operationChosen,
+  type Profile,
+  rerunFlags,
+  SAFE_METHODS,
+  SANDBOX_VERIFY_API_KEY,
+  type VerifyOptions,
+} from "./options.js";
 import { curlFor } from "./reproduction.js";
 import { SpecProblem } from "./schema-data.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
@@ -53,7 +61,11 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
     all.push(...operationChecks("gateway", context.api("gateway").spec), ...gatewayScenarios());
   if (options.apis.includes("openapi")) all.push(...operationChecks("openapi", context.api("openapi").spec));
   const inProfile = all.filter(
-    (c) => PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile] && checkChosen(options, c.id),
+    (c) =>
+      PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile] &&
+      checkChosen(options, c.id) &&
+      operationChosen(options, operationOf(c)) &&
+      !switchesMode(options, c),
   );
   const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
   if (options.only && chosen.length === 0) {
@@ -62,6 +74,36 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
   if (chosen.length === 0 && (options.includeChecks || options.excludeChecks))
     throw new CannotRun("--include-checks and --exclude-checks leave no check to run; loosen them.");
   return chosen.filter((_, i) => i % options.shard.count === options.shard.index - 1);
+}
+
+/** A check's operation as --include-operations and --exclude-operations match it. */
+function operationOf(check: Check): { operationId: string; method: string; template: string } {
+  const [method = "", template = ""] = check.operation.split(" ", 2);
+  return { operationId: check.operationId ?? "", method, template };
+}
+
+/**
+ * An operation of another spec that switches the whole server into a mode (maintenance, shutdown):
+ * a run would leave it there for everyone, so it is called only when --include-operations names it.
+ */
+const MODE_SWITCH = /maintenance|shutdown|restart|read-?only-?mode/i;
+
+function switchesMode(options: VerifyOptions, check: Check): boolean {
+  if (!options.specFile || options.includeOperations) return false;
+  const op = operationOf(check);
+  return !SAFE_METHODS.includes(op.method) && MODE_SWITCH.test(`${op.template} ${op.operationId}`);
+}
+
+/** The operations a run of another spec will not call because they switch the server's mode, said once. */
+export function modeSwitchesLeftOut(options: VerifyOptions, context: VerifyContext): string[] {
+  if (!options.specFile || options.includeOperations) return [];
+  const all = operationChecks("openapi", context.api("openapi").spec).filter((c) => switchesMode(options, c));
+  const operations = [...new Set(all.map((c) => c.operation))];
+  return operations.length === 0
+    ? []
+    : [
+        `not called: ${operations.join(", ")}: each switches the whole server into a mode (maintenance, shutdown) that would stay on for everyone; name it in --include-operations to check it.`,
+      ];
 }
 
 /** Thrown when the run cannot start: the provider is unreachable. The CLI exits 2. */
@@ -129,7 +171,19 @@ async function assertWorkspaceMayBeWritten(context: VerifyContext): Promise<void
     await context.send("payments", { method: "POST", path: "/_sandbox/reset", json: {} });
   }
   const reply = await context.send("payments", { method: "GET", path: "/v1/payments?limit=1" });
-  const total = (reply.body as { pagination?: { total?: unknown } } | undefined)?.pagination?.total;
+  const page = reply.body as { data?: unknown; pagination?: { total?: unknown } } | undefined;
+  const total = page?.pagination?.total;
+  if (
+    reply.status === 200 &&
+    typeof total === "number" &&
+    total > 0 &&
+    Array.isArray(page?.data) &&
+    page.data.length === 0
+  ) {
+    throw new CannotRun(
+      `the provider contradicts itself: GET /v1/payments?limit=1 says pagination.total is ${total} but lists no payment, so whether this workspace holds data cannot be told. That is a provider bug to fix; --allow-writes runs anyway.`,
+    );
+  }
   if (reply.status === 200 && typeof total === "number" && total > 0) {
     throw new CannotRun(
       `the workspace of this API key already has ${total} payment${total === 1 ? "" : "s"}, and the ${options.stateful ? "stateful run" : `${options.profile} profile`} adds payments of its own. Give the key of a workspace kept for verification (--api-key or PAYSPEC_VERIFY_API_KEY; a sandbox serves one workspace per key in PAYSPEC_API_KEYS, and POST /_sandbox/reset empties one), or --allow-writes to run here anyway.`,
@@ -138,6 +192,7 @@ async function assertWorkspaceMayBeWritten(context: VerifyContext): Promise<void
 }
 
 async function runCheck(check: Check, context: VerifyContext): Promise<CheckResult> {
+  context.beginCheck(check.id);
   const violations: Violation[] = [];
   const warnings = new Set<string>();
   const times: number[] = [];
@@ -147,6 +202,11 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     async send(request, api = check.api) {
       const reply = await context.send(api, request, check.id);
       times.push(reply.ms);
+      // A rate limit is the server pacing the run, not an answer to the request: no verdict from it.
+      if (reply.status === 429)
+        throw new SkipCheck(
+          `the server kept answering 429 (a rate limit) after waiting out its Retry-After: no verdict; slow the run with --rate-limit`,
+        );
       return reply;
     },
     expect(ok, v) {
@@ -195,7 +255,12 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
         check: check.id,
         operation: `${error.request.method} ${error.request.path.split("?")[0]}`,
         request: error.request,
-        expected: `an answer within the timeout (${error.timeoutMs} ms)`,
+        expected:
+          error.kind === "timeout"
+            ? `an answer within the timeout (${error.timeoutMs} ms)`
+            : error.kind === "closed"
+              ? "an answer before the server closes the connection (an idempotent request was sent twice)"
+              : "an answer",
         actual: error.message,
         reproduce: curlFor(error.request, context.api(check.api).baseUrl, check.api),
         rerun: rerunFlags(context.options, check.id),
@@ -287,16 +352,12 @@ function runWarnings(context: VerifyContext, results: readonly CheckResult[]): s
   const warnings = new Set(groupedByOperation(results.flatMap((r) => r.warnings ?? [])));
   const valid = context.answers.filter((a) => /^(positive|generated)\./.test(a.check));
   const refusedAuth = valid.filter((a) => a.status === 401 || a.status === 403).length;
-  const refused = valid.filter((a) => a.status >= 400 && a.status < 500).length;
   const credentialsHint = context.apis.openapi ? "give them with --header" : "check --api-key and --gateway-key";
   if (valid.length >= 3 && refusedAuth * 2 > valid.length)
     warnings.add(
       `${refusedAuth} of ${valid.length} valid requests were refused with 401 or 403: are the credentials right? (${credentialsHint})`,
     );
-  else if (valid.length >= 3 && refused * 2 > valid.length)
-    warnings.add(
-      `${refused} of ${valid.length} valid requests got a 4xx: are the credentials right, and is --target the API's base URL?`,
-    );
+
   if (context.answers.length >= 3 && context.answers.every((a) => a.status === 404)) {
     const basePath = context.options.basePath;
     warnings.add(
@@ -359,9 +420,18 @@ export async function runVerification(
   }
   const context = new VerifyContext(options, anySpec);
   await assertReachable(context);
-  if (!anySpec) await assertCredentialsAccepted(context);
   const checks = selectChecks(options, context);
-  await assertWorkspaceMayBeWritten(context);
+  try {
+    if (!anySpec) await assertCredentialsAccepted(context);
+    await assertWorkspaceMayBeWritten(context);
+  } catch (error) {
+    // The provider did not answer the run's first requests: said in one sentence, not a stack.
+    if (error instanceof NoAnswer || (error as Error).name === "TimeoutError")
+      throw new CannotRun(
+        `the provider did not answer the run's first requests (${(error as Error).message}): check that it is up and answers within --timeout-ms (${options.timeoutMs} ms).`,
+      );
+    throw error;
+  }
   const startedAt = new Date();
   const results: CheckResult[] = [];
   let clockProblems: string[] = [];
@@ -379,7 +449,11 @@ export async function runVerification(
     results.push(result);
     onResult(result, checks.length + i, checks.length + closing.length);
   }
-  const warnings = [...runWarnings(context, results), ...clockProblems];
+  const warnings = [
+    ...runWarnings(context, results),
+    ...(anySpec ? modeSwitchesLeftOut(options, context) : []),
+    ...clockProblems,
+  ];
   const counts = countByStatus(results);
   const coverage = context.coverage.report();
   const shortfall =

@@ -95,6 +95,26 @@ export class RunSecrets {
     return value;
   }
 
+  /**
+   * The property names under which a parsed body holds a credential the run sent (`""` for one not
+   * under a property, such as a bare string answer): whether each is a field the spec declares tells
+   * a token-listing operation apart from a leak.
+   */
+  echoFieldsIn(json: unknown): string[] {
+    const values = [...this.#values].filter((v) => v.length >= 6);
+    const found = new Set<string>();
+    const walk = (node: unknown, key: string, depth: number) => {
+      if (depth > 64) return;
+      if (typeof node === "string") {
+        if (values.some((v) => node.includes(v))) found.add(key);
+      } else if (Array.isArray(node)) for (const item of node) walk(item, key, depth + 1);
+      else if (typeof node === "object" && node !== null)
+        for (const [k, v] of Object.entries(node)) walk(v, k, depth + 1);
+    };
+    walk(json, "", 0);
+    return [...found];
+  }
+
   /** Where an answer repeats a credential the run sent: `the body`, `the set-cookie header`. */
   echoesIn(body: string, headers: Readonly<Record<string, string>>): string[] {
     const values = [...this.#values].filter((v) => v.length >= 6);

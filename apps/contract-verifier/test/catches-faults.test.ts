@@ -3,7 +3,7 @@ import { startSandbox } from "@payspec/sandbox";
 import { redactCardData } from "@payspec/server-kit";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import { CannotRun, parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 
 const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
 
@@ -241,6 +241,39 @@ const FAULTS: readonly KnownFault[] = [
     }),
     caughtBy: "report.content",
     saying: "in the report exactly once",
+  },
+  {
+    fault: "a report that drops the day's first row (another payment of the run)",
+    profile: "behaviour",
+    rule: () => ({
+      when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
+      fault: {
+        kind: "replaceBytes",
+        replace: async (bytes) => {
+          const workbook = new ExcelJS.Workbook();
+          await workbook.xlsx.load(bytes as never);
+          const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+          if (sheet.rowCount > 2) sheet.spliceRows(2, 1);
+          return Buffer.from(await workbook.xlsx.writeBuffer());
+        },
+      },
+    }),
+    caughtBy: "report.content",
+    saying: /every successful payment the run made on .* \| 1 missing/,
+  },
+  {
+    fault: "completed payments without completed_at (settled ones keep theirs)",
+    profile: "sandbox",
+    rule: () => ({
+      when: (r) => r.method === "GET" && /^\/v1\/payments\/pay_/.test(path(r.url)),
+      fault: {
+        kind: "rewrite",
+        rewrite: ({ completed_at, ...payment }) =>
+          payment.status === "completed" ? payment : { ...payment, completed_at },
+      },
+    }),
+    caughtBy: "state.completes",
+    saying: "completed, completed_at absent",
   },
   {
     fault: "a repeating cursor with small limits (the next page is the same page again)",
@@ -509,6 +542,34 @@ describe("the verifier reports each fault through the check that should catch it
       ["--timeout-ms", "1500", "--only", "positive.listPayments"],
     );
     expect(failedChecks(report)["positive.listPayments"]?.join()).toContain("no answer within 1500 ms");
+  });
+
+  it("a listing that takes 12 s before a run that writes: one sentence, exit 2, no stack", async () => {
+    const run = verifyThroughProxy(
+      "behaviour",
+      {
+        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+        fault: { kind: "delay", ms: 12_000 },
+        times: 1,
+      },
+      ["--timeout-ms", "1500"],
+    );
+    await expect(run).rejects.toThrow(
+      /the provider did not answer the run's first requests \(no answer within 1500 ms\)/,
+    );
+    await expect(run).rejects.toBeInstanceOf(CannotRun);
+  });
+
+  it("a listing whose pagination.total is off by one: the provider's inconsistency, not the user's workspace", async () => {
+    const run = verifyThroughProxy("behaviour", {
+      when: (r) => r.method === "GET" && r.url === "/v1/payments?limit=1",
+      fault: {
+        kind: "rewrite",
+        rewrite: (page) => ({ ...page, pagination: { ...page.pagination, total: page.pagination.total + 1 } }),
+      },
+      times: 1,
+    });
+    await expect(run).rejects.toThrow(/the provider contradicts itself: .*pagination.total is 1 but lists no payment/);
   });
 });
 

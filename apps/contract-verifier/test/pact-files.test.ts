@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crossCheckPact, parsePact } from "../src/index.js";
+import type { Rules } from "../src/pact/pact-file.js";
 import { bodyMismatches, headerMismatches } from "../src/pact/pact-matching.js";
 
 // The shapes pact libraries write, by specification version (the same interaction in each).
@@ -91,6 +92,30 @@ describe("reading pacts V2, V3 and V4 into one model", () => {
     expect(interaction?.response.body).toEqual({ id: "pay_1", status: "pending", amount: 100 });
     expect(interaction?.response.rules.body.get("$.id")?.[0]).toMatchObject({ match: "regex" });
     expect(interaction?.response.rules.body.get("$.amount")?.[0]).toMatchObject({ match: "type" });
+  });
+
+  it("reads eachLike as pact-js 9 and pact-python 1.x write it: {min} with no match is a type match", () => {
+    const old = {
+      ...v2,
+      interactions: [
+        {
+          description: "the accounts",
+          request: { method: "GET", path: "/v1/accounts" },
+          response: {
+            status: 200,
+            headers: { "Content-Type": "application/json" },
+            body: [{ id: "acc_1", currency: "TRY", balance: 1 }],
+            matchingRules: { "$.body": { min: 1 }, "$.body[*].*": { match: "type" } },
+          },
+        },
+      ],
+    };
+    const [interaction] = parsePact(JSON.stringify(old), "shop.json").interactions;
+    const rules = interaction?.response.rules.body as Rules;
+    expect(rules.get("$")?.[0]).toMatchObject({ match: "type", min: 1 });
+    const six = Array.from({ length: 6 }, (_, i) => ({ id: `acc_${i}`, currency: "USD", balance: i * 10 }));
+    expect(bodyMismatches(interaction?.response.body, six, rules)).toEqual([]);
+    expect(bodyMismatches(interaction?.response.body, [], rules)).toEqual(["$: expected at least 1 items, got 0"]);
   });
 
   it("keeps a V3 provider state's params and generators, and names what it cannot check", () => {

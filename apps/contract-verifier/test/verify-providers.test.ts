@@ -252,6 +252,31 @@ describe("the CLI", () => {
     const usage = await run(tsx, [cli, "--profile", "everything", "--target", sandbox.url]).catch((e) => e);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--profile must be one of schema, behaviour, sandbox");
+    // The sentence stands alone: no usage text buries it, and no stack follows it.
+    expect(usage.stderr.trim().split("\n")).toEqual([
+      "--profile must be one of schema, behaviour, sandbox.",
+      "(payspec-verify --help lists every option.)",
+    ]);
+  });
+
+  it("exits 2 with one sentence when pact replay's --target does not answer, before any interaction", async () => {
+    const pact = fileURLToPath(
+      new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),
+    );
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const target = `http://127.0.0.1:${port}`;
+    const unreachable = await run(tsx, [cli, "pact", pact, "--target", target]).catch((e) => e);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr.trim()).toBe(
+      `payspec verify could not run: the provider at ${target} does not answer (ECONNREFUSED): start it, or give the right --target.`,
+    );
+    expect(unreachable.stdout).not.toMatch(/^[!✗]/m);
   });
 
   it("exits 2, once, when the provider refuses the credentials: not dozens of violations", async () => {

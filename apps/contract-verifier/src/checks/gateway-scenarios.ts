@@ -106,11 +106,24 @@ export function gatewayScenarios(): Check[] {
       profile: "behaviour",
       operation: `GET ${REPORT}`,
       async run(run) {
+        // Two payments of its own, so that a report that loses a row (its first or its last) shows.
+        const earlier = await pay(run, cardRequest(run));
         const paid = await pay(run, cardRequest(run));
-        if (!paid) return;
+        if (!paid || !earlier) return;
         if (paid.paymentStatus !== "SUCCESS") return run.cannotStart("the provider declined the spec's example card");
-        const rows = await report(run, paid.createdDate.slice(0, 10));
+        const day = paid.createdDate.slice(0, 10);
+        const rows = await report(run, day);
         if (!rows) return;
+        // Every successful payment the run made that day, whichever check made it, is in the report.
+        const inReport = new Set(rows.map((r) => r.referenceId.toLowerCase()));
+        const missing = [...run.ctx.paidCards].filter(([ref, made]) => made.day === day && !inReport.has(ref));
+        run.expect(missing.length === 0, {
+          expected: `every successful payment the run made on ${day} in that day's report (${[...run.ctx.paidCards.values()].filter((p) => p.day === day).length})`,
+          actual: `${missing.length} missing: ${missing
+            .slice(0, 5)
+            .map(([, made]) => made.transactionId)
+            .join(", ")}`,
+        });
         const mine = rows.filter((r) => r.referenceId.toLowerCase() === paid.referenceId.toLowerCase());
         run.expect(mine.length === 1, {
           expected: `the payment ${paid.transactionId} in the report exactly once`,

@@ -4,7 +4,7 @@ import { SANDBOX_VERIFY_API_KEY, UsageError, userPath } from "../options.js";
 import { summary } from "../reporters/console-reporter.js";
 import { writeJson, writeJunit } from "../reporters/file-reporters.js";
 import { curlFor } from "../reproduction.js";
-import { countByStatus, type VerificationReport } from "../runner.js";
+import { CannotRun, countByStatus, type VerificationReport } from "../runner.js";
 import { RunSecrets } from "../secrets.js";
 import { type BrokerOptions, verifyFromBroker } from "./broker-verification.js";
 import { loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
@@ -238,6 +238,25 @@ function interactionLine(pact: Pick<Pact, "consumer" | "provider">, result: Chec
   return `${mark} ${result.id} ${pact.consumer} -> ${pact.provider}: "${result.title}"${why}\n`;
 }
 
+/**
+ * A --target that does not answer is "could not run" (exit 2), said once, before any interaction is
+ * tried: not one "provider state could not be set up" line per interaction.
+ */
+async function assertTargetAnswers(target: ReplayTarget): Promise<void> {
+  for (const url of new Set([target.paymentsUrl, target.gatewayUrl])) {
+    try {
+      const answer = await fetch(url, { signal: AbortSignal.timeout(target.timeoutMs) });
+      await answer.arrayBuffer();
+    } catch (error) {
+      const cause = (error as Error).cause as
+        | { code?: string; message?: string; errors?: { code?: string }[] }
+        | undefined;
+      const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
+      throw new CannotRun(`the provider at ${url} does not answer (${why}): start it, or give the right --target.`);
+    }
+  }
+}
+
 /** `payspec-verify pact …`: exit 0 when every interaction agrees, 1 when one does not. */
 export async function runPactCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const options = parsePactOptions(argv, env);
@@ -263,6 +282,7 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
           secrets,
         }
       : undefined;
+  if (replayTarget) await assertTargetAnswers(replayTarget);
   const target = replayTarget ? { ...replayTarget, setup: stateSetup(replayTarget) } : undefined;
   const results: CheckResult[] = [];
   const warnings: string[] = [];

@@ -102,6 +102,18 @@ function bodyOf(message: Json, headers: Record<string, string>, v4: boolean): { 
 }
 
 /** V2 keeps every rule in one map keyed `$.body.x` / `$.headers.X`; V3 and V4 split them by part. */
+/**
+ * A matcher as the official verifier reads it: old implementations (pact-js 9, pact-python 1.x)
+ * write `eachLike` as `{"min": 1}` with no `match`, which Pact reads as a type match with a minimum.
+ */
+function normalisedMatcher(raw: Json): Matcher {
+  const matcher = raw as unknown as Matcher;
+  if (matcher.match === undefined && (raw.min !== undefined || raw.max !== undefined))
+    return { ...matcher, match: "type" };
+  if (matcher.match === undefined && typeof raw.regex === "string") return { ...matcher, match: "regex" };
+  return matcher;
+}
+
 function rulesOf(raw: unknown, part: "body" | "header"): Map<string, Matcher[]> {
   const rules = new Map<string, Matcher[]>();
   if (!isObject(raw)) return rules;
@@ -109,7 +121,10 @@ function rulesOf(raw: unknown, part: "body" | "header"): Map<string, Matcher[]> 
   const split = raw[part];
   if (isObject(split)) {
     for (const [path, rule] of Object.entries(split)) {
-      const matchers = isObject(rule) && Array.isArray(rule.matchers) ? (rule.matchers as Matcher[]) : [];
+      const matchers =
+        isObject(rule) && Array.isArray(rule.matchers)
+          ? (rule.matchers.filter(isObject) as Json[]).map(normalisedMatcher)
+          : [];
       const at = part === "header" ? path.toLowerCase() : path;
       rules.set(at, matchers);
     }
@@ -118,7 +133,7 @@ function rulesOf(raw: unknown, part: "body" | "header"): Map<string, Matcher[]> 
   for (const [path, rule] of Object.entries(raw)) {
     if (!path.startsWith(v2Prefix) || !isObject(rule)) continue;
     const at = part === "body" ? `$${path.slice(v2Prefix.length)}` : path.slice(v2Prefix.length).toLowerCase();
-    rules.set(at, [rule as unknown as Matcher]);
+    rules.set(at, [normalisedMatcher(rule)]);
   }
   return rules;
 }

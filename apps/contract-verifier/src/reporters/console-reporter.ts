@@ -10,12 +10,18 @@ function clip(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
-/** What went wrong with a check, in one line: its note, or its first violation. */
+/**
+ * What went wrong with a check, in one line: its note, or its first kind of violation, how often it
+ * was seen, and how many other kinds there are (the same message N times is one kind, not N).
+ */
 export function reasonOf(result: CheckResult): string {
-  const first = result.violations[0];
+  const groups = distinctViolations(result);
+  const first = groups[0];
   if (!first) return result.note ?? result.status;
-  const more = result.violations.length > 1 ? ` (+${result.violations.length - 1} more)` : "";
-  return `expected ${first.expected}; got ${first.actual}${more}`;
+  const times = first.count > 1 ? ` (${first.count} times)` : "";
+  const others =
+    groups.length > 1 ? ` (+${groups.length - 1} other kind${groups.length === 2 ? "" : "s"} of problem)` : "";
+  return `expected ${first.violation.expected}; got ${first.violation.actual}${times}${others}`;
 }
 
 /** One progress line per finished check; on a TTY the counter is kept on one updating line. */

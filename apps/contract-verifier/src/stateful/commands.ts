@@ -378,7 +378,11 @@ class ForceStatus implements Command {
       json: { status: this.status },
     });
     // 409: the accounts cannot cover the move, or the payment is reconciled (final); it keeps its status.
-    expect(reply.status === 200 || reply.status === 409, "200, or 409 when the money cannot move or the payment is reconciled", reply);
+    expect(
+      reply.status === 200 || reply.status === 409,
+      "200, or 409 when the money cannot move or the payment is reconciled",
+      reply,
+    );
     if (reply.status === 200) known.status = this.status;
   }
   toString = () => `force payment #${this.at} to ${this.status}`;
