@@ -26,6 +26,19 @@ function failedChecks(report: VerificationReport): Record<string, string[]> {
 
 const path = (url: string) => url.split("?")[0] ?? url;
 
+/** The daily report's .xlsx with its sheet changed by `edit` on the way to the verifier. */
+function reportEdited(edit: (sheet: ExcelJS.Worksheet) => void): FaultRule["fault"] {
+  return {
+    kind: "replaceBytes",
+    replace: async (bytes) => {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(bytes as never);
+      edit(workbook.worksheets[0] as ExcelJS.Worksheet);
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    },
+  };
+}
+
 interface KnownFault {
   readonly fault: string;
   readonly profile: string;
@@ -228,16 +241,7 @@ const FAULTS: readonly KnownFault[] = [
     profile: "behaviour",
     rule: () => ({
       when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
-      fault: {
-        kind: "replaceBytes",
-        replace: async (bytes) => {
-          const workbook = new ExcelJS.Workbook();
-          await workbook.xlsx.load(bytes as never);
-          const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
-          sheet.spliceRows(sheet.rowCount, 1);
-          return Buffer.from(await workbook.xlsx.writeBuffer());
-        },
-      },
+      fault: reportEdited((sheet) => sheet.spliceRows(sheet.rowCount, 1)),
     }),
     caughtBy: "report.content",
     saying: "in the report exactly once",
@@ -247,16 +251,9 @@ const FAULTS: readonly KnownFault[] = [
     profile: "behaviour",
     rule: () => ({
       when: (r) => r.url.startsWith("/api/v1/general/reports/sales/daily-transactions?date="),
-      fault: {
-        kind: "replaceBytes",
-        replace: async (bytes) => {
-          const workbook = new ExcelJS.Workbook();
-          await workbook.xlsx.load(bytes as never);
-          const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
-          if (sheet.rowCount > 2) sheet.spliceRows(2, 1);
-          return Buffer.from(await workbook.xlsx.writeBuffer());
-        },
-      },
+      fault: reportEdited((sheet) => {
+        if (sheet.rowCount > 2) sheet.spliceRows(2, 1);
+      }),
     }),
     caughtBy: "report.content",
     saying: /every successful payment the run made on .* \| 1 missing/,
