@@ -113,7 +113,7 @@ export const SANDBOX_PROVIDER_STATES: readonly CatalogueEntry[] = [
   })),
   {
     name: "the workspace has {count} payments",
-    params: "count (1 to 100)",
+    params: "count (0 to 100)",
     returns: "fromAccount, toAccount",
     setUp: async (setup, params) => {
       const count = Number(params.count);

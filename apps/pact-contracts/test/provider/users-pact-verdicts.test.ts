@@ -64,7 +64,7 @@ describe("payspec-verify pact on a pact nobody here wrote (plain pact-js and fet
     // Without a provider, a state is not set up: the interaction itself agrees with the spec.
     expect(statuses(results)).toEqual({ ...VERDICTS, "a request for a refunded payment": "passed" });
     expect(problems(results.get("a new payment of nothing"))).toEqual([
-      "an interaction the spec allows | request body /amount must be >= 1",
+      "an interaction the spec allows | request body /amount must be >= 1 (minimum)",
     ]);
     expect(problems(results.get("a request for a payment that is gone"))).toEqual([
       "an interaction the spec allows | getPayment (GET /v1/payments/{id}): status 410 is not declared (declared: 200, 400, 401, 404, 500)",
