@@ -129,6 +129,26 @@ describe("reading pacts V2, V3 and V4 into one model", () => {
     ]);
   });
 
+  it("reads a JSON body with no Content-Type as JSON, as the official verifier does (pact-python 1.x writes them)", () => {
+    const noType = {
+      ...v2,
+      interactions: [
+        {
+          description: "an unknown payment",
+          request: { method: "GET", path: "/v1/payments/pay_missing", headers: { Authorization: "Bearer x" } },
+          response: { status: 404, body: { code: "not_found", message: "No payment pay_missing." } },
+        },
+      ],
+    };
+    expect(crossCheckPact(parsePact(JSON.stringify(noType), "shop.json"))).toEqual([]);
+    // Still judged: a body the spec's error shape does not allow is reported.
+    const wrong = structuredClone(noType);
+    (wrong.interactions[0] as { response: { body: unknown } }).response.body = { error: 1 };
+    expect(crossCheckPact(parsePact(JSON.stringify(wrong), "shop.json")).join()).toContain(
+      "must have required property 'code'",
+    );
+  });
+
   it("says what is wrong with a file that is not a pact, without quoting it", () => {
     expect(() => parsePact("{ not json", "x.json")).toThrow("x.json is not JSON");
     expect(() => parsePact('{"pets": []}', "x.json")).toThrow('x.json has no "interactions" list');

@@ -117,7 +117,11 @@ export function interactionVsSpec(interaction: PactInteraction, spec: object): s
         problems.push(`spec: query parameter ${name} is not declared`);
     }
   }
-  const contentType = response.headers["content-type"] ?? response.contentType ?? null;
+  // With no Content-Type, the official verifier tells the body's type from the body itself: an
+  // object or a list (how pact-python 1.x writes `will_respond_with(404, body=…)`) is JSON.
+  const jsonShaped = typeof response.body === "object" && response.body !== null;
+  const contentType =
+    response.headers["content-type"] ?? response.contentType ?? (jsonShaped ? "application/json" : null);
   const json = contentType?.includes("json") ? response.body : undefined;
   if (json !== undefined) {
     const declared = (spec as Node).paths[operation.template]?.[method]?.responses?.[String(response.status)];
