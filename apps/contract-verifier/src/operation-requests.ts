@@ -191,6 +191,13 @@ export function anySpecRequest(
   for (const { param, at } of operationParameters(spec, op)) {
     const wanted = param.in === "path" || param.required || (sampling === "every-property" && param.in === "query");
     if (!wanted || !["path", "query", "header"].includes(param.in)) continue;
+    if (param.in === "path") {
+      const known = serverId(ctx, op, param.name, pointerOf(...at, "schema"), param.schema);
+      if (known !== undefined) {
+        pathParams[param.name] = known;
+        continue;
+      }
+    }
     const sampled = validValue(
       ctx,
       op.api,
@@ -214,6 +221,20 @@ export function anySpecRequest(
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(content && media ? { body: validValue(ctx, op.api, bodyPointer(op, media), content, sampling) } : {}),
   };
+}
+
+/** The first id the server returned that the path parameter's schema accepts (see DiscoveredIds). */
+function serverId(ctx: VerifyContext, op: OperationInfo, name: string, pointer: string, schema: Node | undefined) {
+  const spec = ctx.api(op.api).spec as Node;
+  const type = (resolveRef(spec, schema ?? {}, [])[0] as Node | undefined)?.type;
+  for (const text of ctx.discovered.candidates(op.template, name)) {
+    const value = (type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    if (ctx.api(op.api).validator.validate(pointer, value).valid) {
+      ctx.discovered.used.add(`${op.method} ${op.template}`);
+      return text;
+    }
+  }
+  return undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: examples are checked against the spec by the spec tests

@@ -8,6 +8,7 @@ import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
+import { operationParameters, operationsOf } from "./operation-requests.js";
 import {
   checkChosen,
   operationChosen,
@@ -104,6 +105,45 @@ export function modeSwitchesLeftOut(options: VerifyOptions, context: VerifyConte
     : [
         `not called: ${operations.join(", ")}: each switches the whole server into a mode (maintenance, shutdown) that would stay on for everyone; name it in --include-operations to check it.`,
       ];
+}
+
+/**
+ * Before any check of another spec's run: each list operation the run may call (a GET with no path
+ * parameter and no required query parameter) is asked once, and the ids in its answer kept for path
+ * parameters. Every run does this whatever checks it takes, so a rerun sees what the full run saw.
+ */
+async function discoverIds(context: VerifyContext): Promise<void> {
+  const spec = context.api("openapi").spec;
+  for (const op of operationsOf("openapi", spec)) {
+    if (op.method !== "GET" || op.template.includes("{") || !operationChosen(context.options, op)) continue;
+    const required = operationParameters(spec, op).some(({ param }) => param.required && param.in !== "header");
+    if (required) continue;
+    try {
+      const reply = await context.send("openapi", { method: "GET", path: op.template }, "(discovery)");
+      if (reply.status >= 200 && reply.status < 300) context.discovered.harvest(op.template, reply.body);
+    } catch (error) {
+      if (!(error instanceof NoAnswer) && !(error instanceof SkipCheck)) throw error;
+    }
+  }
+}
+
+/** Which by-id operations got ids the server returned, and how many got generated ones. */
+function discoveryNote(context: VerifyContext): string[] {
+  if (!context.apis.openapi) return [];
+  const spec = context.api("openapi").spec;
+  const byId = [
+    ...new Set(
+      operationsOf("openapi", spec)
+        .filter((op) => op.template.includes("{") && operationChosen(context.options, op))
+        .map((op) => `${op.method} ${op.template}`),
+    ),
+  ];
+  if (byId.length === 0) return [];
+  const used = [...context.discovered.used];
+  const named = used.slice(0, 3).join(", ") + (used.length > 3 ? ` and ${used.length - 3} more` : "");
+  return [
+    `path parameters: ${used.length} of ${byId.length} by-id operations got ids the server returned from its list operations${used.length ? ` (${named})` : ""}; the others got generated ones, so they mostly exercise their 404.`,
+  ];
 }
 
 /** Thrown when the run cannot start: the provider is unreachable. The CLI exits 2. */
@@ -432,6 +472,7 @@ export async function runVerification(
       );
     throw error;
   }
+  if (anySpec) await discoverIds(context);
   const startedAt = new Date();
   const results: CheckResult[] = [];
   let clockProblems: string[] = [];
@@ -452,6 +493,7 @@ export async function runVerification(
   const warnings = [
     ...runWarnings(context, results),
     ...(anySpec ? modeSwitchesLeftOut(options, context) : []),
+    ...discoveryNote(context),
     ...clockProblems,
   ];
   const counts = countByStatus(results);

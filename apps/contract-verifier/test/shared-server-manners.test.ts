@@ -204,6 +204,31 @@ describe("what the server does that is not a failure", () => {
   });
 });
 
+describe("real ids", () => {
+  it("fills a path parameter with an id the server's list answered, and says which operations got one", async () => {
+    const report = await verify(train("--include-operations", "get-bookings,get-booking"));
+    expect(failed(report)).toEqual([]);
+    // The list's first booking id, as the server (Prism, from the spec's own example) answered it.
+    const list = proxy.seen.find((r) => r.method === "GET" && r.url === "/bookings");
+    expect(list).toBeDefined();
+    const byId = proxy.seen.filter((r) => r.method === "GET" && /^\/bookings\/[^/?]+$/.test(r.url));
+    expect(byId.length).toBeGreaterThan(0);
+    const listed = await (
+      await fetch(`${prism.url}/bookings`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json();
+    const firstId = (listed as { data: { id: string }[] }).data[0]?.id;
+    expect(byId.filter((r) => r.url === `/bookings/${firstId}`).length).toBeGreaterThan(0);
+    // Without the list operation, the id is a generated one.
+    proxy.seen.length = 0;
+    const alone = await verify(train("--include-operations", "get-booking"));
+    expect(proxy.seen.some((r) => r.url === `/bookings/${firstId}`)).toBe(false);
+    expect(alone.warnings?.join("\n")).toContain("path parameters: 0 of 1 by-id operations");
+    expect(report.warnings?.join("\n")).toContain(
+      "path parameters: 1 of 1 by-id operations got ids the server returned from its list operations (GET /bookings/{bookingId})",
+    );
+  });
+});
+
 describe("one credential per security scheme", () => {
   it("--auth SCHEME=VALUE sends each operation the credential its security asks for, masked everywhere", async () => {
     const cassette = join(dir, "auth.jsonl");

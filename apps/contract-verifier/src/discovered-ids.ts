@@ -1,0 +1,57 @@
+/**
+ * Ids the server itself returned, from the list operations a run of another spec calls before its
+ * checks (RESTler's producer-consumer idea, kept simple): a path parameter is filled with one of them
+ * instead of a generated string, so a by-id operation is exercised past its 404. Gathered once per
+ * run, before any check, so a check run alone (--only) gets the same ids as in the full run.
+ */
+export class DiscoveredIds {
+  /** `id`s of the objects a collection's GET answered, by its path template (`/bookings`). */
+  readonly #collections = new Map<string, string[]>();
+  /** Values of id-named fields (`id`, `petId`, `booking_id`), by the field's normalised name. */
+  readonly #fields = new Map<string, string[]>();
+  /** The operations whose path parameters were filled from these ids, for the run's summary. */
+  readonly used = new Set<string>();
+
+  /** Keeps the ids of one answer of a collection's GET (a list, or an object holding lists). */
+  harvest(template: string, body: unknown): void {
+    let nodes = 0;
+    const walk = (node: unknown, depth: number) => {
+      if (depth > 6 || ++nodes > 5_000 || typeof node !== "object" || node === null) return;
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item, depth + 1);
+        return;
+      }
+      for (const [key, value] of Object.entries(node)) {
+        if ((typeof value === "string" && value !== "") || (typeof value === "number" && Number.isFinite(value))) {
+          if (key === "id") add(this.#collections, template, String(value));
+          if (/(^id$|id$|_id$)/i.test(key)) add(this.#fields, normalised(key), String(value));
+        } else walk(value, depth + 1);
+      }
+    };
+    walk(body, 0);
+  }
+
+  /**
+   * An id for a path parameter: a field of the same name the server returned (`petId`), else an `id`
+   * from the collection the parameter's path hangs from (`/bookings` for `/bookings/{bookingId}`).
+   */
+  candidates(template: string, parameter: string): string[] {
+    const collection = template.slice(0, template.indexOf(`/{${parameter}}`));
+    return [
+      ...(this.#fields.get(normalised(parameter)) ?? []),
+      ...(collection ? (this.#collections.get(collection) ?? []) : []),
+    ];
+  }
+
+  get size(): number {
+    return this.#collections.size + this.#fields.size;
+  }
+}
+
+const normalised = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+function add(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key) ?? [];
+  if (list.length < 20 && !list.includes(value)) list.push(value);
+  map.set(key, list);
+}
