@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -257,6 +257,23 @@ describe("the CLI", () => {
       "--profile must be one of schema, behaviour, sandbox.",
       "(payspec-verify --help lists every option.)",
     ]);
+  });
+
+  it("gives every interaction a unique id when one consumer has two pact files", async () => {
+    const pact = fileURLToPath(
+      new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),
+    );
+    const dir = await mkdtemp(join(tmpdir(), "payspec-two-pacts-"));
+    const text = await readFile(pact, "utf8");
+    await writeFile(join(dir, "first.json"), text);
+    await writeFile(join(dir, "second.json"), text);
+    const json = join(dir, "report.json");
+    await run(tsx, [cli, "pact", join(dir, "first.json"), join(dir, "second.json"), "--json", json]).catch((e) => e);
+    const ids = (JSON.parse(await readFile(json, "utf8")) as { results: { id: string }[] }).results.map((r) => r.id);
+    const interactions = (JSON.parse(text) as { interactions: unknown[] }).interactions.length;
+    expect(ids).toHaveLength(2 * interactions);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.at(-1)).toBe(`pact.${ids[0]?.split(".")[1]}.${2 * interactions}`);
   });
 
   it("exits 2 with one sentence when pact replay's --target does not answer, before any interaction", async () => {

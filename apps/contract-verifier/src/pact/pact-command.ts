@@ -296,10 +296,15 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
       );
     }
   }
+  // Interactions are numbered per consumer across its files, so two files of one consumer never
+  // share a result id in the JSON and JUnit reports.
+  const numbered = new Map<string, number>();
   for (const pact of pacts) {
     for (const skipped of pact.skipped) warnings.push(`${pact.file}: ${skipped}`);
+    const offset = numbered.get(pact.consumer) ?? 0;
+    numbered.set(pact.consumer, offset + pact.interactions.length);
     for (const [index, interaction] of pact.interactions.entries()) {
-      const result = await judge(pact, interaction, index, target);
+      const result = await judge(pact, interaction, offset + index, target);
       results.push(result);
       process.stdout.write(interactionLine(pact, result));
     }
