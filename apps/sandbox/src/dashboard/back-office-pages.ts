@@ -1,8 +1,7 @@
-import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ApiKeyView } from "../api-keys/api-keys.js";
 import type { DashboardContext } from "./context.js";
-import { formField } from "./form-fields.js";
+import { formField, typedAgain } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { localTime } from "./local-time.js";
@@ -71,9 +70,9 @@ export function registerBackOfficePages(dashboard: FastifyInstance, ctx: Dashboa
       ...(expires ? { expires_on: expires } : {}),
     });
     if (answer.statusCode !== 201) {
-      // What was typed stays, to be corrected; a name that held a card number comes back empty.
+      // What was typed stays, to be corrected.
       return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400, {
-        name: containsCardNumber(name) ? "" : name,
+        name: typedAgain(name),
         ...(expires ? { expires } : {}),
       });
     }

@@ -1,3 +1,4 @@
+import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyRequest } from "fastify";
 
 /** A text field of an urlencoded form, or undefined. */
@@ -11,4 +12,13 @@ export function formField(request: FastifyRequest, name: string): string | undef
 export function queryField(request: FastifyRequest, name: string): string | undefined {
   const value = (request.query as Record<string, unknown>)[name];
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * What a refused form shows again in a text box: what was typed, as it was typed, except text holding
+ * a card number, which comes back empty (its error says why) and is never masked into something the
+ * user did not type.
+ */
+export function typedAgain(value: string): string {
+  return containsCardNumber(value) ? "" : value;
 }

@@ -1,10 +1,9 @@
-import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { jobToApi, messageToApi } from "../control/mail-and-exports.js";
 import { validDownloadSignature } from "../exports/download-link.js";
 import { workspaceTag } from "../payments/seed.js";
 import type { DashboardContext } from "./context.js";
-import { formField } from "./form-fields.js";
+import { formField, typedAgain } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { localTime } from "./local-time.js";
@@ -232,8 +231,7 @@ export function registerMailAndExportsPages(dashboard: FastifyInstance, ctx: Das
         reply,
         html`<p class="error" role="alert">${answer.json().message}</p>`,
         400,
-        // A box that held a card number comes back empty, never masked into text nobody typed.
-        containsCardNumber(entered) ? "" : entered,
+        typedAgain(entered),
       );
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, { notice: "Recipients saved." });

@@ -12,7 +12,7 @@ import { workspaceScope } from "../clock.js";
 import { submitFromDashboard } from "../payments/dashboard-actions.js";
 import type { StoredAccount, StoredPayment } from "../store/index.js";
 import type { DashboardContext } from "./context.js";
-import { formField } from "./form-fields.js";
+import { formField, typedAgain } from "./form-fields.js";
 import { inWords } from "./form-messages.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
@@ -39,8 +39,12 @@ function candidate(values: FormValues): Record<string, unknown> {
   return out;
 }
 
+/** An ISO 4217-shaped code: what the exponent lookup takes; anything else is never looked up or repeated back. */
+const isCurrencyCode = (currency: string | undefined): currency is string =>
+  currency !== undefined && /^[A-Z]{3}$/.test(currency);
+
 function minorUnits(amount: string, currency: string | undefined): number | string {
-  if (!currency || !/^[A-Z]{3}$/.test(currency) || !/^-?\d{1,13}(?:\.\d{1,4})?$/.test(amount.trim())) return amount;
+  if (!isCurrencyCode(currency) || !/^-?\d{1,13}(?:\.\d{1,4})?$/.test(amount.trim())) return amount;
   try {
     return toMinorUnits(amount.trim(), currency, { exact: true });
   } catch {
@@ -51,14 +55,9 @@ function minorUnits(amount: string, currency: string | undefined): number | stri
 /** The free-text boxes: what the API refuses a card number in, and the form too. */
 const FREE_TEXT = ["description", "reference"] as const;
 
-/**
- * What was typed, for the form shown again, as it was typed: a box that held a card number comes back
- * empty (its error says why), never masked into text the user did not type.
- */
+/** What was typed, for the form shown again (see typedAgain). */
 function shownAgain(values: FormValues): FormValues {
-  const kept = { ...values };
-  for (const field of FREE_TEXT) if (kept[field] !== undefined && containsCardNumber(kept[field])) kept[field] = "";
-  return kept;
+  return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, value && typedAgain(value)]));
 }
 
 /** A card number in a free-text box: an error beside it, whatever else is wrong. */
@@ -74,7 +73,7 @@ function cardNumberProblems(values: FormValues): FieldProblems {
 
 /** The currency named in a message only when it is one (a typed "usd" or markup is not repeated back). */
 function amountHint(currency: string | undefined): string {
-  const known = currency !== undefined && /^[A-Z]{3}$/.test(currency);
+  const known = isCurrencyCode(currency);
   const digits = known ? currencyExponent(currency) : 2;
   return `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`;
 }

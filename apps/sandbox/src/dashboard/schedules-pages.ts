@@ -1,8 +1,7 @@
-import { containsCardNumber } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { deliveryToApi, scheduleToApi } from "../control/mail-and-exports.js";
 import type { DashboardContext } from "./context.js";
-import { formField } from "./form-fields.js";
+import { formField, typedAgain } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD } from "./layout.js";
 import { localTime } from "./local-time.js";
@@ -163,8 +162,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     if (answer.statusCode !== 201) {
       // What was typed stays in the form, to be corrected.
       const message = html`<p class="error" role="alert">${answer.json().message}</p>`;
-      // A name that held a card number comes back empty, never masked into text nobody typed.
-      const shown = containsCardNumber(String(entered.name)) ? { ...entered, name: "" } : entered;
+      const shown = { ...entered, name: typedAgain(String(entered.name)) };
       return listPage(request, reply, message, 400, shown as Partial<ScheduleView>);
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, {
