@@ -58,8 +58,6 @@ export class VerifyContext {
   readonly paidCards = new Map<string, { readonly day: string; readonly transactionId: string }>();
   /** Ids the server returned from its list operations, for path parameters (runs of another spec). */
   readonly discovered = new DiscoveredIds();
-  /** Requests answered 429 even after waiting: no verdict is drawn from them (see the runner). */
-  readonly rateLimited: { check: string; path: string }[] = [];
   readonly #pacing: RequestPacing | undefined;
   readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
   #token: Promise<string> | undefined;
@@ -223,10 +221,8 @@ export class VerifyContext {
       this.#record(check, api, reply.request, reply.status);
       const wait = retryAfterMs(reply.status, reply.headers);
       if (wait === undefined) return reply;
-      if (attempt >= RETRY_AFTER_ATTEMPTS) {
-        if (reply.status === 429) this.rateLimited.push({ check, path: reply.request.path });
-        return reply;
-      }
+      // Still refused after the last wait: the caller decides (a 429 draws no verdict, see the runner).
+      if (attempt >= RETRY_AFTER_ATTEMPTS) return reply;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

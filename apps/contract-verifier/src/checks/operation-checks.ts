@@ -151,10 +151,10 @@ function wrongCredentials(spec: Node, requirement: Node): Pick<SendOptions, "hea
   return { headers, query };
 }
 
-/** Whether the operation declares a status, exactly, by its range (`4XX`) or as `default`. */
-function declares(node: Node, status: number): boolean {
+/** Whether the operation declares a status, exactly, by its range (`4XX`) or (unless told not to) as `default`. */
+function declares(node: Node, status: number, orByDefault = true): boolean {
   const code = String(status);
-  return [code, `${code[0]}XX`, "default"].some((key) => key in (node.responses ?? {}));
+  return [code, `${code[0]}XX`, ...(orByDefault ? ["default"] : [])].some((key) => key in (node.responses ?? {}));
 }
 
 /** Whether the operation declares any success (2xx, 3xx, or a `default` that may be one). */
@@ -185,12 +185,6 @@ function expectAnySpecRefusal(
     return;
   }
   expectClientError(run, "openapi", reply, allowed, why);
-}
-
-/** Whether the operation declares this status itself or by its range (`default` says nothing about it). */
-function declaresExactly(node: Node, status: number): boolean {
-  const code = String(status);
-  return code in (node.responses ?? {}) || `${code[0]}XX` in (node.responses ?? {});
 }
 
 /** The refusal's own words, when it gives some (`message`, `error`, `detail`, `title`), clipped. */
@@ -270,7 +264,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
             expectConformanceOrWarn(run, api, op, node, r);
           }
           const refusals = replies.filter((r) => refused(r, pathParams.length > 0));
-          const allDeclared = refusals.every((r) => declaresExactly(node, r.status));
+          const allDeclared = refusals.every((r) => declares(node, r.status, false));
           if (refusals.length === replies.length && !declaresSuccess(node)) {
             run.warn(
               `${op.method} ${op.template}: no success status is declared (only ${Object.keys(node.responses ?? {}).join(", ")}); the spec should declare what a valid request gets.`,
