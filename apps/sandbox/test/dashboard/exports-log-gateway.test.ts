@@ -16,7 +16,7 @@ const run = promisify(execFile);
 async function download(linkName: string) {
   const [file] = await Promise.all([
     d.page.waitForEvent("download"),
-    d.page.getByRole("link", { name: linkName }).click(),
+    d.page.getByRole("link", { name: linkName, exact: true }).click(),
   ]);
   return readFile((await file.path()) as string);
 }

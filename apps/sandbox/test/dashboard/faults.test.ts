@@ -7,7 +7,7 @@ const d = useDashboard(30);
 describe("the dashboard's Faults page, in a real browser", () => {
   it("declares a fault through the control API, shows how often it struck, and clears it", async () => {
     await d.signIn();
-    await d.page.getByRole("link", { name: "Faults" }).click();
+    await d.page.getByRole("link", { name: "Faults", exact: true }).click();
     expect(await d.page.locator("#fault-count").textContent()).toBe("No faults declared.");
     await d.page.locator("select[name=operation]").selectOption("listAccounts");
     await d.page.locator("select[name=fault]").selectOption("error-503");
@@ -36,7 +36,7 @@ describe("the dashboard's Faults page, in a real browser", () => {
 
   it("refuses what the control API refuses, with its message naming the field", async () => {
     await d.signIn();
-    await d.page.getByRole("link", { name: "Faults" }).click();
+    await d.page.getByRole("link", { name: "Faults", exact: true }).click();
     await d.page.locator("select[name=fault]").selectOption("latency-before");
     await d.page.getByLabel(/Or each with probability/).fill("2");
     await d.page.getByRole("button", { name: "Declare the fault" }).click();
