@@ -52,3 +52,23 @@ describe("createResponseChecker", () => {
     ).toContain("not declared");
   });
 });
+
+describe("createResponseChecker on another spec's shapes", () => {
+  // WireMock's admin API declares some JSON answers by an example alone, with no schema.
+  const exampleOnly = {
+    openapi: "3.0.0",
+    info: { title: "example only", version: "1" },
+    paths: {
+      "/requests": {
+        get: { responses: { "200": { content: { "application/json": { example: { requests: [] } } } } } },
+      },
+    },
+  };
+
+  it("accepts any JSON body for a media type declared with an example but no schema", () => {
+    const checker = createResponseChecker(exampleOnly);
+    const exchange = { method: "GET", path: "/requests", status: 200, contentType: "application/json" };
+    expect(checker.check({ ...exchange, body: { anything: [1, 2] } })).toEqual([]);
+    expect(checker.check({ ...exchange, contentType: "text/html", body: "<p>" }).join()).toContain("not declared");
+  });
+});

@@ -12,8 +12,8 @@ import { SetupFailed, SkipCheck } from "./check.js";
 import { CoverageRecorder } from "./coverage.js";
 import { DiscoveredIds } from "./discovered-ids.js";
 import { exchange, NoAnswer, type RecordedExchange, type RequestSpec } from "./exchange.js";
-import { type ApiName, SAFE_METHODS, type VerifyOptions } from "./options.js";
-import { checkSeed, RETRY_AFTER_ATTEMPTS, RequestPacing, retryAfterMs } from "./request-pacing.js";
+import { type ApiName, credentialsFor, SAFE_METHODS, type VerifyOptions } from "./options.js";
+import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
@@ -221,8 +221,9 @@ export class VerifyContext {
       this.#record(check, api, reply.request, reply.status);
       const wait = retryAfterMs(reply.status, reply.headers);
       if (wait === undefined) return reply;
-      // Still refused after the last wait: the caller decides (a 429 draws no verdict, see the runner).
-      if (attempt >= RETRY_AFTER_ATTEMPTS) return reply;
+      // Still refused after the last wait, or asked to wait longer than the run waits (Unleash's login
+      // asks for a minute): the caller decides at once (a 429 draws no verdict, see the runner).
+      if (attempt >= RETRY_AFTER_ATTEMPTS || wait > (this.options.retryAfterMaxMs ?? RETRY_AFTER_CAP_MS)) return reply;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
@@ -259,7 +260,7 @@ export class VerifyContext {
     const found = this.api("openapi").checker.operationFor(method, path.split("?")[0] ?? "");
     const node = found ? spec.paths[found.template]?.[method.toLowerCase()] : undefined;
     const requirements = node?.security ?? spec.security ?? [];
-    const given = this.options.auth ?? {};
+    const given = credentialsFor(this.options.auth ?? {}, found);
     const usable = requirements.find((r) => Object.keys(r).length > 0 && Object.keys(r).every((name) => name in given));
     const headers: Record<string, string> = {};
     const query: string[] = [];

@@ -11,6 +11,22 @@ export class DiscoveredIds {
   readonly #fields = new Map<string, string[]>();
   /** The operations whose path parameters were filled from these ids, for the run's summary. */
   readonly used = new Set<string>();
+  /** Ids the run made itself before the checks (see produced-ids.ts), and the operations that took one. */
+  readonly #made = new Set<string>();
+  readonly usedMade = new Set<string>();
+
+  /** Keeps an id the run created for a path parameter no list filled: by its collection, and by name. */
+  produced(template: string, parameter: string, id: string): void {
+    const collection = template.slice(0, template.indexOf(`/{${parameter}}`));
+    if (collection) add(this.#collections, collection, id);
+    if (normalised(parameter) !== "id") add(this.#fields, normalised(parameter), id);
+    this.#made.add(id);
+  }
+
+  /** Whether `id` is one the run made itself, not one a list answered. */
+  made(id: string): boolean {
+    return this.#made.has(id);
+  }
 
   /** Keeps the ids of one answer of a collection's GET (a list, or an object holding lists). */
   harvest(template: string, body: unknown): void {
@@ -37,10 +53,10 @@ export class DiscoveredIds {
    */
   candidates(template: string, parameter: string): string[] {
     const collection = template.slice(0, template.indexOf(`/{${parameter}}`));
-    return [
-      ...(this.#fields.get(normalised(parameter)) ?? []),
-      ...(collection ? (this.#collections.get(collection) ?? []) : []),
-    ];
+    // A parameter called just `id` names no kind of thing: every collection's objects have an `id`
+    // (Unleash's feature type "release" is no addon id), so only its own collection's ids fit it.
+    const byName = normalised(parameter) === "id" ? [] : (this.#fields.get(normalised(parameter)) ?? []);
+    return [...byName, ...(collection ? (this.#collections.get(collection) ?? []) : [])];
   }
 
   get size(): number {

@@ -55,6 +55,8 @@ export interface VerifyOptions {
   readonly strictAcceptance?: boolean;
   /** At most this many requests a second, for the whole run. */
   readonly rateLimit?: number;
+  /** The longest Retry-After a 429 or 503 is waited out for (ms); a longer one draws no verdict at once. */
+  readonly retryAfterMaxMs?: number;
   /** Credentials by security scheme name (--auth SCHEME=VALUE), for specs whose operations need different ones. */
   readonly auth?: Readonly<Record<string, string>>;
   /** Where to write every request the run sends, one JSON line each (a cassette to compare runs with). */
@@ -98,7 +100,9 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --strict-acceptance     a declared 4xx answer to a valid request fails the check (by default it is
                           counted and explained: a business rule, a credential's scope)
   --rate-limit N/s|N/m    at most N requests a second (or minute) for the whole run; 429 and 503 with
-                          Retry-After are waited out (up to 30 s each) and never judged
+                          Retry-After are waited out and a 429 is never judged
+  --retry-after-max S     the longest Retry-After waited out, three times at most (default 30); a
+                          server asking for longer gets no verdict on that request, at once
   --record FILE           write every request sent, one JSON line each, credentials masked
   --junit FILE            write a JUnit XML report
   --json FILE             write a JSON report
@@ -118,7 +122,9 @@ Consumer pacts: payspec-verify pact FILE|DIR... [--target URL]   (see payspec-ve
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
   --spec FILE --target URL [--header "Name: value"]... [--auth SCHEME=VALUE]... [--base-path /v1]
                           (--header repeats; use it for credentials, or --auth per security scheme
-                          when operations need different ones. The spec's first server path
+                          when operations need different ones; --auth SCHEME@OPERATIONS=VALUE
+                          gives some operations their own, such as apiKey@/api/client/*=TOKEN,
+                          OPERATIONS as in --include-operations. The spec's first server path
                           is put after --target unless --target already ends with it; --base-path
                           overrides it, --base-path / turns it off)
 
@@ -179,6 +185,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "include-operations",
     "exclude-operations",
     "rate-limit",
+    "retry-after-max",
     "record",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
@@ -207,9 +214,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const auth: Record<string, string> = {};
   for (const pair of authFlags) {
     const eq = pair.indexOf("=");
-    if (eq < 1)
+    if (eq < 1 || pair.slice(0, eq).trim().startsWith("@") || pair.slice(0, eq).trim().endsWith("@"))
       throw new UsageError(
-        `--auth must be SCHEME=VALUE (a securitySchemes name of the spec), not "${pair.split("=")[0]}…".`,
+        `--auth must be SCHEME=VALUE or SCHEME@OPERATIONS=VALUE (a securitySchemes name of the spec), not "${pair.split("=")[0]}…".`,
       );
     auth[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
   }
@@ -277,6 +284,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   if (!shard || shard.count < 1 || shard.index < 1 || shard.index > shard.count)
     throw new UsageError(`--shard must be i/n with 1 <= i <= n, not "${shardText}".`);
+  const retryAfterText = flags.get("retry-after-max");
+  const retryAfterMaxMs = retryAfterText === undefined ? undefined : Number(retryAfterText) * 1000;
+  if (retryAfterMaxMs !== undefined && !(retryAfterMaxMs >= 0 && /^\d+$/.test(retryAfterText ?? "")))
+    throw new UsageError(`--retry-after-max must be a whole number of seconds, such as 60, not "${retryAfterText}".`);
   const timeoutMs = Number(flags.get("timeout-ms") ?? "10000");
   if (!(timeoutMs > 0)) throw new UsageError("--timeout-ms must be a positive number.");
   const minCoverage = flags.has("min-coverage") ? Number(flags.get("min-coverage")) : undefined;
@@ -306,6 +317,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(includeOperations ? { includeOperations } : {}),
     ...(excludeOperations ? { excludeOperations } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(retryAfterMaxMs !== undefined ? { retryAfterMaxMs } : {}),
     ...(Object.keys(auth).length > 0 ? { auth } : {}),
     ...(flags.get("record") ? { recordFile: userPath(flags.get("record") as string, env) } : {}),
     ...(stateful ? { stateful: { runs, maxCommands } } : {}),
@@ -359,6 +371,25 @@ function globMatches(text: string, glob: string): boolean {
   if (!glob.includes("*")) return text === glob;
   const parts = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${parts.join(".*")}$`).test(text);
+}
+
+/**
+ * The --auth values for one operation, by scheme: `SCHEME@OPERATIONS=VALUE` (OPERATIONS as in
+ * --include-operations: an operationId, a method, a path glob) wins over a plain `SCHEME=VALUE`, so one
+ * run can give an admin token to most operations and a client token to `/api/client/*`.
+ */
+export function credentialsFor(
+  auth: Readonly<Record<string, string>>,
+  op: { operationId: string; method: string; template: string } | undefined,
+): Record<string, string> {
+  const plain: Record<string, string> = {};
+  const scoped: Record<string, string> = {};
+  for (const [key, value] of Object.entries(auth)) {
+    const at = key.indexOf("@");
+    if (at < 0) plain[key] = value;
+    else if (op && matchesOperation(op, key.slice(at + 1))) scoped[key.slice(0, at)] ??= value;
+  }
+  return { ...plain, ...scoped };
 }
 
 /** Methods that change nothing on a server that keeps HTTP's promise (RFC 9110 §9.2.1). */
@@ -426,6 +457,7 @@ export function rerunFlags(options: VerifyOptions, checkId: string): string {
   if (options.strictAcceptance) flags.push("--strict-acceptance");
   for (const scheme of Object.keys(options.auth ?? {})) flags.push("--auth", `"${scheme}=$${variableFor(scheme)}"`);
   if (options.rateLimit !== undefined) flags.push("--rate-limit", `${options.rateLimit}/s`);
+  if (options.retryAfterMaxMs !== undefined) flags.push("--retry-after-max", String(options.retryAfterMaxMs / 1000));
   flags.push("--seed", String(options.seed), "--only", shellQuote(checkId));
   return flags.join(" ");
 }

@@ -15,13 +15,13 @@ export class RequestPacing {
   }
 }
 
-/** The longest the run waits for one Retry-After, and how many times it waits for one request. */
+/** The longest the run waits for one Retry-After by default, and how many times it waits for one request. */
 export const RETRY_AFTER_CAP_MS = 30_000;
 export const RETRY_AFTER_ATTEMPTS = 3;
 
 /**
- * How long a 429 or 503 asks the client to wait (Retry-After in seconds or as an HTTP date), capped;
- * undefined when it does not say (a 503 without it is an answer to judge, not a pause).
+ * How long a 429 or 503 asks the client to wait (Retry-After in seconds or as an HTTP date); undefined
+ * when it does not say (a 503 without it is an answer to judge, not a pause).
  */
 export function retryAfterMs(status: number, headers: Readonly<Record<string, string>>): number | undefined {
   if (status !== 429 && status !== 503) return undefined;
@@ -29,7 +29,7 @@ export function retryAfterMs(status: number, headers: Readonly<Record<string, st
   if (text === undefined) return status === 429 ? 1_000 : undefined;
   const seconds = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : Date.parse(text) - Date.now();
   if (!Number.isFinite(seconds)) return status === 429 ? 1_000 : undefined;
-  return Math.min(Math.max(0, seconds), RETRY_AFTER_CAP_MS);
+  return Math.max(0, seconds);
 }
 
 /** A string's 32-bit FNV-1a hash: a check's own seed from the run's seed and its id. */

@@ -18,6 +18,7 @@ import {
   SANDBOX_VERIFY_API_KEY,
   type VerifyOptions,
 } from "./options.js";
+import { produceIds } from "./produced-ids.js";
 import { curlFor } from "./reproduction.js";
 import { SpecProblem } from "./schema-data.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
@@ -28,7 +29,14 @@ export interface VerificationReport {
   /** `proxy`: live traffic through `payspec-verify proxy`; `pact`: consumer pacts through `payspec-verify pact`. */
   readonly mode?: "proxy" | "pact";
   /** The pacts of a `pact` run. */
-  readonly pacts?: readonly { file: string; consumer: string; provider: string; specification: string }[];
+  readonly pacts?: readonly {
+    file: string;
+    consumer: string;
+    /** The consumer version that published it (broker mode). */
+    consumerVersion?: string;
+    provider: string;
+    specification: string;
+  }[];
   readonly target: {
     readonly payments?: string;
     readonly gateway?: string;
@@ -141,8 +149,10 @@ function discoveryNote(context: VerifyContext): string[] {
   if (byId.length === 0) return [];
   const used = [...context.discovered.used];
   const named = used.slice(0, 3).join(", ") + (used.length > 3 ? ` and ${used.length - 3} more` : "");
+  const made = context.discovered.usedMade.size;
+  const madeNote = made > 0 ? `, ${made} of them from creating one first (links, Location, the created body's id)` : "";
   return [
-    `path parameters: ${used.length} of ${byId.length} by-id operations got ids the server returned from its list operations${used.length ? ` (${named})` : ""}; the others got generated ones, so they mostly exercise their 404.`,
+    `path parameters: ${used.length} of ${byId.length} by-id operations got ids the server returned${used.length ? ` (${named})` : ""}, from its list operations${madeNote}; the others got generated ones, so they mostly exercise their 404.`,
   ];
 }
 
@@ -245,7 +255,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
       // A rate limit is the server pacing the run, not an answer to the request: no verdict from it.
       if (reply.status === 429)
         throw new SkipCheck(
-          `the server kept answering 429 (a rate limit) after waiting out its Retry-After: no verdict; slow the run with --rate-limit`,
+          `the server answered 429 (a rate limit), again after waiting out its Retry-After or asking for a longer wait than --retry-after-max (30 s unless given): no verdict; pace the run with --rate-limit or wait longer with --retry-after-max`,
         );
       return reply;
     },
@@ -299,7 +309,9 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
           error.kind === "timeout"
             ? `an answer within the timeout (${error.timeoutMs} ms)`
             : error.kind === "closed"
-              ? "an answer before the server closes the connection (an idempotent request was sent twice)"
+              ? ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(error.request.method.toUpperCase())
+                ? "an answer before the server closes the connection (this idempotent request was sent twice)"
+                : "an answer before the server closes the connection (a server refusing a request early should still let the client read its answer, RFC 9112 §9.6)"
               : "an answer",
         actual: error.message,
         reproduce: curlFor(error.request, context.api(check.api).baseUrl, check.api),
@@ -472,7 +484,16 @@ export async function runVerification(
       );
     throw error;
   }
-  if (anySpec) await discoverIds(context);
+  if (anySpec) {
+    await discoverIds(context);
+    if (!options.readOnly)
+      await produceIds(
+        context,
+        (op) =>
+          operationChosen(options, op) &&
+          !(!options.includeOperations && MODE_SWITCH.test(`${op.template} ${op.operationId}`)),
+      );
+  }
   const startedAt = new Date();
   const results: CheckResult[] = [];
   let clockProblems: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { crossCheckPact, parsePact } from "../src/index.js";
 import type { Rules } from "../src/pact/pact-file.js";
-import { bodyMismatches, headerMismatches } from "../src/pact/pact-matching.js";
+import { bodyMismatches, headerMismatches, statusMismatch } from "../src/pact/pact-matching.js";
 
 // The shapes pact libraries write, by specification version (the same interaction in each).
 const v2 = {
@@ -199,13 +199,55 @@ describe("Pact's matching rules", () => {
     ]);
   });
 
+  it("V4's collection matchers, combine OR, semver and statusCode, as the official verifier reads them", () => {
+    const accounts = [{ currency: "TRY" }, { currency: "USD" }];
+    // The variant's item is matched by value, as no rule of its own says otherwise.
+    const contains = rules({ $: [{ match: "arrayContains", variants: [{ index: 0, rules: new Map() }] }] });
+    expect(bodyMismatches([{ currency: "USD" }], accounts, contains)).toEqual([]);
+    expect(bodyMismatches([{ currency: "GBP" }], accounts, contains)).toEqual([
+      "$: expected an array holding an item like its item 0, got none that is",
+    ]);
+    const either = rules({
+      "$[*].currency": [
+        { match: "regex", regex: "TRY", combine: "OR" },
+        { match: "regex", regex: "USD", combine: "OR" },
+      ],
+      $: [{ match: "type", min: 1 }],
+    });
+    expect(bodyMismatches([{ currency: "TRY" }], accounts, either)).toEqual([]);
+    expect(bodyMismatches([{ currency: "TRY" }], [{ currency: "EUR" }], either)).toHaveLength(1);
+    const snake = rules({ $: [{ match: "eachKey", rules: [{ match: "regex", regex: "[a-z_]+" }] }] });
+    expect(bodyMismatches({ a: 1 }, { from_account: "x", amount: 1 }, snake)).toEqual([]);
+    expect(bodyMismatches({ a: 1 }, { fromAccount: "x" }, snake).join()).toContain("every key to be text matching");
+    const byValue = rules({ $: [{ match: "values" }] });
+    expect(bodyMismatches({ x: { n: 1 } }, { a: { n: 2 }, b: { n: 3 } }, byValue)).toEqual([]);
+    expect(bodyMismatches({ x: { n: 1 } }, { a: { n: "2" } }, byValue)).toHaveLength(1);
+    const version = rules({ "$.v": [{ match: "semver" }] });
+    expect(bodyMismatches({ v: "1.0.0" }, { v: "2.10.3-rc.1" }, version)).toEqual([]);
+    expect(bodyMismatches({ v: "1.0.0" }, { v: "v2" }, version)).toHaveLength(1);
+    expect(statusMismatch(200, 201, [{ match: "statusCode", status: "success" }])).toBeUndefined();
+    expect(statusMismatch(400, 409, [{ match: "statusCode", status: [400, 422] }])).toBe(
+      "a status that is 400 or 422, got 409",
+    );
+    expect(statusMismatch(200, 201, undefined)).toBe("status 200, got 201");
+  });
+
   it("regex, integer and the closest rule win", () => {
     const r = rules({ "$.id": [{ match: "regex", regex: "pay_\\w+" }], "$.*": [{ match: "integer" }] });
     expect(bodyMismatches({ id: "pay_1", n: 1 }, { id: "pay_2", n: 5 }, r)).toEqual([]);
     expect(bodyMismatches({ id: "pay_1", n: 1 }, { id: "acc_2", n: 1.5 }, r)).toEqual([
-      "$.id: expected text matching /pay_\\w+/, got text that does not",
+      '$.id: expected text matching /pay_\\w+/ as a whole (a Pact regex must match the entire value), got "acc_2"',
       "$.n: expected an integer, got a number",
     ]);
+    // Matching in part is not matching: the message says so, with the value (card numbers masked).
+    const media = rules({ "$.type": [{ match: "regex", regex: "application/json" }] });
+    expect(bodyMismatches({ type: "application/json" }, { type: "application/json; charset=utf-8" }, media)).toEqual([
+      '$.type: expected text matching /application/json/ as a whole (a Pact regex must match the entire value), got "application/json; charset=utf-8", which it matches only in part',
+    ]);
+    const card = rules({ "$.note": [{ match: "regex", regex: "paid" }] });
+    expect(bodyMismatches({ note: "paid" }, { note: "card 4111111111111111 declined" }, card).join()).toContain(
+      "card 411111******1111 declined",
+    );
   });
 
   it("headers: by name in any case, Content-Type by media type unless the pact names parameters", () => {

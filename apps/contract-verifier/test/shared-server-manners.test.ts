@@ -1,4 +1,5 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 import { reasonOf } from "../src/reporters/console-reporter.js";
 import { startPrismOf } from "./prism-of-spec.js";
-import { type Provider, startPetstoreProvider } from "./support/third-party-providers.js";
+import { type Provider, startPetstoreProvider, startTrainTravelProvider } from "./support/third-party-providers.js";
 
 /*
  * What a team needs to point the verifier at a shared server it does not own (issue: the verifier on
@@ -155,6 +156,24 @@ describe("what the server does that is not a failure", () => {
     }
   });
 
+  it("does not wait for a Retry-After longer than --retry-after-max: that request draws no verdict, at once", async () => {
+    proxy.inject({
+      when: (r) => r.url.startsWith("/stations"),
+      fault: { kind: "respond", status: 429, headers: { "retry-after": "48" }, body: { title: "slow down" } },
+    });
+    const started = Date.now();
+    const report = await verify(
+      train("--include-operations", "get-stations", "--include-checks", "positive", "--retry-after-max", "5"),
+    );
+    expect(Date.now() - started).toBeLessThan(48_000);
+    // Once by the run's id discovery, once by the check: neither asked again.
+    expect(proxy.seen.filter((r) => r.url.startsWith("/stations")).length).toBe(2);
+    const result = report.results.find((r) => r.id === "positive.get-stations");
+    expect(result?.status).toBe("skipped");
+    expect(result?.note).toContain("--retry-after-max");
+    expect(() => parseOptions(train("--retry-after-max", "soon"))).toThrow(/whole number of seconds/);
+  });
+
   it("sends an idempotent request again once when the server hangs up, and names a hang-up as such", async () => {
     proxy.inject({
       when: (r) => r.method === "GET" && r.url.startsWith("/stations"),
@@ -224,10 +243,118 @@ describe("real ids", () => {
     expect(proxy.seen.some((r) => r.url === `/bookings/${firstId}`)).toBe(false);
     expect(alone.warnings?.join("\n")).toContain("path parameters: 0 of 1 by-id operations");
     expect(report.warnings?.join("\n")).toContain(
-      "path parameters: 1 of 1 by-id operations got ids the server returned from its list operations (GET /bookings/{bookingId})",
+      "path parameters: 1 of 1 by-id operations got ids the server returned (GET /bookings/{bookingId}), from its list operations;",
     );
   });
+
+  it("creates the thing first when no list gives an id: the POST to its collection, or the operation the spec's links name", async () => {
+    const provider = await startTrainTravelProvider(TOKEN);
+    try {
+      const args = [
+        ...["--spec", TRAIN_TRAVEL, "--target", provider.url, "--header", `Authorization: Bearer ${TOKEN}`],
+        ...["--include-operations", "create-booking,get-booking", "--include-checks", "positive.get-booking"],
+      ];
+      const report = await verify(args);
+      expect(failed(report)).toEqual([]);
+      expect(report.results.find((r) => r.id === "positive.get-booking")?.status).toBe("passed");
+      expect(report.warnings?.join("\n")).toContain(
+        "1 of 1 by-id operations got ids the server returned (GET /bookings/{bookingId}), from its list operations, 1 of them from creating one first",
+      );
+      // --read-only never creates: the id is generated, and the booking is not found.
+      const readOnly = await verify([...args, "--read-only"]);
+      expect(readOnly.warnings?.join("\n")).toContain("path parameters: 0 of 1 by-id operations");
+
+      // The spec's links say where the id is: a body field the usual places would not find.
+      const linked = await startLinkedProvider();
+      try {
+        const spec = join(dir, "linked.json");
+        await writeFile(spec, JSON.stringify(LINKED_SPEC));
+        const viaLinks = await verify([
+          "--spec",
+          spec,
+          "--target",
+          linked.url,
+          "--include-checks",
+          "positive.getWidget",
+        ]);
+        expect(viaLinks.results.find((r) => r.id === "positive.getWidget")?.status).toBe("passed");
+        expect(linked.gets).toEqual(["/widgets/w-7"]);
+      } finally {
+        await linked.close();
+      }
+    } finally {
+      await provider.close();
+    }
+  });
 });
+
+/** A spec whose create answer names its id `ref`, and says so in a link to getWidget. */
+const LINKED_SPEC = {
+  openapi: "3.1.0",
+  info: { title: "linked", version: "1" },
+  paths: {
+    "/widgets": {
+      post: {
+        operationId: "makeWidget",
+        requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+        responses: {
+          "201": {
+            description: "made",
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["ref"], properties: { ref: { type: "string" } } },
+              },
+            },
+            links: { read: { operationId: "getWidget", parameters: { key: "$response.body#/ref" } } },
+          },
+        },
+      },
+    },
+    "/widgets/{key}": {
+      get: {
+        operationId: "getWidget",
+        parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "one",
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["ref"], properties: { ref: { type: "string" } } },
+              },
+            },
+          },
+          "404": { description: "none" },
+        },
+      },
+    },
+  },
+};
+
+/** Makes widget w-7 on POST; answers 200 only for a widget it made (404, declared, for any other key). */
+async function startLinkedProvider(): Promise<{ url: string; gets: string[]; close(): Promise<void> }> {
+  const made = new Set<string>();
+  const gets: string[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const send = (status: number, body?: unknown) =>
+        res.writeHead(status, body ? { "content-type": "application/json" } : {}).end(body ? JSON.stringify(body) : "");
+      if (req.method === "POST" && req.url === "/widgets") {
+        made.add("w-7");
+        return send(201, { ref: "w-7" });
+      }
+      const key = /^\/widgets\/([^/?]+)$/.exec(req.url ?? "")?.[1];
+      if (req.method === "GET" && key) {
+        gets.push(req.url ?? "");
+        return made.has(key) ? send(200, { ref: key }) : send(404);
+      }
+      send(404);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, gets, close: () => new Promise((r) => server.close(() => r())) };
+}
 
 describe("one credential per security scheme", () => {
   it("--auth SCHEME=VALUE sends each operation the credential its security asks for, masked everywhere", async () => {
@@ -242,6 +369,32 @@ describe("one credential per security scheme", () => {
     expect(keyed.length).toBeGreaterThan(0);
     expect(await readFile(cassette, "utf8")).not.toContain(API_KEY);
     expect(JSON.stringify(report)).not.toContain(API_KEY);
+  });
+
+  it("--auth SCHEME@OPERATIONS=VALUE gives those operations their own credential under the same scheme", async () => {
+    const other = "pk_live_other_group_000";
+    const report = await verify([
+      ...["--spec", PETSTORE, "--target", petstoreProxy.url, "--auth", `api_key=${other}`],
+      ...["--auth", `api_key@/store/*=${API_KEY}`, "--include-checks", "positive.getInventory,positive.getPetById"],
+    ]);
+    expect(report.results.find((r) => r.id === "positive.getInventory")?.status).toBe("passed");
+    const inventory = petstoreProxy.seen.filter((r) => r.url.startsWith("/v2/store/inventory"));
+    const pets = petstoreProxy.seen.filter((r) => r.url.startsWith("/v2/pet/"));
+    expect(inventory.length).toBeGreaterThan(0);
+    expect(inventory.every((r) => r.headers.api_key === API_KEY)).toBe(true);
+    expect(pets.length).toBeGreaterThan(0);
+    expect(pets.every((r) => r.headers.api_key === other)).toBe(true);
+    expect(JSON.stringify(report)).not.toContain(API_KEY);
+  });
+
+  it("judges every valid request refused with an undeclared 401 as a warning about the credential, not a failure", async () => {
+    const report = await verify([
+      ...["--spec", PETSTORE, "--target", petstoreProxy.url, "--auth", "api_key=pk_live_wrong_kind_000"],
+      ...["--include-checks", "positive.getInventory"],
+    ]);
+    expect(failed(report)).toEqual([]);
+    expect(report.warnings?.join("\n")).toContain("GET /store/inventory: every valid request got an undeclared 401");
+    expect(report.warnings?.join("\n")).toContain("--auth SCHEME@OPERATIONS=VALUE");
   });
 
   it("ignores a credential for a scheme no operation asks for", async () => {

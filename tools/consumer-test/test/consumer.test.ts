@@ -3,9 +3,10 @@ import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { dirname, join } from "node:path";
 import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
+import { node24BinDir } from "@payspec/third-party";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, run, startServer } from "./processes.js";
-import { createScratchProject, node24Dir, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
+import { createScratchProject, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
 
 const NODE_20 = dirname(process.execPath);
 const KEY = "sk_sandbox_demo_1";
@@ -17,7 +18,7 @@ let postgres: PostgresServer;
 
 beforeAll(async () => {
   project = await createScratchProject(NODE_20);
-  nodeDirs["Node 24"] = await node24Dir(NODE_20);
+  nodeDirs["Node 24"] = await node24BinDir();
   // A provider that gets everything wrong: 200 {} to every request.
   wrongServer = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
   const port = await freePort();

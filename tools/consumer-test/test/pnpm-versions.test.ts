@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { node24BinDir } from "@payspec/third-party";
 import { afterAll, expect, it } from "vitest";
 import { run } from "./processes.js";
-import { node24Dir, userEnv, WORKSPACE } from "./scratch-project.js";
+import { userEnv, WORKSPACE } from "./scratch-project.js";
 
 const clones: string[] = [];
 afterAll(() => {
@@ -25,7 +26,7 @@ it.each([
   async (_, pnpm, onNode24) => {
     const clone = mkdtempSync(join(tmpdir(), "payspec-pnpm-"));
     clones.push(clone);
-    const nodeDir = onNode24 ? await node24Dir(dirname(process.execPath)) : dirname(process.execPath);
+    const nodeDir = onNode24 ? await node24BinDir() : dirname(process.execPath);
     // git ls-files lists what a clone has; files deleted in the work tree but not yet committed are skipped.
     const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: WORKSPACE }).toString().split("\0").filter(Boolean);
     for (const file of tracked.filter((f) => existsSync(join(WORKSPACE, f)))) {

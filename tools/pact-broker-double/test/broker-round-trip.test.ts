@@ -190,6 +190,74 @@ describe("the broker round trip with the real pact CLI", () => {
     }
   });
 
+  it("names each pact's own consumer and version, numbers results per consumer, and lets a pact about a revoked key keep it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mobile-pact-"));
+    const accounts = (description: string, key: string, status: number) => ({
+      description,
+      request: { method: "GET", path: "/v1/accounts", headers: { Authorization: `Bearer ${key}` } },
+      response: { status },
+    });
+    writeFileSync(
+      join(dir, "mobile-app-payspec-payments.json"),
+      JSON.stringify({
+        consumer: { name: "mobile-app" },
+        provider: { name: "payspec-payments" },
+        interactions: [
+          accounts("a request for the accounts with a revoked key", "sk_revoked_0000", 401),
+          accounts("a request for the accounts from the app", "sk_app_own_key", 200),
+        ],
+        metadata: { pactSpecification: { version: "2.0.0" } },
+      }),
+    );
+    expect((await publish(dir, "4.2.0")).code).toBe(0);
+    const verified = await verify("2.0.2");
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    const lines = verified.stdout.split("\n").filter((line) => /^[✓✗!] pact\./.test(line));
+    expect(lines.filter((line) => line.includes(" webshop 1.1.0 -> payspec-payments: "))).toHaveLength(RIGHT.length);
+    expect(lines.filter((line) => line.includes(" mobile-app 4.2.0 -> payspec-payments: "))).toEqual([
+      expect.stringMatching(/^✓ pact\.mobile-app\.1 .*revoked key/),
+      expect.stringMatching(/^✓ pact\.mobile-app\.2 .*from the app/),
+    ]);
+    const ids = lines.map((line) => line.split(" ")[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(verified.stdout).toContain("payspec verify pact — 2 pacts, ");
+    expect(broker.verifications.at(-1)).toMatchObject({ success: true, providerApplicationVersion: "2.0.2" });
+  });
+
+  it("stops with exit 2 and one sentence for a broker that does not answer, or refuses the credentials", async () => {
+    const closed = await startBrokerDouble({ token: TOKEN });
+    const url = closed.url;
+    await closed.close();
+    const silent = await run(verifyCli, [
+      "pact",
+      "--broker-url",
+      url,
+      "--provider",
+      "payspec-payments",
+      "--target",
+      sandbox.url,
+    ]);
+    expect(silent.code).toBe(2);
+    expect(silent.stderr.trim().split("\n")).toEqual([expect.stringContaining("does not answer: check --broker-url")]);
+    const guarded = await startBrokerDouble({ token: "another-token" });
+    try {
+      const refused = await run(verifyCli, [
+        "pact",
+        "--broker-url",
+        guarded.url,
+        "--provider",
+        "payspec-payments",
+        "--target",
+        sandbox.url,
+      ]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("refused the credentials (401): set PACT_BROKER_TOKEN");
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("every call carried the token, none was left unanswered, and nothing printed the token or skipped a step", () => {
     expect(broker.unanswered).toEqual([]);
     expect(broker.calls.every((call) => call.authorization === "Bearer")).toBe(true);

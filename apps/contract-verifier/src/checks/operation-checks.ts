@@ -276,6 +276,16 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
             run.warn(
               `${op.method} ${op.template}: every valid request got a declared ${statuses} (${refusalReason(refusals[0] as RecordedExchange)}); a business rule or the credential's scope, not counted as a failure (--strict-acceptance fails it).`,
             );
+          } else if (
+            refusals.length === replies.length &&
+            refusals.every((r) => r.status === 401 || r.status === 403)
+          ) {
+            // An undeclared 401/403 is a finding about the spec in every check alike, and here most
+            // likely a credential of the wrong kind for this operation: a warning that says which.
+            const statuses = [...new Set(refusals.map((r) => r.status))].join(", ");
+            run.warn(
+              `${op.method} ${op.template}: every valid request got an undeclared ${statuses} (${refusalReason(refusals[0] as RecordedExchange)}); the spec should declare it, and if this operation takes another credential, give it with --auth SCHEME@OPERATIONS=VALUE.`,
+            );
           } else if (refusals.length === replies.length) {
             run.expect(false, {
               expected: "valid data accepted: a 2xx (or a 404 for an id that does not exist)",

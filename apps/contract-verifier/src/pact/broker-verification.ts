@@ -6,7 +6,9 @@ import { dirname, join } from "node:path";
 import { redactCardData } from "@payspec/server-kit";
 import type { CheckResult, Violation } from "../check.js";
 import { CannotRun } from "../runner.js";
+import { type BrokerPact, keepsOwnCredentials, pactsForVerification } from "./broker-pacts.js";
 import { startCredentialForwarder } from "./credential-forwarder.js";
+import type { Pact } from "./pact-file.js";
 import type { ReplayTarget } from "./pact-replay.js";
 import { stateSetup } from "./pact-replay.js";
 import { startStateChangeServer } from "./state-change-server.js";
@@ -70,7 +72,50 @@ function violationOf(check: string, operation: string, mismatch: Mismatch): Viol
 export async function verifyFromBroker(
   options: BrokerOptions,
   target: ReplayTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ results: CheckResult[]; warnings: string[]; pacts: BrokerPact[] }> {
+  const selectors = options.selectors.length > 0 ? options.selectors : DEFAULT_SELECTORS;
+  const pacts = await pactsForVerification(options.brokerUrl, options.provider, selectors, env, target.timeoutMs);
+  const source = [
+    ...["--broker-url", options.brokerUrl, "--provider-name", options.provider],
+    ...selectors.flatMap((s) => ["--consumer-version-selectors", s]),
+    ...(options.publish
+      ? [
+          "--publish",
+          "--provider-version",
+          options.publish.version,
+          ...(options.publish.branch ? ["--provider-branch", options.publish.branch] : []),
+        ]
+      : []),
+  ];
+  return runOfficialVerifier(source, `${options.provider} from ${options.brokerUrl}`, options.provider, pacts, target);
+}
+
+/**
+ * Pact files on disk through the official verifier, with the same states and credentials as broker
+ * mode: how the tests show that `payspec-verify pact --target` and the official verifier agree.
+ */
+export async function verifyFilesOfficially(
+  pacts: readonly Pact[],
+  target: ReplayTarget,
 ): Promise<{ results: CheckResult[]; warnings: string[] }> {
+  const provider = pacts[0]?.provider ?? "provider";
+  return runOfficialVerifier(
+    pacts.flatMap((p) => ["--file", p.file]),
+    pacts.map((p) => p.file).join(", "),
+    provider,
+    pacts.map((pact) => ({ pact })),
+    target,
+  );
+}
+
+async function runOfficialVerifier(
+  source: readonly string[],
+  from: string,
+  provider: string,
+  pacts: readonly BrokerPact[],
+  target: ReplayTarget,
+): Promise<{ results: CheckResult[]; warnings: string[]; pacts: BrokerPact[] }> {
   const bin = pactVerifierBin();
   const setup = stateSetup(target);
   const states = await startStateChangeServer(setup);
@@ -78,20 +123,14 @@ export async function verifyFromBroker(
     { payments: target.paymentsUrl, gateway: target.gatewayUrl },
     { ...target, gatewayToken: setup.gatewayToken },
     target.timeoutMs,
+    (request) => keepsOwnCredentials(pacts, request),
   );
   const scratch = await mkdtemp(join(tmpdir(), "payspec-pact-"));
   const reportFile = join(scratch, "verification.json");
   try {
     const args = [
       bin,
-      "--broker-url",
-      options.brokerUrl,
-      "--provider-name",
-      options.provider,
-      ...(options.selectors.length > 0 ? options.selectors : DEFAULT_SELECTORS).flatMap((s) => [
-        "--consumer-version-selectors",
-        s,
-      ]),
+      ...source,
       "--hostname",
       "127.0.0.1",
       "--port",
@@ -103,14 +142,6 @@ export async function verifyFromBroker(
       "--no-colour",
       "--loglevel",
       "warn",
-      ...(options.publish
-        ? [
-            "--publish",
-            "--provider-version",
-            options.publish.version,
-            ...(options.publish.branch ? ["--provider-branch", options.publish.branch] : []),
-          ]
-        : []),
     ];
     const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
       const child = spawn(process.execPath, args, {
@@ -133,7 +164,7 @@ export async function verifyFromBroker(
       const why =
         report.errors?.[0]?.mismatch.message ?? output.text.split("\n").find((l) => /error|fail/i.test(l)) ?? "";
       throw new CannotRun(
-        `the Pact verifier verified no interaction of ${options.provider} from ${options.brokerUrl}: ${redactCardData(why.trim())}. Check --provider and the consumer version selectors.`,
+        `the Pact verifier verified no interaction of ${from}: ${redactCardData(why.trim())}. Check --provider and the consumer version selectors.`,
       );
     }
     // What the official verifier warned about (a state change ignored, a pact skipped) is shown, never swallowed.
@@ -141,7 +172,7 @@ export async function verifyFromBroker(
       .split("\n")
       .filter((line) => /\bWARN\b|skipp|ignored/i.test(line))
       .map((line) => `Pact verifier: ${redactCardData(line.trim())}`);
-    return { results: resultsOf(options.provider, interactions, report), warnings };
+    return { results: resultsOf(provider, pacts, interactions, report), warnings, pacts: [...pacts] };
   } finally {
     await forwarder.close();
     await states.close();
@@ -149,17 +180,32 @@ export async function verifyFromBroker(
   }
 }
 
+/**
+ * One result per interaction the official verifier reported, in its order, which is the broker's
+ * order of pacts: each is named after its own pact's consumer and numbered per consumer, so two
+ * consumers (or two versions of one) never share an id.
+ */
 function resultsOf(
   provider: string,
+  pacts: readonly BrokerPact[],
   interactions: NonNullable<VerifierReport["interactionResults"]>,
   report: VerifierReport,
 ): CheckResult[] {
-  const consumers = [...(report.output ?? []).join("\n").matchAll(/Verifying a pact between (.+?) and /g)].map(
-    (m) => m[1],
+  const expected = pacts.flatMap((p) =>
+    p.pact.interactions.map((i) => ({ consumer: p.pact.consumer, description: i.description })),
   );
-  const consumer = (consumers[0] ?? "consumer").replace(/[^A-Za-z0-9_-]+/g, "-");
-  return interactions.map((interaction, index) => {
-    const id = `pact.${consumer}.${index + 1}`;
+  let next = 0;
+  let consumer = pacts[0]?.pact.consumer ?? "consumer";
+  const numbered = new Map<string, number>();
+  return interactions.map((interaction) => {
+    const at = expected.findIndex((e, i) => i >= next && e.description === interaction.description);
+    if (at >= 0) {
+      consumer = (expected[at] as { consumer: string }).consumer;
+      next = at + 1;
+    }
+    const count = (numbered.get(consumer) ?? 0) + 1;
+    numbered.set(consumer, count);
+    const id = `pact.${consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.${count}`;
     const failure = report.errors?.find((e) => e.interaction.endsWith(` - ${interaction.description}`));
     const operation = `${provider}: ${interaction.description}`;
     const base = {
@@ -171,6 +217,17 @@ function resultsOf(
       durationMs: Number.parseInt(interaction.duration ?? "0", 10) || 0,
       medianResponseMs: 0,
     };
+    // A message or plugin interaction is not checked, as in file mode: said, never judged as HTTP.
+    const notHttp = pacts
+      .flatMap((p) => p.pact.skipped)
+      .find((skipped) => skipped.startsWith(`"${interaction.description}" is a `));
+    if (notHttp)
+      return {
+        ...base,
+        status: "skipped" as const,
+        violations: [],
+        note: `${notHttp} (the official verifier still reports it to the broker as it judged it)`,
+      };
     if (!failure) return { ...base, status: "passed" as const, violations: [] };
     if (failure.mismatch.type !== "mismatches") {
       return {

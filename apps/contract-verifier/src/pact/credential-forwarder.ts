@@ -13,13 +13,15 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "ho
 /**
  * Stands between the official Pact verifier and the provider, on 127.0.0.1: it forwards each
  * request to the API its path belongs to, with this run's credentials in place of the consumer's
- * (see `withRunCredentials`), and hands the answer back unchanged. The Pact verifier can only add one
+ * (see `withRunCredentials`) unless `keepsOwn` says the interaction is about those very credentials,
+ * and hands the answer back unchanged. The Pact verifier can only add one
  * fixed header to every request; the two APIs and the gateway's login need more than that.
  */
 export async function startCredentialForwarder(
   urls: { readonly payments: string; readonly gateway: string },
   credentials: RunCredentials,
   timeoutMs: number,
+  keepsOwn: (request: { method: string; path: string; authorization: string | undefined }) => boolean = () => false,
 ): Promise<CredentialForwarder> {
   const server: Server = createServer(async (request, response) => {
     try {
@@ -31,7 +33,9 @@ export async function startCredentialForwarder(
         if (value !== undefined && !HOP_BY_HOP.has(name))
           headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
-      const authorization = await withRunCredentials(path, headers.authorization, credentials);
+      // An interaction about a wrong credential expects its own to be refused: it keeps it.
+      const own = keepsOwn({ method: request.method ?? "GET", path, authorization: headers.authorization });
+      const authorization = own ? undefined : await withRunCredentials(path, headers.authorization, credentials);
       if (authorization !== undefined) headers.authorization = authorization;
       const base = apiOf(path.split("?")[0] ?? path) === "gateway" ? urls.gateway : urls.payments;
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;

@@ -6,6 +6,7 @@ import { writeJson, writeJunit } from "../reporters/file-reporters.js";
 import { curlFor } from "../reproduction.js";
 import { CannotRun, countByStatus, type VerificationReport } from "../runner.js";
 import { RunSecrets } from "../secrets.js";
+import type { BrokerPact } from "./broker-pacts.js";
 import { type BrokerOptions, verifyFromBroker } from "./broker-verification.js";
 import { loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
 import { type ReplayTarget, replay, stateSetup } from "./pact-replay.js";
@@ -286,14 +287,18 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
   const target = replayTarget ? { ...replayTarget, setup: stateSetup(replayTarget) } : undefined;
   const results: CheckResult[] = [];
   const warnings: string[] = [];
+  const brokerPacts: BrokerPact[] = [];
   if (options.broker && replayTarget) {
-    const fromBroker = await verifyFromBroker(options.broker, replayTarget);
+    const fromBroker = await verifyFromBroker(options.broker, replayTarget, env);
     warnings.push(...fromBroker.warnings);
+    brokerPacts.push(...fromBroker.pacts);
     for (const result of fromBroker.results) {
       results.push(result);
-      process.stdout.write(
-        interactionLine({ consumer: result.id.split(".")[1] ?? "", provider: options.broker.provider }, result),
+      const pact = fromBroker.pacts.find((p) =>
+        result.id.startsWith(`pact.${p.pact.consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.`),
       );
+      const consumer = pact ? `${pact.pact.consumer}${pact.consumerVersion ? ` ${pact.consumerVersion}` : ""}` : "";
+      process.stdout.write(interactionLine({ consumer, provider: options.broker.provider }, result));
     }
   }
   // Interactions are numbered per consumer across its files, so two files of one consumer never
@@ -315,12 +320,16 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
       ...(replayTarget ? { payments: replayTarget.paymentsUrl, gateway: replayTarget.gatewayUrl } : {}),
       ...(options.broker ? { broker: options.broker.brokerUrl } : {}),
     },
-    pacts: pacts.map((p) => ({
-      file: p.file,
-      consumer: p.consumer,
-      provider: p.provider,
-      specification: p.specVersion,
-    })),
+    pacts: [
+      ...brokerPacts.map(({ pact, consumerVersion }) => ({
+        file: pact.file,
+        consumer: pact.consumer,
+        ...(consumerVersion ? { consumerVersion } : {}),
+        provider: pact.provider,
+        specification: pact.specVersion,
+      })),
+      ...pacts.map((p) => ({ file: p.file, consumer: p.consumer, provider: p.provider, specification: p.specVersion })),
+    ],
     profile: "behaviour",
     seed: 0,
     shard: "1/1",

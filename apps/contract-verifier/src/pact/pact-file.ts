@@ -8,6 +8,14 @@ export interface Matcher {
   readonly max?: number;
   readonly regex?: string;
   readonly value?: unknown;
+  /** V3/V4: how the matchers of one path combine; "OR" passes when any of them does. */
+  readonly combine?: "AND" | "OR";
+  /** `statusCode`: a class (`success`, `clientError`, …) or a list of statuses. */
+  readonly status?: string | readonly number[];
+  /** `eachKey` / `eachValue`: the matchers every key, or every value, is held to. */
+  readonly rules?: readonly Matcher[];
+  /** `arrayContains`: for each expected item (by index), the rules an answer's item must meet. */
+  readonly variants?: readonly { readonly index: number; readonly rules: Rules }[];
 }
 
 /** Rules by JSON path (`$.items[*].id`), for one part of a message (body, header). */
@@ -39,7 +47,7 @@ export interface PactResponse {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: unknown;
   readonly contentType?: string;
-  readonly rules: { readonly body: Rules; readonly header: Rules };
+  readonly rules: { readonly body: Rules; readonly header: Rules; readonly status?: readonly Matcher[] };
 }
 
 /** One HTTP interaction, whatever the Pact version that wrote it. */
@@ -107,11 +115,37 @@ function bodyOf(message: Json, headers: Record<string, string>, v4: boolean): { 
  * write `eachLike` as `{"min": 1}` with no `match`, which Pact reads as a type match with a minimum.
  */
 function normalisedMatcher(raw: Json): Matcher {
-  const matcher = raw as unknown as Matcher;
+  const matcher = {
+    ...(raw as unknown as Matcher),
+    ...(Array.isArray(raw.rules) ? { rules: (raw.rules.filter(isObject) as Json[]).map(normalisedMatcher) } : {}),
+    ...(Array.isArray(raw.variants)
+      ? {
+          variants: (raw.variants.filter(isObject) as Json[]).map((v) => ({
+            index: Number(v.index ?? 0),
+            rules: splitRules(v.rules),
+          })),
+        }
+      : {}),
+  } as Matcher;
   if (matcher.match === undefined && (raw.min !== undefined || raw.max !== undefined))
     return { ...matcher, match: "type" };
   if (matcher.match === undefined && typeof raw.regex === "string") return { ...matcher, match: "regex" };
   return matcher;
+}
+
+/** Rules by path as V3 and V4 write one part of them: `{path: {matchers: [...], combine}}`. */
+function splitRules(raw: unknown, lowerCase = false): Map<string, Matcher[]> {
+  const rules = new Map<string, Matcher[]>();
+  if (!isObject(raw)) return rules;
+  for (const [path, rule] of Object.entries(raw)) {
+    const combine = isObject(rule) && rule.combine === "OR" ? { combine: "OR" as const } : {};
+    const matchers =
+      isObject(rule) && Array.isArray(rule.matchers)
+        ? (rule.matchers.filter(isObject) as Json[]).map((m) => ({ ...normalisedMatcher(m), ...combine }))
+        : [];
+    rules.set(lowerCase ? path.toLowerCase() : path, matchers);
+  }
+  return rules;
 }
 
 function rulesOf(raw: unknown, part: "body" | "header"): Map<string, Matcher[]> {
@@ -119,17 +153,7 @@ function rulesOf(raw: unknown, part: "body" | "header"): Map<string, Matcher[]> 
   if (!isObject(raw)) return rules;
   const v2Prefix = part === "body" ? "$.body" : "$.headers.";
   const split = raw[part];
-  if (isObject(split)) {
-    for (const [path, rule] of Object.entries(split)) {
-      const matchers =
-        isObject(rule) && Array.isArray(rule.matchers)
-          ? (rule.matchers.filter(isObject) as Json[]).map(normalisedMatcher)
-          : [];
-      const at = part === "header" ? path.toLowerCase() : path;
-      rules.set(at, matchers);
-    }
-    return rules;
-  }
+  if (isObject(split)) return splitRules(split, part === "header");
   for (const [path, rule] of Object.entries(raw)) {
     if (!path.startsWith(v2Prefix) || !isObject(rule)) continue;
     const at = part === "body" ? `$${path.slice(v2Prefix.length)}` : path.slice(v2Prefix.length).toLowerCase();
@@ -188,7 +212,14 @@ function interactionOf(raw: Json, v4: boolean): PactInteraction {
       status: Number(response.status ?? 200),
       headers: responseHeaders,
       ...bodyOf(response, responseHeaders, v4),
-      rules: { body: rulesOf(response.matchingRules, "body"), header: rulesOf(response.matchingRules, "header") },
+      rules: {
+        body: rulesOf(response.matchingRules, "body"),
+        header: rulesOf(response.matchingRules, "header"),
+        // V4's status matcher (`statusCode`): a class of statuses, or a list, instead of one.
+        ...(isObject(response.matchingRules) && isObject(response.matchingRules.status)
+          ? { status: [...splitRules(response.matchingRules.status).values()].flat() }
+          : {}),
+      },
     },
   };
 }

@@ -1,11 +1,19 @@
+import { redactCardData } from "@payspec/server-kit";
 import type { Matcher, Rules } from "./pact-file.js";
+
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}…` : text);
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+const COLLECTION_MATCHERS = new Set(["eachKey", "eachValue", "values", "arrayContains"]);
+/** Everything matched by type, from the root down: how `values` holds each value to the expected one. */
+const TYPE_ONLY: Rules = new Map([["$", [{ match: "type" }]]]);
 
 /**
  * Pact's response matching, for the rules pact libraries write: a provider's answer matches when it
  * has everything the consumer expects (extra fields are fine), by value, or by the matcher found for
  * that path. A `type` matcher, as Pact says, carries down to everything under it unless a closer
  * rule says otherwise; `min`/`max` bound an array whose items are matched against the first
- * expected one. Returns one line per mismatch, with its JSON path, never the values themselves.
+ * expected one. Returns one line per mismatch, with its JSON path; values only where a regex failed
+ * (masked and clipped), since "matches only in part" is what the consumer needs to see there.
  */
 export function bodyMismatches(expected: unknown, actual: unknown, rules: Rules): string[] {
   const problems: string[] = [];
@@ -60,9 +68,11 @@ function checkMatcher(matcher: Matcher, expected: unknown, actual: unknown): str
     case "regex":
       if (typeof actual !== "string" && typeof actual !== "number")
         return `text matching /${matcher.regex}/, got a ${kind}`;
-      return new RegExp(`^(?:${matcher.regex ?? ""})$`).test(String(actual))
-        ? undefined
-        : `text matching /${matcher.regex}/, got text that does not`;
+      if (new RegExp(`^(?:${matcher.regex ?? ""})$`).test(String(actual))) return undefined;
+      // The old pact-js habit, term({matcher: "application/json"}) against "application/json; charset=utf-8":
+      // a regex must match the whole value, as the official verifier holds it. The value is shown,
+      // card numbers masked and clipped, so the consumer sees what the provider sent.
+      return `text matching /${matcher.regex}/ as a whole (a Pact regex must match the entire value), got ${JSON.stringify(clip(redactCardData(String(actual))))}${new RegExp(matcher.regex ?? "").test(String(actual)) ? ", which it matches only in part" : ""}`;
     case "integer":
       return Number.isInteger(actual) ? undefined : `an integer, got a ${kind}`;
     case "decimal":
@@ -84,6 +94,45 @@ function checkMatcher(matcher: Matcher, expected: unknown, actual: unknown): str
       return actual !== "" && actual !== null && !(Array.isArray(actual) && actual.length === 0)
         ? undefined
         : "a value that is not empty";
+    case "semver":
+      return typeof actual === "string" && SEMVER.test(actual)
+        ? undefined
+        : `a semantic version, got ${kind === "string" ? "text that is not one" : `a ${kind}`}`;
+    case "eachKey":
+      if (kindOf(actual) !== "object") return `an object, got a ${kind}`;
+      for (const key of Object.keys(actual as object)) {
+        for (const rule of matcher.rules ?? []) {
+          const problem = checkMatcher(rule, Object.keys((expected as object) ?? {})[0] ?? key, key);
+          if (problem) return `every key to be ${problem}`;
+        }
+      }
+      return undefined;
+    case "eachValue":
+    case "values": {
+      if (kindOf(actual) !== "object" && !Array.isArray(actual)) return `an object, got a ${kind}`;
+      const template = Object.values((expected as object) ?? {})[0];
+      for (const [key, value] of Object.entries(actual as object)) {
+        if (matcher.match === "values" || (matcher.rules ?? []).length === 0) {
+          const problems = bodyMismatches(template, value, TYPE_ONLY);
+          if (problems.length > 0) return `every value like the expected one, got at ${key}: ${problems[0]}`;
+        }
+        for (const rule of matcher.rules ?? []) {
+          const problem = checkMatcher(rule, template, value);
+          if (problem) return `every value to be ${problem}, not at ${key}`;
+        }
+      }
+      return undefined;
+    }
+    case "arrayContains": {
+      if (!Array.isArray(actual)) return `an array, got a ${kind}`;
+      const wanted = Array.isArray(expected) ? expected : [];
+      for (const variant of matcher.variants ?? []) {
+        const want = wanted[variant.index];
+        if (!actual.some((item) => bodyMismatches(want, item, variant.rules).length === 0))
+          return `an array holding an item like its item ${variant.index}, got none that is`;
+      }
+      return undefined;
+    }
     case "date":
     case "time":
     case "timestamp":
@@ -106,16 +155,18 @@ function compare(
   const matchers = ruleFor(rules, path);
   let typeMode = byType;
   if (matchers && matchers.length > 0) {
-    for (const matcher of matchers) {
-      const problem = checkMatcher(matcher, expected, actual);
-      if (problem) {
-        problems.push(`${render(path)}: expected ${problem}`);
-        return;
-      }
+    const found = matchers.map((matcher) => checkMatcher(matcher, expected, actual));
+    // combine "OR" (V3/V4): one matcher agreeing is enough; otherwise each must.
+    const problem =
+      matchers[0]?.combine === "OR" && found.some((p) => p === undefined) ? undefined : found.find(Boolean);
+    if (problem) {
+      problems.push(`${render(path)}: expected ${problem}`);
+      return;
     }
     typeMode = matchers.some((m) => m.match === "type");
-    // A value matcher decides the value; only containers go on to their children.
-    if (!isContainer(expected)) return;
+    // A value matcher decides the value, and so does a matcher of a whole collection (its keys, its
+    // values, an item it must contain); other containers go on to their children.
+    if (!isContainer(expected) || matchers.some((m) => COLLECTION_MATCHERS.has(m.match))) return;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) {
@@ -199,3 +250,31 @@ export function headerMismatches(
 
 const mediaType = (value: string) => value.split(";")[0]?.trim().toLowerCase() ?? "";
 const normalise = (value: string) => value.replace(/\s*([;,=])\s*/g, "$1").toLowerCase();
+
+/** The classes V4's `statusCode` matcher names, as the official verifier reads them. */
+const STATUS_CLASSES: Record<string, (status: number) => boolean> = {
+  information: (n) => n >= 100 && n < 200,
+  success: (n) => n >= 200 && n < 300,
+  redirect: (n) => n >= 300 && n < 400,
+  clientError: (n) => n >= 400 && n < 500,
+  serverError: (n) => n >= 500 && n < 600,
+  nonError: (n) => n < 400,
+  error: (n) => n >= 400,
+};
+
+/** Whether a status is the one the pact expects: exactly, or as its `statusCode` matcher allows. */
+export function statusMismatch(
+  expected: number,
+  actual: number,
+  matchers: readonly Matcher[] | undefined,
+): string | undefined {
+  const byCode = matchers?.find((m) => m.match === "statusCode");
+  if (!byCode) return actual === expected ? undefined : `status ${expected}, got ${actual}`;
+  const allowed = byCode.status;
+  const ok = Array.isArray(allowed)
+    ? allowed.map(Number).includes(actual)
+    : typeof allowed === "string" && (STATUS_CLASSES[allowed]?.(actual) ?? false);
+  return ok
+    ? undefined
+    : `a status that is ${Array.isArray(allowed) ? allowed.join(" or ") : String(allowed)}, got ${actual}`;
+}

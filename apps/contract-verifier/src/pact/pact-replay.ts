@@ -2,7 +2,7 @@ import { apiOf } from "@payspec/server-kit";
 import { exchange, NoAnswer, type RequestSpec, type SentRequest } from "../exchange.js";
 import type { RunSecrets } from "../secrets.js";
 import type { PactInteraction } from "./pact-file.js";
-import { bodyMismatches, headerMismatches } from "./pact-matching.js";
+import { bodyMismatches, headerMismatches, statusMismatch } from "./pact-matching.js";
 import { withRunCredentials } from "./run-credentials.js";
 import { type StateSetup, setUpState } from "./sandbox-provider-states.js";
 
@@ -128,13 +128,17 @@ export async function replay(
     throw error;
   }
   const problems: string[] = [];
-  if (answer.status !== response.status) {
-    problems.push(`provider: expected status ${response.status}, got ${answer.status}`);
+  const wrongStatus = statusMismatch(response.status, answer.status, response.rules.status);
+  if (wrongStatus) {
+    problems.push(`provider: expected ${wrongStatus}`);
   } else {
     problems.push(
       ...headerMismatches(response.headers, answer.headers, response.rules.header).map((p) => `provider: ${p}`),
     );
-    const expectsJson = (response.headers["content-type"] ?? response.contentType ?? "").includes("json");
+    // A body with no Content-Type (pact-python 1.x writes them) is JSON when it is an object or a list,
+    // as the official verifier detects it.
+    const declared = response.headers["content-type"] ?? response.contentType;
+    const expectsJson = declared === undefined ? typeof response.body === "object" : declared.includes("json");
     if (response.body !== undefined && expectsJson) {
       if (answer.body === undefined) problems.push("provider: expected a JSON body, got none");
       else

@@ -133,6 +133,34 @@ export const SANDBOX_PROVIDER_STATES: readonly CatalogueEntry[] = [
     },
   },
   {
+    name: "the workspace has {count} payments, listed {limit} a page",
+    params: "count (1 to 100), limit (1 to 100)",
+    returns: "cursor (the next_cursor of the first page: the second page's cursor), fromAccount, toAccount",
+    setUp: async (setup, params) => {
+      const count = Number(params.count);
+      const limit = Number(params.limit);
+      if (!Number.isInteger(count) || count < 1 || count > 100)
+        throw new StateFailed("count must be a whole number from 1 to 100");
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100 || limit >= count)
+        throw new StateFailed(
+          "limit must be a whole number from 1 to 100, smaller than count, so there is a second page",
+        );
+      const accounts = await resetWorkspace(setup);
+      for (let i = 0; i < count; i++) {
+        await setup.call("POST", "/v1/payments", {
+          amount: 1000 + i,
+          currency: "TRY",
+          method: "eft",
+          from_account: accounts.fromAccount,
+          to_account: accounts.toAccount,
+        });
+      }
+      // A cursor is signed by the sandbox that issued it: only a listing can give one.
+      const first = await setup.call("GET", `/v1/payments?limit=${limit}`);
+      return { ...accounts, cursor: first.pagination?.next_cursor };
+    },
+  },
+  {
     name: "the gateway accepts payments",
     params: "none",
     returns: "nothing",

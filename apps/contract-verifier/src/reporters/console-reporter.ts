@@ -67,7 +67,7 @@ export function summary(report: VerificationReport, reportFiles: readonly string
   const lines = [
     "",
     report.mode === "pact"
-      ? `payspec verify pact — ${report.pacts?.length ?? 0} pact files, ${report.results.length} interactions, ${(report.durationMs / 1000).toFixed(1)} s`
+      ? `payspec verify pact — ${report.pacts?.length ?? 0} pacts, ${report.results.length} interactions, ${(report.durationMs / 1000).toFixed(1)} s`
       : `payspec verify — profile ${report.profile}, seed ${report.seed}, shard ${report.shard}, ${(report.durationMs / 1000).toFixed(1)} s`,
     ...Object.entries(report.target).map(([api, url]) => `  ${api}: ${url}`),
     "",

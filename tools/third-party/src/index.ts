@@ -1,0 +1,13 @@
+export { node24BinDir } from "./node-24.js";
+export { freePort, getText, type ServerProcess, startProcess } from "./process-server.js";
+export {
+  LOOPBACK_TODO_RELEASE,
+  type RealServer,
+  startLoopBackTodo,
+  startUnleash,
+  startWireMock,
+  UNLEASH_RELEASE,
+  UNLEASH_TOKENS,
+  WIREMOCK_RELEASE,
+} from "./real-servers.js";
+export { CACHE_DIR, installFromRegistry } from "./registry-install.js";

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the server to take). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** What the process printed so far, for an error message when it does not come up. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server process and waits until `ready()` says yes (polled), at most `ms`; fails with the
+ * process's own output when it exits or stays unready. Stopped with SIGTERM, then SIGKILL.
+ */
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: () => Promise<boolean>; ms: number; name: string },
+): Promise<ServerProcess> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const killed = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(killed);
+  };
+  process.once("exit", () => child.kill("SIGKILL"));
+  const deadline = Date.now() + options.ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${options.name} exited at start:\n${output}`);
+    if (await options.ready().catch(() => false)) return { child, log: () => output, stop };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`${options.name} did not come up within ${options.ms / 1000} s:\n${output}`);
+}
+
+/** GET a loopback URL: status and text, or undefined when nothing answers. */
+export async function getText(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  const reply = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+  return { status: reply.status, text: await reply.text() };
+}

@@ -1,0 +1,184 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { postgresBinDir, startPostgres } from "@payspec/test-postgres";
+import { node24BinDir } from "./node-24.js";
+import { freePort, getText, startProcess } from "./process-server.js";
+import { installFromRegistry } from "./registry-install.js";
+
+/**
+ * A real open-source server, installed from the npm registry and running on 127.0.0.1 with the spec
+ * its own authors publish (fetched from the server itself): what the contract verifier is proven on.
+ */
+export interface RealServer {
+  readonly name: string;
+  /** The package and version installed, as `name@version`. */
+  readonly release: string;
+  readonly url: string;
+  /** The server's own OpenAPI document, saved to a file for `--spec`. */
+  readonly specFile: string;
+  /** The verifier flags this server needs: its credentials. */
+  readonly verifyArgs: readonly string[];
+  /** What a read-only run must leave as it was (its database, its stubs), as text to compare. */
+  state(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const exec = promisify(execFile);
+
+async function saveSpec(name: string, url: string): Promise<string> {
+  const { status, text } = await getText(url);
+  if (status !== 200) throw new Error(`${name} did not serve its OpenAPI document at ${url} (${status}).`);
+  const file = join(await mkdtemp(join(tmpdir(), `payspec-${name}-spec-`)), "openapi.json");
+  await writeFile(file, text);
+  return file;
+}
+
+export const UNLEASH_RELEASE = "unleash-server@8.2.0";
+/** The tokens Unleash is started with: its admin, client and frontend APIs each take their own kind. */
+export const UNLEASH_TOKENS = {
+  admin: "*:*.payspec-admin-token-5f1c2e",
+  client: "default:development.payspec-client-token-9b7d41",
+  frontend: "default:development.payspec-frontend-token-3a6e08",
+} as const;
+
+/**
+ * Unleash, the feature-flag server (OpenAPI 3.0.3, 162 paths): Node 24 and its own PostgreSQL
+ * database, with one token of each kind. Its state is a dump of that database.
+ */
+export async function startUnleash(): Promise<RealServer> {
+  const [dir, nodeBin, postgres, port] = await Promise.all([
+    installFromRegistry("unleash", [UNLEASH_RELEASE]),
+    node24BinDir(),
+    startPostgres(),
+    freePort(),
+  ]);
+  const database = await postgres.createDatabase("unleash");
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startProcess(
+    join(nodeBin, "node"),
+    [join(dir, "node_modules", "unleash-server", "dist", "server.js")],
+    {
+      name: "Unleash",
+      cwd: dir,
+      ms: 180_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TZ: "UTC",
+        DATABASE_URL: database,
+        DATABASE_SSL: "false",
+        HTTP_HOST: "127.0.0.1",
+        HTTP_PORT: String(port),
+        INIT_ADMIN_API_TOKENS: UNLEASH_TOKENS.admin,
+        INIT_CLIENT_API_TOKENS: UNLEASH_TOKENS.client,
+        INIT_FRONTEND_API_TOKENS: UNLEASH_TOKENS.frontend,
+        SEND_TELEMETRY: "false",
+        CHECK_VERSION: "false",
+        LOG_LEVEL: "error",
+      },
+      ready: async () => (await getText(`${url}/health`)).status === 200,
+    },
+  );
+  const specFile = await saveSpec("unleash", `${url}/docs/openapi.json`);
+  // Each of Unleash's scheduled jobs (project health and statistics among them) first runs 2 to 30 s
+  // after its scheduler starts, at random: its state is the server's own only once they have.
+  await new Promise((resolve) => setTimeout(resolve, 36_000));
+  return {
+    name: "Unleash",
+    release: UNLEASH_RELEASE,
+    url,
+    specFile,
+    verifyArgs: [
+      ...["--auth", `apiKey@/api/client/*=${UNLEASH_TOKENS.client}`],
+      ...["--auth", `apiKey@/api/frontend*=${UNLEASH_TOKENS.frontend}`],
+      ...["--auth", `apiKey=${UNLEASH_TOKENS.admin}`],
+    ],
+    async state() {
+      const { stdout } = await exec(join(postgresBinDir(), "pg_dump"), ["--no-owner", database], {
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      // pg_dump 15.14+ opens and closes with a random \restrict key: not part of the data.
+      return stdout.replace(/^\\(un)?restrict .*$/gm, "");
+    },
+    async stop() {
+      await server.stop();
+      await postgres.stop();
+    },
+  };
+}
+
+export const WIREMOCK_RELEASE = "wiremock@3.13.2";
+
+/**
+ * WireMock's admin API (OpenAPI 3.0.0, served at /__admin/docs/swagger), from the registry package
+ * that ships the standalone jar, on the machine's Java. Its state is its stubs, settings and
+ * scenarios; the request journal is left out, as it logs every request by design.
+ */
+export async function startWireMock(): Promise<RealServer> {
+  const [dir, port] = await Promise.all([installFromRegistry("wiremock", [WIREMOCK_RELEASE]), freePort()]);
+  const url = `http://127.0.0.1:${port}`;
+  const version = WIREMOCK_RELEASE.split("@")[1];
+  const jar = join(dir, "node_modules", "wiremock", "build", `wiremock-standalone-${version}.jar`);
+  const root = await mkdtemp(join(tmpdir(), "payspec-wiremock-"));
+  const server = await startProcess(
+    "java",
+    ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--disable-banner", "--root-dir", root],
+    {
+      name: "WireMock",
+      cwd: root,
+      ms: 60_000,
+      env: process.env,
+      ready: async () => (await getText(`${url}/__admin/health`)).status === 200,
+    },
+  );
+  const specFile = await saveSpec("wiremock", `${url}/__admin/docs/swagger`);
+  return {
+    name: "WireMock",
+    release: WIREMOCK_RELEASE,
+    url,
+    specFile,
+    verifyArgs: [],
+    async state() {
+      const parts = await Promise.all(
+        ["/__admin/mappings", "/__admin/settings", "/__admin/scenarios"].map((path) => getText(`${url}${path}`)),
+      );
+      return parts.map((p) => p.text).join("\n");
+    },
+    stop: () => server.stop(),
+  };
+}
+
+export const LOOPBACK_TODO_RELEASE = "@loopback/example-todo@6.0.0";
+
+/**
+ * LoopBack 4's todo application (OpenAPI 3.0.0 generated from its controllers, at /openapi.json),
+ * with its in-memory store started from the package's own data file, copied so every start is alike.
+ * Its state is the list of todos.
+ */
+export async function startLoopBackTodo(): Promise<RealServer> {
+  const [dir, port] = await Promise.all([installFromRegistry("loopback-todo", [LOOPBACK_TODO_RELEASE]), freePort()]);
+  const app = join(dir, "node_modules", "@loopback", "example-todo");
+  const cwd = await mkdtemp(join(tmpdir(), "payspec-loopback-"));
+  await cp(join(app, "data"), join(cwd, "data"), { recursive: true });
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startProcess(process.execPath, [app], {
+    name: "LoopBack todo",
+    cwd,
+    ms: 60_000,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    ready: async () => (await getText(`${url}/openapi.json`)).status === 200,
+  });
+  const specFile = await saveSpec("loopback-todo", `${url}/openapi.json`);
+  return {
+    name: "LoopBack todo",
+    release: LOOPBACK_TODO_RELEASE,
+    url,
+    specFile,
+    verifyArgs: [],
+    state: async () => (await getText(`${url}/todos`)).text,
+    stop: () => server.stop(),
+  };
+}

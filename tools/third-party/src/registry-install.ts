@@ -1,0 +1,45 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Where installed third-party software is kept between runs on one machine (outside the repository). */
+export const CACHE_DIR = process.env.PAYSPEC_THIRD_PARTY_CACHE ?? join(tmpdir(), "payspec-third-party");
+
+/**
+ * Installs exact `packages` (`name@version`) from the npm registry into a folder of their own under
+ * the cache, once: a later call with the same list returns at once. npm, not pnpm: these are not our
+ * workspace's dependencies, and their install scripts stay off (npm's default since 11).
+ */
+export async function installFromRegistry(folder: string, packages: readonly string[]): Promise<string> {
+  const dir = join(CACHE_DIR, folder);
+  const marker = join(dir, "payspec-installed.json");
+  const wanted = JSON.stringify([...packages].sort());
+  if (existsSync(marker) && (await readFile(marker, "utf8")) === wanted) return dir;
+  await mkdir(dir, { recursive: true });
+  // A package.json of its own keeps npm from walking up into another project.
+  await writeFile(join(dir, "package.json"), `${JSON.stringify({ private: true, name: `payspec-${folder}` })}\n`);
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--no-save", "--ignore-scripts", "--loglevel=error", ...packages],
+      { cwd: dir, env: plainEnv(), timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, _stdout, stderr) =>
+        error
+          ? reject(new Error(`npm could not install ${packages.join(", ")} from the registry: ${stderr.trim()}`))
+          : resolve(),
+    );
+  });
+  await writeFile(marker, wanted);
+  return dir;
+}
+
+/** This process's environment without the npm_* and pnpm variables a workspace script runs with: they would point npm back at the workspace. */
+function plainEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(npm_|pnpm_|PNPM_|INIT_CWD$|NODE_OPTIONS$)/i.test(name)) env[name] = value;
+  }
+  return env;
+}
