@@ -1,4 +1,5 @@
 import { loadAnySpec, serverBasePath, UnusableSpec } from "./any-spec.js";
+import { CannotRun } from "./cannot-run.js";
 import { type Check, type CheckResult, type CheckRun, SetupFailed, SkipCheck, type Violation } from "./check.js";
 import { gatewayScenarios } from "./checks/gateway-scenarios.js";
 import { listingChecks } from "./checks/listing-semantics.js";
@@ -6,6 +7,7 @@ import { operationChecks } from "./checks/operation-checks.js";
 import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
+import { assertCredentialsAccepted } from "./credentials-check.js";
 import { NoAnswer, type RecordedExchange } from "./exchange.js";
 import { median } from "./median.js";
 import { operationParameters, operationsOf } from "./operation-requests.js";
@@ -156,8 +158,7 @@ function discoveryNote(context: VerifyContext): string[] {
   ];
 }
 
-/** Thrown when the run cannot start: the provider is unreachable. The CLI exits 2. */
-export class CannotRun extends Error {}
+export { CannotRun };
 
 async function assertReachable(context: VerifyContext): Promise<void> {
   for (const api of Object.values(context.apis)) {
@@ -166,41 +167,6 @@ async function assertReachable(context: VerifyContext): Promise<void> {
     } catch (error) {
       throw new CannotRun(
         `The ${api.name} API at ${api.baseUrl} does not answer: ${(error as Error).cause ?? (error as Error).message}`,
-      );
-    }
-  }
-}
-
-/**
- * Credentials the provider refuses make every check fail for a reason that is not the provider's
- * fault: that is "could not run" (exit 2), said once, not dozens of violations (exit 1).
- */
-async function assertCredentialsAccepted(context: VerifyContext): Promise<void> {
-  const refused = (status: number) => status === 401 || status === 403;
-  const { payments, gateway } = context.apis;
-  const timeout = () => AbortSignal.timeout(context.options.timeoutMs);
-  if (payments) {
-    const answer = await fetch(new URL("v1/accounts", `${payments.baseUrl.replace(/\/$/, "")}/`), {
-      headers: { authorization: `Bearer ${context.options.apiKey}` },
-      signal: timeout(),
-    });
-    await answer.arrayBuffer();
-    if (refused(answer.status)) {
-      throw new CannotRun(
-        `the provider refused the credentials (${answer.status} for GET /v1/accounts): check --api-key (or PAYSPEC_VERIFY_API_KEY).`,
-      );
-    }
-  }
-  if (gateway) {
-    const answer = await fetch(new URL("auth/login", `${gateway.baseUrl.replace(/\/$/, "")}/`), {
-      method: "POST",
-      headers: { authorization: context.basicCredentials() },
-      signal: timeout(),
-    });
-    await answer.arrayBuffer();
-    if (refused(answer.status)) {
-      throw new CannotRun(
-        `the provider refused the credentials (${answer.status} for POST /auth/login): check --gateway-key and --gateway-secret (or PAYSPEC_VERIFY_GATEWAY_KEY / _SECRET).`,
       );
     }
   }
@@ -474,7 +440,14 @@ export async function runVerification(
   await assertReachable(context);
   const checks = selectChecks(options, context);
   try {
-    if (!anySpec) await assertCredentialsAccepted(context);
+    if (!anySpec)
+      await assertCredentialsAccepted({
+        ...(context.apis.payments ? { payments: { url: context.apis.payments.baseUrl, apiKey: options.apiKey } } : {}),
+        ...(context.apis.gateway
+          ? { gateway: { url: context.apis.gateway.baseUrl, basic: context.basicCredentials() } }
+          : {}),
+        timeoutMs: options.timeoutMs,
+      });
     await assertWorkspaceMayBeWritten(context);
   } catch (error) {
     // The provider did not answer the run's first requests: said in one sentence, not a stack.

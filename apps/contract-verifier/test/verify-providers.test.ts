@@ -276,6 +276,26 @@ describe("the CLI", () => {
     expect(ids.at(-1)).toBe(`pact.${ids[0]?.split(".")[1]}.${2 * interactions}`);
   });
 
+  it("exits 2 with one sentence when the provider refuses pact replay's --api-key, before any interaction", async () => {
+    const pact = fileURLToPath(
+      new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),
+    );
+    const refused = await run(tsx, [
+      cli,
+      "pact",
+      pact,
+      "--target",
+      sandbox.url,
+      "--api-key",
+      "sk_not_a_workspace",
+    ]).catch((e) => e);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(
+      "payspec verify could not run: the provider refused the credentials (401 for GET /v1/accounts): check --api-key (or PAYSPEC_VERIFY_API_KEY).",
+    );
+    expect(refused.stdout).not.toMatch(/^[!✗✓]/m);
+  });
+
   it("exits 2 with one sentence when pact replay's --target does not answer, before any interaction", async () => {
     const pact = fileURLToPath(
       new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),

@@ -1,4 +1,4 @@
-import { CannotRun } from "../runner.js";
+import { CannotRun } from "../cannot-run.js";
 import { type Pact, parsePact, UnreadablePact } from "./pact-file.js";
 
 /** A pact the broker chose for verification: the pact itself, and the consumer version that published it. */

@@ -1,10 +1,12 @@
 import { apiOf } from "@payspec/server-kit";
+import { CannotRun } from "../cannot-run.js";
 import type { CheckResult, Violation } from "../check.js";
+import { assertCredentialsAccepted } from "../credentials-check.js";
 import { SANDBOX_VERIFY_API_KEY, UsageError, userPath } from "../options.js";
 import { summary } from "../reporters/console-reporter.js";
 import { writeJson, writeJunit } from "../reporters/file-reporters.js";
 import { curlFor } from "../reproduction.js";
-import { CannotRun, countByStatus, type VerificationReport } from "../runner.js";
+import { countByStatus, type VerificationReport } from "../runner.js";
 import { RunSecrets } from "../secrets.js";
 import type { BrokerPact } from "./broker-pacts.js";
 import { type BrokerOptions, verifyFromBroker } from "./broker-verification.js";
@@ -283,7 +285,23 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
           secrets,
         }
       : undefined;
-  if (replayTarget) await assertTargetAnswers(replayTarget);
+  if (replayTarget) {
+    await assertTargetAnswers(replayTarget);
+    // Keys the provider refuses would fail every interaction for the run's fault: said once, exit 2.
+    const uses = new Set(pacts.flatMap((p) => p.interactions.map((i) => apiOf(i.request.path))));
+    await assertCredentialsAccepted({
+      ...(uses.has("payments") ? { payments: { url: replayTarget.paymentsUrl, apiKey: replayTarget.apiKey } } : {}),
+      ...(uses.has("gateway")
+        ? {
+            gateway: {
+              url: replayTarget.gatewayUrl,
+              basic: `Basic ${Buffer.from(`${replayTarget.gatewayKey}:${replayTarget.gatewaySecret}`).toString("base64")}`,
+            },
+          }
+        : {}),
+      timeoutMs: replayTarget.timeoutMs,
+    });
+  }
   const target = replayTarget ? { ...replayTarget, setup: stateSetup(replayTarget) } : undefined;
   const results: CheckResult[] = [];
   const warnings: string[] = [];
