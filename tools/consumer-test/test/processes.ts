@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 
 export interface Finished {
   readonly code: number | null;
@@ -67,15 +66,4 @@ export async function startServer(
   throw new Error(`${command} ${args.join(" ")} did not answer ${options.readyUrl} in time:\n${output}`);
 }
 
-/** A port nobody listens on right now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "@payspec/test-postgres";

@@ -40,6 +40,21 @@ async function accountsIn(setup: StateSetup, currency: string): Promise<{ fromAc
   return { fromAccount: from.id, toAccount: to.id };
 }
 
+/** A reset workspace holding `count` pending TRY payments, of 10.00, 10.01, … in the order made. */
+async function workspaceWith(setup: StateSetup, count: number): Promise<{ fromAccount: string; toAccount: string }> {
+  const accounts = await resetWorkspace(setup);
+  for (let i = 0; i < count; i++) {
+    await setup.call("POST", "/v1/payments", {
+      amount: 1000 + i,
+      currency: "TRY",
+      method: "eft",
+      from_account: accounts.fromAccount,
+      to_account: accounts.toAccount,
+    });
+  }
+  return accounts;
+}
+
 async function payment(setup: StateSetup, params: Params): Promise<Record<string, unknown>> {
   const currency = typeof params.currency === "string" ? params.currency : "TRY";
   await setup.call("POST", "/_sandbox/reset");
@@ -119,17 +134,7 @@ export const SANDBOX_PROVIDER_STATES: readonly CatalogueEntry[] = [
       const count = Number(params.count);
       if (!Number.isInteger(count) || count < 0 || count > 100)
         throw new StateFailed("count must be a whole number from 0 to 100");
-      const accounts = await resetWorkspace(setup);
-      for (let i = 0; i < count; i++) {
-        await setup.call("POST", "/v1/payments", {
-          amount: 1000 + i,
-          currency: "TRY",
-          method: "eft",
-          from_account: accounts.fromAccount,
-          to_account: accounts.toAccount,
-        });
-      }
-      return accounts;
+      return workspaceWith(setup, count);
     },
   },
   {
@@ -145,16 +150,7 @@ export const SANDBOX_PROVIDER_STATES: readonly CatalogueEntry[] = [
         throw new StateFailed(
           "limit must be a whole number from 1 to 100, smaller than count, so there is a second page",
         );
-      const accounts = await resetWorkspace(setup);
-      for (let i = 0; i < count; i++) {
-        await setup.call("POST", "/v1/payments", {
-          amount: 1000 + i,
-          currency: "TRY",
-          method: "eft",
-          from_account: accounts.fromAccount,
-          to_account: accounts.toAccount,
-        });
-      }
+      const accounts = await workspaceWith(setup, count);
       // A cursor is signed by the sandbox that issued it: only a listing can give one.
       const first = await setup.call("GET", `/v1/payments?limit=${limit}`);
       return { ...accounts, cursor: first.pagination?.next_cursor };
