@@ -69,7 +69,5 @@ export interface Check {
   run(run: CheckRun): Promise<void>;
 }
 
-export class SkipCheck extends Error {}
+export { SetupFailed, SkipCheck } from "./check-outcomes.js";
 
-/** The provider failed a scenario's setup; the check ends as an error saying what went wrong. */
-export class SetupFailed extends Error {}

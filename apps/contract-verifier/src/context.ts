@@ -8,7 +8,7 @@ import {
   type ResponseChecker,
   type SpecValidator,
 } from "@payspec/specs";
-import { SetupFailed, SkipCheck } from "./check.js";
+import { SetupFailed, SkipCheck } from "./check-outcomes.js";
 import { CoverageRecorder } from "./coverage.js";
 import { DiscoveredIds } from "./discovered-ids.js";
 import { exchange, NoAnswer, type RecordedExchange, type RequestSpec } from "./exchange.js";

@@ -1,6 +1,6 @@
 import { ApiFailure } from "@payspec/server-kit";
 import { BoundedMap } from "./bounded-map.js";
-import type { ClockStore } from "./store/index.js";
+import type { ClockStore } from "./store/types.js";
 
 /** How far one scope's clock may be moved ahead in all: far enough for any test, far from Date's limits. */
 export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 86_400;

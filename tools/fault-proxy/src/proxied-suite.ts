@@ -1,4 +1,4 @@
-import { type FaultProxy, startFaultProxy } from "./index.js";
+import { type FaultProxy, startFaultProxy } from "./fault-proxy.js";
 
 /** A server under test that can go back to its starting state (the payspec sandbox is one). */
 export interface ResettableTarget {

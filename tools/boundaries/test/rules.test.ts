@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+// The package exports no package.json: its bin sits beside the main entry's folder.
+const depcruise = fileURLToPath(
+  new URL("../node_modules/dependency-cruiser/bin/dependency-cruise.mjs", import.meta.url),
+);
+
+/** A small project laid out as this repository is, with the repository's own rules and tsconfig base. */
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "payspec-boundaries-"));
+  writeFileSync(join(dir, ".dependency-cruiser.cjs"), readFileSync(join(ROOT, ".dependency-cruiser.cjs")));
+  writeFileSync(join(dir, "tsconfig.base.json"), readFileSync(join(ROOT, "tsconfig.base.json")));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** The lint's own command on that project: its exit code and what it printed. */
+function lint(dir: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      [depcruise, "--config", ".dependency-cruiser.cjs", "apps", "packages"],
+      { cwd: dir },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout + stderr }),
+    ),
+  );
+}
+
+describe("the repository's boundaries", () => {
+  it("passes a project that keeps them", async () => {
+    const dir = project({
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/web/src/index.ts":
+        'import { one } from "../../../packages/kit/src/index.js";\nexport const two = one + 1;\n',
+    });
+    expect(await lint(dir)).toMatchObject({ code: 0 });
+  });
+
+  it("fails on an import cycle, type-only imports included", async () => {
+    const dir = project({
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/web/src/clock.ts": 'import type { Store } from "./store.js";\nexport const tick = (s: Store) => s;\n',
+      "apps/web/src/store.ts": 'import { tick } from "./clock.js";\nexport type Store = { t: typeof tick };\n',
+    });
+    const { code, out } = await lint(dir);
+    expect(code).not.toBe(0);
+    expect(out).toContain("no-circular");
+  });
+
+  it("fails when a package imports an app, or an app's code another app", async () => {
+    const dir = project({
+      "apps/sandbox/src/clock.ts": "export const now = () => 0;\n",
+      "packages/kit/src/index.ts": 'export { now } from "../../../apps/sandbox/src/clock.js";\n',
+      "apps/mock/src/index.ts": 'export { now } from "../../sandbox/src/clock.js";\n',
+    });
+    const { code, out } = await lint(dir);
+    expect(code).not.toBe(0);
+    expect(out).toContain("packages-not-apps");
+    expect(out).toContain("apps-not-other-apps");
+  });
+});
