@@ -70,4 +70,3 @@ export interface Check {
 }
 
 export { SetupFailed, SkipCheck } from "./check-outcomes.js";
-
