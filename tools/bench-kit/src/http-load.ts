@@ -22,6 +22,8 @@ export interface HttpResult {
   readonly roundsPerSecond: readonly number[];
   readonly p99Ms: number;
   readonly non2xx: number;
+  /** wrk's median CPU over the rounds, as a share of one core (see LoadResult); absent with autocannon. */
+  readonly generatorCpu?: number;
 }
 
 /** The load generator in use: wrk in its own process where installed, else autocannon inside Node. */
@@ -83,8 +85,8 @@ export async function compareHttp(
     if (!new URL(url).hostname.match(/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/))
       throw new Error(`Benchmarks only load loopback addresses, not ${url}.`);
   }
-  const samples = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>(
-    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0 }]),
+  const samples = new Map<string, { rps: number[]; p99: number[]; non2xx: number; cpu: number[] }>(
+    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0, cpu: [] }]),
   );
   // One short unmeasured run each first: a server's first seconds measure its JIT, not its steady state.
   for (const target of targets) {
@@ -101,16 +103,18 @@ export async function compareHttp(
       sample.rps.push(results.reduce((sum, r) => sum + r.requestsPerSecond, 0));
       sample.p99.push(Math.max(...results.map((r) => r.p99Ms)));
       sample.non2xx += results.reduce((sum, r) => sum + r.failures, 0);
+      for (const r of results) if (r.generatorCpu !== undefined) sample.cpu.push(r.generatorCpu);
     }
   }
   return targets.map((t) => {
-    const s = samples.get(t.name) as { rps: number[]; p99: number[]; non2xx: number };
+    const s = samples.get(t.name) as { rps: number[]; p99: number[]; non2xx: number; cpu: number[] };
     return {
       name: t.name,
       requestsPerSecond: median(s.rps),
       roundsPerSecond: s.rps,
       p99Ms: median(s.p99),
       non2xx: s.non2xx,
+      ...(s.cpu.length > 0 ? { generatorCpu: median(s.cpu) } : {}),
     };
   });
 }

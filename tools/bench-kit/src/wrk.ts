@@ -21,6 +21,11 @@ export interface LoadResult {
   readonly p99Ms: number;
   /** Answers outside 2xx/3xx plus socket errors (connect, read, write, timeout). */
   readonly failures: number;
+  /**
+   * The load generator's own CPU over the run, as a share of one core (wrk's user + system time over
+   * the run's length). Near 1, wrk itself set the pace: the server's rate is a floor, not a figure.
+   */
+  readonly generatorCpu?: number;
 }
 
 let installed: boolean | undefined;
@@ -95,11 +100,17 @@ export async function runWrk(request: LoadRequest): Promise<LoadResult> {
       request.url,
     ];
     const pinning = cpuPinning();
-    const [file, args] = pinning.available
-      ? ["taskset", ["-c", String(pinning.loadCore), "wrk", ...wrkArgs]]
-      : ["wrk", wrkArgs];
-    const { stdout } = await run(file, args, { timeout: (request.seconds + 30) * 1000 });
-    return parseWrkOutput(stdout);
+    const command = pinning.available
+      ? ["taskset", "-c", String(pinning.loadCore), "wrk", ...wrkArgs]
+      : ["wrk", ...wrkArgs];
+    // bash's own `time` gives wrk's CPU (user and system seconds) on stderr, with no extra package.
+    const quoted = command.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
+    const { stdout, stderr } = await run("bash", ["-c", `TIMEFORMAT='payspec-wrk-cpu %U %S'; time ${quoted}`], {
+      timeout: (request.seconds + 30) * 1000,
+    });
+    const cpu = /payspec-wrk-cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+    const result = parseWrkOutput(stdout);
+    return cpu ? { ...result, generatorCpu: (Number(cpu[1]) + Number(cpu[2])) / request.seconds } : result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

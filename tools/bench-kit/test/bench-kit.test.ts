@@ -1,7 +1,17 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { compareHttp, median, pairedRatio, parseWrkOutput, runWrk, table, wrkScript } from "../src/index.js";
+import {
+  compareHttp,
+  describeMachine,
+  machineState,
+  median,
+  pairedRatio,
+  parseWrkOutput,
+  runWrk,
+  table,
+  wrkScript,
+} from "../src/index.js";
 
 it("computes medians", () => {
   expect(median([5, 1, 3])).toBe(3);
@@ -90,7 +100,18 @@ it("drives a real server with wrk in its own process, POST bodies included", asy
   expect(result.requestsPerSecond).toBeGreaterThan(0);
   expect(result.failures).toBe(0);
   expect(bodies).toBeGreaterThan(0);
+  // wrk's own CPU is measured (a share of one core), so a run can tell when the generator set the pace.
+  expect(result.generatorCpu).toBeGreaterThan(0);
+  expect(result.generatorCpu).toBeLessThanOrEqual(1.05);
   const missing = await runWrk({ url, seconds: 1, connections: 2 });
   expect(missing.failures).toBeGreaterThan(0);
   await new Promise((resolve) => server.close(resolve));
+});
+
+it("describes the machine a benchmark runs on: cores, load, and each core's idle share before the run", async () => {
+  const state = await machineState(200);
+  expect(state.cores).toBeGreaterThan(0);
+  expect(Object.keys(state.idle).length).toBeGreaterThanOrEqual(1);
+  for (const share of Object.values(state.idle)) expect(share >= 0 && share <= 1).toBe(true);
+  expect(describeMachine(state)).toMatch(/^\d+ cores, load [\d.]+ [\d.]+ [\d.]+; before the run: core 0 \d+% idle/);
 });

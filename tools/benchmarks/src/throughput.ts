@@ -14,9 +14,25 @@
  * with no sandbox behind it, so the table shows how much of the gap is Fastify's and how much ours.
  *
  * The sandbox runs as users run it: the dashboard's request log on (the default).
+ *
+ * The run proves its generator is not the limit: it prints the machine's state (cores, load, each
+ * core's idle share just before the load) and wrk's own CPU against the trivial server, and prints
+ * no verdict when wrk used nearly all of its core or a core was busy beforehand.
  */
 import { fileURLToPath } from "node:url";
-import { binPath, compareHttp, loadGenerator, pairedRatio, startProcess, table } from "@payspec/bench-kit";
+import {
+  binPath,
+  compareHttp,
+  cpuPinning,
+  describeMachine,
+  type HttpResult,
+  loadGenerator,
+  type MachineState,
+  machineState,
+  pairedRatio,
+  startProcess,
+  table,
+} from "@payspec/bench-kit";
 import { cardGatewaySpec, specExamples, specPath } from "@payspec/specs";
 import { auth, json, PENDING_FOR_THE_RUN, postCreate, sandboxBin, url } from "./sandbox-fixture.js";
 
@@ -26,6 +42,37 @@ const prismBin = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta
 const card = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
 )?.value;
+
+/** Share of one core at which wrk itself, not the server, is taken to set the pace. */
+const GENERATOR_BOUND = 0.9;
+/** A core less idle than this before the run is doing other work that the figures would carry. */
+const QUIET_CORE = 0.85;
+
+const cpuText = (share: number | undefined) => (share === undefined ? "not measured" : `${Math.round(share * 100)}%`);
+
+/**
+ * Why the run's ratios cannot be trusted, if they cannot: the baseline was held back by wrk itself
+ * (it used nearly all of its core), or a core was busy with other work before the load started.
+ */
+function generatorProblems(machine: MachineState, baselines: { name: string; result: HttpResult }[]): string[] {
+  const problems: string[] = [];
+  if (loadGenerator().name !== "wrk") problems.push("the load came from autocannon inside this process, not wrk");
+  for (const { name, result } of baselines) {
+    if ((result.generatorCpu ?? 0) >= GENERATOR_BOUND)
+      problems.push(
+        `wrk used ${cpuText(result.generatorCpu)} of its core against ${name}: the generator, not the server, set the pace`,
+      );
+  }
+  const pinning = cpuPinning();
+  for (const core of pinning.available
+    ? [pinning.loadCore, pinning.serverCore]
+    : Object.keys(machine.idle).map(Number)) {
+    const idle = machine.idle[core];
+    if (idle !== undefined && idle < QUIET_CORE)
+      problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
+  }
+  return problems;
+}
 
 const stops: (() => void)[] = [];
 const start = async (command: string, args: string[], ready: string, env: NodeJS.ProcessEnv = {}) => {
@@ -95,11 +142,18 @@ try {
       goal: 1.5,
     },
   ];
+  // The machine as the run finds it (all servers up and idle): a busy core voids every figure.
+  const machine = await machineState();
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
   console.log(
-    `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}\n`,
+    `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,
   );
+  console.log(`Machine: ${describeMachine(machine)}\n`);
   const verdicts: string[] = [];
+  const voided = generatorProblems(
+    machine,
+    [0, 3].map((i) => ({ name: rows[i]?.name ?? "", result: results[i] as (typeof results)[number] })),
+  );
   console.log(
     table(
       ["target", "req/s", "p99 ms", "ratio", "goal", "non-2xx"],
@@ -127,7 +181,12 @@ try {
       }),
     ),
   );
-  console.log(`\n${verdicts.join("\n")}`);
+  console.log(
+    `\nwrk's own CPU against the trivial server: ${[0, 3].map((i) => `${rows[i]?.name} ${cpuText(results[i]?.generatorCpu)}`).join(", ")}`,
+  );
+  if (voided.length > 0) {
+    console.log(`No verdict: ${voided.join("; ")}. Every ratio above is void; run again on a quiet machine.`);
+  } else console.log(`\n${verdicts.join("\n")}`);
 } finally {
   for (const stop of stops) stop();
 }

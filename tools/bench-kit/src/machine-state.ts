@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+
+export interface MachineState {
+  readonly cores: number;
+  /** The 1, 5 and 15 minute load averages. */
+  readonly load: readonly [number, number, number];
+  /** Each core's idle share over the sample (0 to 1), by core number; empty where /proc/stat is missing. */
+  readonly idle: Readonly<Record<number, number>>;
+}
+
+function coreTimes(): Map<number, { idle: number; total: number }> {
+  const times = new Map<number, { idle: number; total: number }>();
+  let text = "";
+  try {
+    text = readFileSync("/proc/stat", "utf8");
+  } catch {
+    return times;
+  }
+  for (const line of text.split("\n")) {
+    const m = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const fields = (m[2] as string).trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: idle and iowait are the core doing nothing.
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    times.set(Number(m[1]), { idle, total: fields.slice(0, 8).reduce((a, b) => a + b, 0) });
+  }
+  return times;
+}
+
+/**
+ * The machine as a benchmark finds it: cores, load averages, and how idle each core was over
+ * `sampleMs` before the load starts. A busy core makes every figure of the run a figure of that
+ * other work too.
+ */
+export async function machineState(sampleMs = 1000): Promise<MachineState> {
+  const before = coreTimes();
+  await new Promise((resolve) => setTimeout(resolve, sampleMs));
+  const after = coreTimes();
+  const idle: Record<number, number> = {};
+  for (const [core, end] of after) {
+    const start = before.get(core);
+    if (!start || end.total === start.total) continue;
+    idle[core] = (end.idle - start.idle) / (end.total - start.total);
+  }
+  const [one, five, fifteen] = loadavg() as [number, number, number];
+  return { cores: availableParallelism(), load: [one, five, fifteen], idle };
+}
+
+export function describeMachine(state: MachineState): string {
+  const idle = Object.entries(state.idle)
+    .map(([core, share]) => `core ${core} ${Math.round(share * 100)}% idle`)
+    .join(", ");
+  return `${state.cores} cores, load ${state.load.map((n) => n.toFixed(2)).join(" ")}${idle ? `; before the run: ${idle}` : ""}`;
+}
