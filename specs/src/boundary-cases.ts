@@ -14,14 +14,19 @@ export interface BoundaryCase {
 
 const REMOVE = Symbol("remove");
 
+/**
+ * `root` with the value at `path` replaced (or removed), copying only the objects and arrays along
+ * the path: the rest is shared with `root`, so a large body's hundreds of cases cost what their paths
+ * cost, not a deep copy each (on Unleash's spec that was a fifth of a run). Cases are only ever read.
+ */
 function setAt(root: unknown, path: readonly (string | number)[], value: unknown): unknown {
   if (path.length === 0) return value;
-  const copy = structuredClone(root) as Node;
-  let node: Node = copy;
-  for (const key of path.slice(0, -1)) node = node[key as string];
-  const last = path[path.length - 1] as string;
-  if (value === REMOVE) delete node[last];
-  else node[last] = value;
+  const [key, ...rest] = path as [string | number, ...(string | number)[]];
+  const node = root as Node;
+  const copy: Node = Array.isArray(node) ? [...node] : { ...node };
+  if (rest.length > 0) copy[key as string] = setAt(node[key as string], rest, value);
+  else if (value === REMOVE) delete copy[key as string];
+  else copy[key as string] = value;
   return copy;
 }
 

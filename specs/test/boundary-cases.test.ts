@@ -20,6 +20,21 @@ describe("boundaryCases", () => {
     return validator.validate(request.schemaPointer, c.value).valid;
   };
 
+  it("changes only its own path: the valid value and every other case stay as they were", () => {
+    const before = JSON.stringify(request.value);
+    const again = boundaryCases(cardGatewaySpec, request.schemaPointer, request.value);
+    expect(JSON.stringify(request.value)).toBe(before);
+    expect(again.map((c) => JSON.stringify(c.value))).toEqual(cases.map((c) => JSON.stringify(c.value)));
+    const card = (request.value as { card: unknown }).card;
+    const amountCase = cases.find((c) => c.label === "amount: below minimum")?.value as {
+      card: unknown;
+      amount: number;
+    };
+    // What the case did not touch is shared, not copied; what it touched is its own.
+    expect(amountCase.card).toBe(card);
+    expect(amountCase.amount).not.toBe((request.value as { amount: number }).amount);
+  });
+
   it("pushes each bound of the card payment to just inside and just outside", () => {
     expect(verdict("amount: minimum 0.01")).toBe(true);
     expect(verdict("amount: below minimum")).toBe(false);
