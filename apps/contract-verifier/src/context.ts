@@ -8,11 +8,12 @@ import {
   type ResponseChecker,
   type SpecValidator,
 } from "@payspec/specs";
+import { basicAuthorization } from "./basic-auth.js";
 import { SetupFailed, SkipCheck } from "./check-outcomes.js";
 import { CoverageRecorder } from "./coverage.js";
 import { DiscoveredIds } from "./discovered-ids.js";
 import { exchange, NoAnswer, type RecordedExchange, type RequestSpec } from "./exchange.js";
-import { type ApiName, credentialsFor, SAFE_METHODS, type VerifyOptions } from "./options.js";
+import { type ApiName, credentialsFor, IDEMPOTENT_METHODS, SAFE_METHODS, type VerifyOptions } from "./options.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
@@ -101,7 +102,7 @@ export class VerifyContext {
     for (const value of Object.values(options.auth ?? {})) {
       this.secrets.addValue(value);
       // A Basic scheme's user:password goes out base64-encoded: an echo of that is a leak too.
-      if (value.includes(":")) this.secrets.addValue(`Basic ${Buffer.from(value).toString("base64")}`);
+      if (value.includes(":")) this.secrets.addValue(basicAuthorization(value));
     }
     if (options.openapiUrl && anySpec) {
       this.apis.openapi = {
@@ -163,7 +164,7 @@ export class VerifyContext {
   }
 
   basicCredentials(key = this.options.gatewayKey, secret = this.options.gatewaySecret): string {
-    return `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
+    return basicAuthorization(`${key}:${secret}`);
   }
 
   async send(api: ApiName, request: SendOptions, check = "(setup)"): Promise<RecordedExchange> {
@@ -203,7 +204,7 @@ export class VerifyContext {
    * cassette (--record) as sent, credentials masked.
    */
   async #exchangePaced(api: ApiName, request: RequestSpec, check: string): Promise<RecordedExchange> {
-    const idempotent = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(request.method.toUpperCase());
+    const idempotent = IDEMPOTENT_METHODS.includes(request.method.toUpperCase());
     let closedOnce = false;
     for (let attempt = 0; ; attempt++) {
       await this.#pacing?.take();
@@ -272,7 +273,7 @@ export class VerifyContext {
       else if (scheme.type === "apiKey" && scheme.in === "cookie") headers.cookie = `${scheme.name}=${value}`;
       else if (scheme.type === "apiKey") headers[String(scheme.name).toLowerCase()] = value;
       else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic")
-        headers.authorization = /^basic /i.test(value) ? value : `Basic ${Buffer.from(value).toString("base64")}`;
+        headers.authorization = /^basic /i.test(value) ? value : basicAuthorization(value);
       else headers.authorization = /^\w+ /.test(value) ? value : `Bearer ${value}`;
     }
     return { headers, query };

@@ -17,7 +17,7 @@ export class DiscoveredIds {
 
   /** Keeps an id the run created for a path parameter no list filled: by its collection, and by name. */
   produced(template: string, parameter: string, id: string): void {
-    const collection = template.slice(0, template.indexOf(`/{${parameter}}`));
+    const collection = collectionOf(template, parameter);
     if (collection) add(this.#collections, collection, id);
     if (normalised(parameter) !== "id") add(this.#fields, normalised(parameter), id);
     this.#made.add(id);
@@ -52,7 +52,7 @@ export class DiscoveredIds {
    * from the collection the parameter's path hangs from (`/bookings` for `/bookings/{bookingId}`).
    */
   candidates(template: string, parameter: string): string[] {
-    const collection = template.slice(0, template.indexOf(`/{${parameter}}`));
+    const collection = collectionOf(template, parameter);
     // A parameter called just `id` names no kind of thing: every collection's objects have an `id`
     // (Unleash's feature type "release" is no addon id), so only its own collection's ids fit it.
     const byName = normalised(parameter) === "id" ? [] : (this.#fields.get(normalised(parameter)) ?? []);
@@ -63,6 +63,10 @@ export class DiscoveredIds {
     return this.#collections.size + this.#fields.size;
   }
 }
+
+/** The collection a path parameter's path hangs from: `/bookings` for `/bookings/{bookingId}`. */
+export const collectionOf = (template: string, parameter: string) =>
+  template.slice(0, template.indexOf(`/{${parameter}}`));
 
 const normalised = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 

@@ -395,6 +395,9 @@ export function credentialsFor(
 /** Methods that change nothing on a server that keeps HTTP's promise (RFC 9110 §9.2.1). */
 export const SAFE_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS"];
 
+/** Methods a client may send again after a lost answer: twice has the effect of once (RFC 9110 §9.2.2). */
+export const IDEMPOTENT_METHODS: readonly string[] = [...SAFE_METHODS, "PUT", "DELETE"];
+
 /** Whether --read-only, --include-operations and --exclude-operations let an operation be called. */
 export function operationChosen(
   options: VerifyOptions,

@@ -1,5 +1,6 @@
 import { resolveRef } from "@payspec/specs";
 import type { VerifyContext } from "./context.js";
+import { collectionOf } from "./discovered-ids.js";
 import { NoAnswer } from "./exchange.js";
 import { type OperationInfo, operationNode, operationsOf, toSend, validRequest } from "./operation-requests.js";
 import { SpecProblem } from "./schema-data.js";
@@ -73,7 +74,7 @@ function producerFor(
       }
     }
   }
-  const collection = op.template.slice(0, op.template.indexOf(`/{${parameter}}`));
+  const collection = collectionOf(op.template, parameter);
   const create = operations.find((o) => o.method === "POST" && o.template === collection);
   if (!create) return undefined;
   return {

@@ -13,6 +13,7 @@ import { median } from "./median.js";
 import { operationParameters, operationsOf } from "./operation-requests.js";
 import {
   checkChosen,
+  IDEMPOTENT_METHODS,
   operationChosen,
   type Profile,
   rerunFlags,
@@ -75,8 +76,7 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
     (c) =>
       PROFILE_RANK[c.profile] <= PROFILE_RANK[options.profile] &&
       checkChosen(options, c.id) &&
-      operationChosen(options, operationOf(c)) &&
-      !switchesMode(options, c),
+      mayCall(options, operationOf(c)),
   );
   const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
   if (options.only && chosen.length === 0) {
@@ -99,16 +99,22 @@ function operationOf(check: Check): { operationId: string; method: string; templ
  */
 const MODE_SWITCH = /maintenance|shutdown|restart|read-?only-?mode/i;
 
-function switchesMode(options: VerifyOptions, check: Check): boolean {
+function switchesMode(options: VerifyOptions, op: { operationId: string; method: string; template: string }): boolean {
   if (!options.specFile || options.includeOperations) return false;
-  const op = operationOf(check);
   return !SAFE_METHODS.includes(op.method) && MODE_SWITCH.test(`${op.template} ${op.operationId}`);
+}
+
+/** Whether the run may call an operation: chosen by --read-only and the operation filters, and no mode switch. */
+function mayCall(options: VerifyOptions, op: { operationId: string; method: string; template: string }): boolean {
+  return operationChosen(options, op) && !switchesMode(options, op);
 }
 
 /** The operations a run of another spec will not call because they switch the server's mode, said once. */
 export function modeSwitchesLeftOut(options: VerifyOptions, context: VerifyContext): string[] {
   if (!options.specFile || options.includeOperations) return [];
-  const all = operationChecks("openapi", context.api("openapi").spec).filter((c) => switchesMode(options, c));
+  const all = operationChecks("openapi", context.api("openapi").spec).filter((c) =>
+    switchesMode(options, operationOf(c)),
+  );
   const operations = [...new Set(all.map((c) => c.operation))];
   return operations.length === 0
     ? []
@@ -125,7 +131,7 @@ export function modeSwitchesLeftOut(options: VerifyOptions, context: VerifyConte
 async function discoverIds(context: VerifyContext): Promise<void> {
   const spec = context.api("openapi").spec;
   for (const op of operationsOf("openapi", spec)) {
-    if (op.method !== "GET" || op.template.includes("{") || !operationChosen(context.options, op)) continue;
+    if (op.method !== "GET" || op.template.includes("{") || !mayCall(context.options, op)) continue;
     const required = operationParameters(spec, op).some(({ param }) => param.required && param.in !== "header");
     if (required) continue;
     try {
@@ -275,7 +281,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
           error.kind === "timeout"
             ? `an answer within the timeout (${error.timeoutMs} ms)`
             : error.kind === "closed"
-              ? ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(error.request.method.toUpperCase())
+              ? IDEMPOTENT_METHODS.includes(error.request.method.toUpperCase())
                 ? "an answer before the server closes the connection (this idempotent request was sent twice)"
                 : "an answer before the server closes the connection (a server refusing a request early should still let the client read its answer, RFC 9112 §9.6)"
               : "an answer",
@@ -459,13 +465,7 @@ export async function runVerification(
   }
   if (anySpec) {
     await discoverIds(context);
-    if (!options.readOnly)
-      await produceIds(
-        context,
-        (op) =>
-          operationChosen(options, op) &&
-          !(!options.includeOperations && MODE_SWITCH.test(`${op.template} ${op.operationId}`)),
-      );
+    if (!options.readOnly) await produceIds(context, (op) => mayCall(options, op));
   }
   const startedAt = new Date();
   const results: CheckResult[] = [];

@@ -2,6 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { plainEnv } from "@payspec/third-party";
 import { run } from "./processes.js";
 
 export const WORKSPACE = fileURLToPath(new URL("../../../", import.meta.url));
@@ -26,12 +27,7 @@ export const PUBLIC_PACKAGES = [
  * workspace).
  */
 export function userEnv(nodeDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|PNPM_|INIT_CWD$|VITEST|NODE_OPTIONS$|TURBO_)/i.test(name)) continue;
-    env[name] = value;
-  }
-  return { ...env, PATH: `${nodeDir}:${process.env.PATH ?? ""}`, CI: "true", ...extra };
+  return { ...plainEnv(), PATH: `${nodeDir}:${process.env.PATH ?? ""}`, CI: "true", ...extra };
 }
 
 async function workspaceVersion(pkg: string, dependency: string): Promise<string> {

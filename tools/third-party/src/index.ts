@@ -10,4 +10,4 @@ export {
   UNLEASH_TOKENS,
   WIREMOCK_RELEASE,
 } from "./real-servers.js";
-export { CACHE_DIR, installFromRegistry } from "./registry-install.js";
+export { CACHE_DIR, installFromRegistry, plainEnv } from "./registry-install.js";

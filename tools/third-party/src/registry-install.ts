@@ -35,11 +35,14 @@ export async function installFromRegistry(folder: string, packages: readonly str
   return dir;
 }
 
-/** This process's environment without the npm_* and pnpm variables a workspace script runs with: they would point npm back at the workspace. */
-function plainEnv(): NodeJS.ProcessEnv {
+/**
+ * This process's environment as a user's shell has it: without the npm_*, pnpm, vitest and turbo
+ * variables a workspace script runs with (they would point npm back at the workspace).
+ */
+export function plainEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(npm_|pnpm_|PNPM_|INIT_CWD$|NODE_OPTIONS$)/i.test(name)) env[name] = value;
+    if (!/^(npm_|pnpm_|PNPM_|INIT_CWD$|VITEST|NODE_OPTIONS$|TURBO_)/i.test(name)) env[name] = value;
   }
   return env;
 }

@@ -1,3 +1,4 @@
+import { basicAuthorization } from "../basic-auth.js";
 import { CannotRun } from "../cannot-run.js";
 import { type Pact, parsePact, UnreadablePact } from "./pact-file.js";
 
@@ -11,7 +12,7 @@ export interface BrokerPact {
 export function brokerAuthorization(env: NodeJS.ProcessEnv): string | undefined {
   if (env.PACT_BROKER_TOKEN) return `Bearer ${env.PACT_BROKER_TOKEN}`;
   if (env.PACT_BROKER_USERNAME)
-    return `Basic ${Buffer.from(`${env.PACT_BROKER_USERNAME}:${env.PACT_BROKER_PASSWORD ?? ""}`).toString("base64")}`;
+    return basicAuthorization(`${env.PACT_BROKER_USERNAME}:${env.PACT_BROKER_PASSWORD ?? ""}`);
   return undefined;
 }
 

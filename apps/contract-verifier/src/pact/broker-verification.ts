@@ -8,7 +8,7 @@ import { CannotRun } from "../cannot-run.js";
 import type { CheckResult, Violation } from "../check.js";
 import { type BrokerPact, keepsOwnCredentials, pactsForVerification } from "./broker-pacts.js";
 import { startCredentialForwarder } from "./credential-forwarder.js";
-import type { Pact } from "./pact-file.js";
+import { interactionId, type Pact } from "./pact-file.js";
 import type { ReplayTarget } from "./pact-replay.js";
 import { stateSetup } from "./pact-replay.js";
 import { startStateChangeServer } from "./state-change-server.js";
@@ -69,11 +69,19 @@ function violationOf(check: string, operation: string, mismatch: Mismatch): Viol
  * Broker credentials come from PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD,
  * and go to the verifier through its environment, never on a command line or in a report.
  */
+/** The official verifier's verdicts, one result per interaction, and the pact each result came from. */
+export interface OfficialVerdicts {
+  readonly results: CheckResult[];
+  readonly pactOf: ReadonlyMap<string, BrokerPact>;
+  readonly warnings: string[];
+  readonly pacts: BrokerPact[];
+}
+
 export async function verifyFromBroker(
   options: BrokerOptions,
   target: ReplayTarget,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ results: CheckResult[]; warnings: string[]; pacts: BrokerPact[] }> {
+): Promise<OfficialVerdicts> {
   const selectors = options.selectors.length > 0 ? options.selectors : DEFAULT_SELECTORS;
   const pacts = await pactsForVerification(options.brokerUrl, options.provider, selectors, env, target.timeoutMs);
   const source = [
@@ -95,10 +103,7 @@ export async function verifyFromBroker(
  * Pact files on disk through the official verifier, with the same states and credentials as broker
  * mode: how the tests show that `payspec-verify pact --target` and the official verifier agree.
  */
-export async function verifyFilesOfficially(
-  pacts: readonly Pact[],
-  target: ReplayTarget,
-): Promise<{ results: CheckResult[]; warnings: string[] }> {
+export async function verifyFilesOfficially(pacts: readonly Pact[], target: ReplayTarget): Promise<OfficialVerdicts> {
   const provider = pacts[0]?.provider ?? "provider";
   return runOfficialVerifier(
     pacts.flatMap((p) => ["--file", p.file]),
@@ -115,7 +120,7 @@ async function runOfficialVerifier(
   provider: string,
   pacts: readonly BrokerPact[],
   target: ReplayTarget,
-): Promise<{ results: CheckResult[]; warnings: string[]; pacts: BrokerPact[] }> {
+): Promise<OfficialVerdicts> {
   const bin = pactVerifierBin();
   const setup = stateSetup(target);
   const states = await startStateChangeServer(setup);
@@ -172,7 +177,7 @@ async function runOfficialVerifier(
       .split("\n")
       .filter((line) => /\bWARN\b|skipp|ignored/i.test(line))
       .map((line) => `Pact verifier: ${redactCardData(line.trim())}`);
-    return { results: resultsOf(provider, pacts, interactions, report), warnings, pacts: [...pacts] };
+    return { ...resultsOf(provider, pacts, interactions, report), warnings, pacts: [...pacts] };
   } finally {
     await forwarder.close();
     await states.close();
@@ -190,22 +195,23 @@ function resultsOf(
   pacts: readonly BrokerPact[],
   interactions: NonNullable<VerifierReport["interactionResults"]>,
   report: VerifierReport,
-): CheckResult[] {
-  const expected = pacts.flatMap((p) =>
-    p.pact.interactions.map((i) => ({ consumer: p.pact.consumer, description: i.description })),
-  );
+): { results: CheckResult[]; pactOf: Map<string, BrokerPact> } {
+  const expected = pacts.flatMap((p) => p.pact.interactions.map((i) => ({ pact: p, description: i.description })));
   let next = 0;
-  let consumer = pacts[0]?.pact.consumer ?? "consumer";
+  let pact = pacts[0];
   const numbered = new Map<string, number>();
-  return interactions.map((interaction) => {
+  const pactOf = new Map<string, BrokerPact>();
+  const results = interactions.map((interaction) => {
     const at = expected.findIndex((e, i) => i >= next && e.description === interaction.description);
     if (at >= 0) {
-      consumer = (expected[at] as { consumer: string }).consumer;
+      pact = expected[at]?.pact;
       next = at + 1;
     }
+    const consumer = pact?.pact.consumer ?? "consumer";
     const count = (numbered.get(consumer) ?? 0) + 1;
     numbered.set(consumer, count);
-    const id = `pact.${consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.${count}`;
+    const id = interactionId(consumer, count);
+    if (pact) pactOf.set(id, pact);
     const failure = report.errors?.find((e) => e.interaction.endsWith(` - ${interaction.description}`));
     const operation = `${provider}: ${interaction.description}`;
     const base = {
@@ -243,4 +249,5 @@ function resultsOf(
       violations: (failure.mismatch.mismatches ?? []).map((m) => violationOf(id, operation, m)),
     };
   });
+  return { results, pactOf };
 }

@@ -1,4 +1,5 @@
 import { apiOf } from "@payspec/server-kit";
+import { basicAuthorization } from "../basic-auth.js";
 import { CannotRun } from "../cannot-run.js";
 import type { CheckResult, Violation } from "../check.js";
 import { assertCredentialsAccepted } from "../credentials-check.js";
@@ -10,7 +11,7 @@ import { countByStatus, type VerificationReport } from "../runner.js";
 import { RunSecrets } from "../secrets.js";
 import type { BrokerPact } from "./broker-pacts.js";
 import { type BrokerOptions, verifyFromBroker } from "./broker-verification.js";
-import { loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
+import { interactionId, loadPacts, type Pact, type PactInteraction, UnreadablePact } from "./pact-file.js";
 import { type ReplayTarget, replay, stateSetup } from "./pact-replay.js";
 import { interactionVsSpec, specFor } from "./pact-vs-spec.js";
 import { StateFailed, stateCatalogue, UnknownState } from "./sandbox-provider-states.js";
@@ -165,7 +166,7 @@ function parsePactOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Pact
 }
 
 /** A short, stable id per interaction: `pact.<consumer>.<n>`, n counting from 1 in the file's order. */
-const idOf = (pact: Pact, index: number) => `pact.${pact.consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.${index + 1}`;
+const idOf = (pact: Pact, index: number) => interactionId(pact.consumer, index + 1);
 
 async function judge(
   pact: Pact,
@@ -295,7 +296,7 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
         ? {
             gateway: {
               url: replayTarget.gatewayUrl,
-              basic: `Basic ${Buffer.from(`${replayTarget.gatewayKey}:${replayTarget.gatewaySecret}`).toString("base64")}`,
+              basic: basicAuthorization(`${replayTarget.gatewayKey}:${replayTarget.gatewaySecret}`),
             },
           }
         : {}),
@@ -312,9 +313,7 @@ export async function runPactCommand(argv: readonly string[], env: NodeJS.Proces
     brokerPacts.push(...fromBroker.pacts);
     for (const result of fromBroker.results) {
       results.push(result);
-      const pact = fromBroker.pacts.find((p) =>
-        result.id.startsWith(`pact.${p.pact.consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.`),
-      );
+      const pact = fromBroker.pactOf.get(result.id);
       const consumer = pact ? `${pact.pact.consumer}${pact.consumerVersion ? ` ${pact.consumerVersion}` : ""}` : "";
       process.stdout.write(interactionLine({ consumer, provider: options.broker.provider }, result));
     }

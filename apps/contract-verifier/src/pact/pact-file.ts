@@ -71,6 +71,10 @@ export interface Pact {
 /** The file is not a Pact it can read: the message says which file and what is wrong. */
 export class UnreadablePact extends Error {}
 
+/** An interaction's result id: `pact.<consumer>.<n>`, numbered per consumer across its pacts, so ids never repeat. */
+export const interactionId = (consumer: string, number: number) =>
+  `pact.${consumer.replace(/[^A-Za-z0-9_-]+/g, "-")}.${number}`;
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);

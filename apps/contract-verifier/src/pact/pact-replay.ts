@@ -1,4 +1,5 @@
 import { apiOf } from "@payspec/server-kit";
+import { basicAuthorization } from "../basic-auth.js";
 import { exchange, NoAnswer, type RequestSpec, type SentRequest } from "../exchange.js";
 import type { RunSecrets } from "../secrets.js";
 import type { PactInteraction } from "./pact-file.js";
@@ -44,7 +45,7 @@ function setAt(body: unknown, path: string, value: unknown): unknown {
 /** Talks to the target for provider states: as the verification workspace, or as the gateway with a token it logged in for. */
 export function stateSetup(target: ReplayTarget): StateSetup & { gatewayToken(): Promise<string> } {
   let token: string | undefined;
-  const basic = `Basic ${Buffer.from(`${target.gatewayKey}:${target.gatewaySecret}`).toString("base64")}`;
+  const basic = basicAuthorization(`${target.gatewayKey}:${target.gatewaySecret}`);
   const gatewayToken = async () => {
     if (token) return token;
     const answer = await fetch(`${target.gatewayUrl}/auth/login`, {

@@ -1,4 +1,5 @@
 import { apiOf } from "@payspec/server-kit";
+import { basicAuthorization } from "../basic-auth.js";
 
 export interface RunCredentials {
   readonly apiKey: string;
@@ -22,7 +23,7 @@ export async function withRunCredentials(
   if (authorization === undefined) return undefined;
   if (apiOf(path) !== "gateway") return `Bearer ${credentials.apiKey}`;
   if (authorization.split(" ")[0]?.toLowerCase() === "basic") {
-    return `Basic ${Buffer.from(`${credentials.gatewayKey}:${credentials.gatewaySecret}`).toString("base64")}`;
+    return basicAuthorization(`${credentials.gatewayKey}:${credentials.gatewaySecret}`);
   }
   return `Bearer ${await credentials.gatewayToken()}`;
 }
