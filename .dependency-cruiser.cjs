@@ -27,6 +27,33 @@ module.exports = {
       from: { path: "^apps/([^/]+)/src/" },
       to: { path: "^apps/([^/]+)/", pathNot: "^apps/$1/" },
     },
+    {
+      // The sandbox's features (payments, gateway, mail, exports, …) each keep their store, routes and
+      // pages inside their folder; another feature sees only what the folder's index.ts exports, so
+      // a feature can be reorganised without touching its neighbours.
+      name: "sandbox-feature-through-index",
+      severity: "error",
+      from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/" },
+      to: {
+        path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/(?!index\\.ts$)",
+        pathNot: "^apps/sandbox/src/$1/",
+      },
+    },
+    {
+      // The server, the PostgreSQL pool, the clock and the dashboard's shell serve every feature and
+      // know none: a feature is plugged in by the app (app/server.ts), never reached from below.
+      name: "sandbox-infrastructure-knows-no-feature",
+      severity: "error",
+      from: { path: "^apps/sandbox/src/infrastructure/" },
+      to: { path: "^apps/sandbox/src/", pathNot: "^apps/sandbox/src/infrastructure/" },
+    },
+    {
+      // The app composes the features; nothing a feature or the infrastructure holds depends on it.
+      name: "sandbox-nothing-imports-the-app",
+      severity: "error",
+      from: { path: "^apps/sandbox/src/(?!app/)[^/]+/" },
+      to: { path: "^apps/sandbox/src/app/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { parseServerArgs, startupProblemMessage } from "@payspec/server-kit";
-import { configFromEnv, DEFAULT_PORT, type SandboxConfig } from "./config.js";
-import { type RunningSandbox, startSandbox } from "./server.js";
-import { startupBanner } from "./startup-banner.js";
+import { type RunningSandbox, startSandbox } from "./app/server.js";
+import { startupBanner } from "./app/startup-banner.js";
+import { configFromEnv, DEFAULT_PORT, type SandboxConfig } from "./infrastructure/config/config.js";
 
 const USAGE = `payspec-sandbox: both payment APIs, stateful, on one port (http://127.0.0.1:4010).
 

@@ -1,5 +1,19 @@
 export { FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server-kit";
-export { GATEWAY_SCOPE, MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks, workspaceScope } from "./clock.js";
+export { memoryStores, postgresStores } from "./app/open-stores.js";
+export type { SandboxStores } from "./app/sandbox-stores.js";
+export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./app/server.js";
+export type { FaultView } from "./faults/declared-faults.js";
+export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
+export { TEST_CARDS } from "./gateway/card-catalogue.js";
+export type { GatewayStore } from "./gateway/gateway-store.js";
+export {
+  GATEWAY_SCOPE,
+  MAX_CLOCK_ADVANCE_SECONDS,
+  SandboxClocks,
+  workspaceScope,
+} from "./infrastructure/clock/clock.js";
+export type { ClockStore } from "./infrastructure/clock/clock-store.js";
+export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/clock/istanbul-time.js";
 export {
   DEFAULT_PORT,
   DEMO_API_KEYS,
@@ -7,18 +21,6 @@ export {
   DEMO_GATEWAY_SECRET,
   type SandboxConfig,
   VERIFY_API_KEY,
-} from "./config.js";
-export type { FaultView } from "./faults/declared-faults.js";
-export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
-export { TEST_CARDS } from "./gateway/card-catalogue.js";
-export { istanbulDate, istanbulMidnightAfter } from "./istanbul-time.js";
+} from "./infrastructure/config/config.js";
+export type { PaymentsStore } from "./payments/payments-store.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";
-export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./server.js";
-export {
-  type ClockStore,
-  type GatewayStore,
-  memoryStores,
-  type PaymentsStore,
-  postgresStores,
-  type SandboxStores,
-} from "./store/index.js";

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config.js";
-import { startupBanner } from "../src/startup-banner.js";
+import { startupBanner } from "../src/app/startup-banner.js";
+import { configFromEnv } from "../src/infrastructure/config/config.js";
 import { cardPayment, type Harness, harness } from "./support/harness.js";
 
 let h: Harness;

@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
-const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+const objects = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 const inBatchEntry = (n: number) => `{"payments":[${objects(n)}]}`;
 /** A nested value inside a field a create does carry, so the body looks like a payment at its top. */
 const inDescription = (n: number) => `{"amount":100,"currency":"TRY","description":${arrays(n)}}`;

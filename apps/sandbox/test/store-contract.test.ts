@@ -1,16 +1,12 @@
 import type { CardPayment } from "@payspec/card-gateway-zod";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { memoryStores, postgresStores } from "../src/app/open-stores.js";
+import type { SandboxStores } from "../src/app/sandbox-stores.js";
+import type { StoredCardPayment } from "../src/gateway/gateway-store.js";
 import { seedWorkspace } from "../src/index.js";
-import { SandboxSecret } from "../src/sandbox-secret.js";
-import {
-  memoryStores,
-  type NewPayment,
-  postgresStores,
-  type SandboxStores,
-  type StoredCardPayment,
-  type StoredPayment,
-} from "../src/store/index.js";
+import { SandboxSecret } from "../src/infrastructure/secret/sandbox-secret.js";
+import type { NewPayment, StoredPayment } from "../src/payments/payments-store.js";
 import { freshDatabase, onPostgres, TEST_SECRET } from "./support/test-stores.js";
 
 /**
@@ -273,16 +269,45 @@ describe("the probes that let a request skip completion and settlement", () => {
   });
 });
 
-describe("the dashboard's approval workflow", () => {
-  it("is off in a fresh workspace, set per workspace, and off again after a workspace reset", async () => {
-    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(false);
-    await stores.payments.setApprovalWorkflow(A.workspace, true);
-    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(true);
-    expect(await stores.payments.approvalWorkflow(B.workspace)).toBe(false);
-    await stores.payments.resetWorkspace(A);
-    expect(await stores.payments.approvalWorkflow(A.workspace)).toBe(false);
+describe("workspace settings (approval workflow, automatic settlement, report recipients)", () => {
+  it("have their defaults in a fresh workspace, are set per workspace, and go back to the default when cleared", async () => {
+    const cases = [
+      [stores.approvalWorkflow, false, true],
+      [stores.autoSettlement, true, false],
+      [stores.reportRecipients, [], ["muhasebe@örnek.com.tr", "ops@example.com"]],
+    ] as const;
+    for (const [setting, fallback, value] of cases) {
+      const typed = setting as {
+        get(w: string): Promise<unknown>;
+        set(w: string, v: unknown): Promise<void>;
+        clear(w?: string): Promise<void>;
+      };
+      expect(await typed.get(A.workspace)).toEqual(fallback);
+      await typed.set(A.workspace, value);
+      await typed.set(B.workspace, value);
+      expect(await typed.get(A.workspace)).toEqual(value);
+      await typed.clear(A.workspace);
+      expect(await typed.get(A.workspace)).toEqual(fallback);
+      expect(await typed.get(B.workspace)).toEqual(value);
+      await typed.clear();
+      expect(await typed.get(B.workspace)).toEqual(fallback);
+    }
   });
 
+  it("settlement waits while the workspace's automatic settlement is off, and catches up once it is on", async () => {
+    const p = await stores.payments.insert(A.workspace, draft(100, 1_000));
+    await stores.payments.transition(A.workspace, p.id, ["pending"], "completed", 2_000, "control");
+    const nextDay = 2 * 86_400_000;
+    await stores.autoSettlement.set(A.workspace, false);
+    expect(await stores.payments.settleDue(A.workspace, nextDay)).toBe(0);
+    expect((await stores.payments.payment(A.workspace, p.id))?.status).toBe("completed");
+    await stores.autoSettlement.set(A.workspace, true);
+    expect(await stores.payments.settleDue(A.workspace, nextDay)).toBe(1);
+    expect((await stores.payments.payment(A.workspace, p.id))?.status).toBe("settled");
+  });
+});
+
+describe("the dashboard's approval workflow", () => {
   it("a payment awaiting approval never completes; approved, it completes the delay after approval", async () => {
     const waiting = await stores.payments.insert(A.workspace, dashboardDraft(100, 1_000, true));
     expect(waiting.history).toEqual([expect.objectContaining({ status: "pending", cause: "dashboard" })]);

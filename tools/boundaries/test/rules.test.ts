@@ -67,4 +67,34 @@ describe("the repository's boundaries", () => {
     expect(out).toContain("packages-not-apps");
     expect(out).toContain("apps-not-other-apps");
   });
+
+  it("lets a sandbox feature reach another only through its index.ts, and the infrastructure reach none", async () => {
+    const keeps = project({
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/sandbox/src/payments/seed.ts": "export const seed = 1;\n",
+      "apps/sandbox/src/payments/index.ts": 'export { seed } from "./seed.js";\n',
+      "apps/sandbox/src/infrastructure/clock/clock.ts": "export const now = () => 0;\n",
+      "apps/sandbox/src/mail/mailer.ts":
+        'import { seed } from "../payments/index.js";\nimport { now } from "../infrastructure/clock/clock.js";\nexport const mail = seed + now();\n',
+      "apps/sandbox/src/app/server.ts":
+        'import { mail } from "../mail/mailer.js";\nimport { seed } from "../payments/seed.js";\nexport const app = mail + seed;\n',
+    });
+    expect(await lint(keeps)).toMatchObject({ code: 0 });
+
+    const breaks = project({
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/sandbox/src/payments/seed.ts": "export const seed = 1;\n",
+      "apps/sandbox/src/payments/index.ts": 'export { seed } from "./seed.js";\n',
+      "apps/sandbox/src/mail/mailer.ts": 'import { seed } from "../payments/seed.js";\nexport const mail = seed;\n',
+      "apps/sandbox/src/infrastructure/clock/clock.ts":
+        'import { mail } from "../../mail/mailer.js";\nexport const now = () => mail;\n',
+      "apps/sandbox/src/app/server.ts": "export const app = 1;\n",
+      "apps/sandbox/src/faults/faults.ts": 'import { app } from "../app/server.js";\nexport const fault = app;\n',
+    });
+    const { code, out } = await lint(breaks);
+    expect(code).not.toBe(0);
+    expect(out).toContain("sandbox-feature-through-index");
+    expect(out).toContain("sandbox-infrastructure-knows-no-feature");
+    expect(out).toContain("sandbox-nothing-imports-the-app");
+  });
 });

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { ApiFailure, assertStorableText, containsCardNumber, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
-import { type SandboxClocks, workspaceScope } from "../clock.js";
-import { endOfIstanbulDate, istanbulDate } from "../istanbul-time.js";
-import { workspaceTag } from "../payments/seed.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { ApiKeyStore, StoredApiKey } from "../store/index.js";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import { endOfIstanbulDate, istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
 
 /** Every key the sandbox makes starts so: a secret scanner (and a person) knows it for a sandbox key. */
 export const API_KEY_PREFIX = "sk_sandbox_";

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { SandboxSecret } from "../sandbox-secret.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 
 /** The path of a queued export's file (under the dashboard, no session needed); the query carries its expiry and signature. */
 export function downloadPath(workspaceTag: string, jobId: string): string {

@@ -1,15 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
-import { type SandboxClocks, workspaceScope } from "../clock.js";
-import type { Mailer } from "../mail/mailer.js";
-import { encodeCursor } from "../payments/cursor.js";
-import { type ListingFilters, listingFilters, listPayments, openListing } from "../payments/list-payments.js";
-import { workspaceTag } from "../payments/seed.js";
-import { PollingLoop } from "../polling-loop.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { ExportJob, ExportJobStore, PaymentsStore } from "../store/index.js";
+import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { Mailer } from "../mail/index.js";
+import type { PaymentsStore } from "../payments/index.js";
+import {
+  encodeCursor,
+  type ListingFilters,
+  listingFilters,
+  listPayments,
+  openListing,
+  workspaceTag,
+} from "../payments/index.js";
 import { signedDownloadUrl } from "./download-link.js";
+import type { ExportJob, ExportJobStore } from "./export-job-store.js";
 import { EXPORT_PAGE, listingTitle, paymentsOfListing } from "./listing-stream.js";
 import { paymentsFile } from "./payments-file.js";
 
@@ -19,6 +26,8 @@ const HOUR_MS = 3_600_000;
 export interface ExportQueueDeps {
   readonly jobs: ExportJobStore;
   readonly payments: PaymentsStore;
+  /** Who is mailed the link when a queued export is ready. */
+  readonly reportRecipients: WorkspaceSetting<readonly string[]>;
   readonly secret: SandboxSecret;
   readonly clocks: SandboxClocks;
   readonly mailer: Mailer;
@@ -133,7 +142,7 @@ export class ExportQueue {
       const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing));
       const readyAt = await clocks.now(workspaceScope(workspace));
       const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
-      const recipients = await payments.reportRecipients(workspace);
+      const recipients = await this.#deps.reportRecipients.get(workspace);
       const link = signedDownloadUrl(this.#deps.baseUrl(), secret, job.workspaceTag, job.id, expiresAt);
       const mail =
         recipients.length === 0

@@ -1,9 +1,7 @@
 import type { Payment, PaymentPage } from "@payspec/payments-zod";
-import type { CursorState } from "../payments/cursor.js";
-import { encodeCursor } from "../payments/cursor.js";
-import { type ListingFilters, listPayments } from "../payments/list-payments.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { PaymentsStore } from "../store/index.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { CursorState, PaymentsStore } from "../payments/index.js";
+import { encodeCursor, type ListingFilters, listPayments } from "../payments/index.js";
 
 /** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
 export const EXPORT_PAGE = 1_000;

@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 import { setImmediate, setTimeout as sleep } from "node:timers/promises";
 import type { Payment } from "@payspec/payments-zod";
 import PDFDocument from "pdfkit";
-import { money } from "../dashboard/money-format.js";
+import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
 
 /** PDF output waiting for a slow reader beyond this stops the writing until it drains. */

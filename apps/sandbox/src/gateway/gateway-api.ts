@@ -11,12 +11,12 @@ import {
   parseRequest,
 } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
-import { GATEWAY_SCOPE, type SandboxClocks } from "../clock.js";
-import type { SandboxConfig } from "../config.js";
-import type { DeclaredFaults } from "../faults/declared-faults.js";
-import { faultBeforeHandling } from "../faults/fault-strikes.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { GatewayStore } from "../store/index.js";
+import type { DeclaredFaults } from "../faults/index.js";
+import { faultBeforeHandling } from "../faults/index.js";
+import { GATEWAY_SCOPE, type SandboxClocks } from "../infrastructure/clock/clock.js";
+import type { SandboxConfig } from "../infrastructure/config/config.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { GatewayStore } from "./gateway-store.js";
 import { canonicalReference, processCardPayment } from "./process-card-payment.js";
 
 export interface GatewayApiDeps {

@@ -1,10 +1,10 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
 import { ApiFailure } from "@payspec/server-kit";
-import { istanbulDateTime } from "../istanbul-time.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { GatewayStore, StoredCardPayment } from "../store/index.js";
+import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
+import type { GatewayStore, StoredCardPayment } from "./gateway-store.js";
 
 /** JSON with object keys sorted at every level, so `{a, b}` and `{b, a}` are one request. */
 export function canonicalJson(value: unknown): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import escapeHtml from "escape-html";
-import type { MailAttachment, OutboxMessage } from "../store/index.js";
+import type { MailAttachment, OutboxMessage } from "./outbox-store.js";
 
 export interface Letter {
   readonly to: readonly string[];

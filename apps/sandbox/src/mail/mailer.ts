@@ -1,5 +1,5 @@
-import type { OutboxMessage, OutboxStore } from "../store/index.js";
 import { composeMessage, type Letter } from "./compose.js";
+import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 import { SmtpDelivery } from "./smtp-delivery.js";
 
 export interface MailerOptions {

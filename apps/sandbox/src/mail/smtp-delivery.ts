@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { PollingLoop } from "../polling-loop.js";
-import type { OutboxMessage, OutboxStore } from "../store/index.js";
+import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 
 /** Attempts before a message is given up as failed: with a 1 s first retry, about a minute of trying. */
 export const MAX_ATTEMPTS = 6;

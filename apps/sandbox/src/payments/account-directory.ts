@@ -1,5 +1,5 @@
-import { BoundedMap } from "../bounded-map.js";
-import type { PaymentsStore, StoredAccount } from "../store/index.js";
+import { BoundedMap } from "../infrastructure/caching/bounded-map.js";
+import type { PaymentsStore, StoredAccount } from "./payments-store.js";
 
 /** What a create checks of an account: that it exists, and its currency. */
 export type AccountIdentity = Pick<StoredAccount, "id" | "currency">;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import type { StoredAccount } from "../store/index.js";
+import type { StoredAccount } from "./payments-store.js";
 import { accountToApi } from "./serialize.js";
 
 /** What Fastify sends for JSON it serializes itself: the answer is the same either way. */

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, containsCardNumber } from "@payspec/server-kit";
-import type { NewPayment, PaymentsStore, StoredPayment, Writable } from "../store/index.js";
 import type { AccountIdentity } from "./account-directory.js";
+import type { NewPayment, PaymentsStore, StoredPayment, Writable } from "./payments-store.js";
 
 /** The furthest a Date reaches either side of 1970, in ms: a time past it has no date to show. */
 const LATEST_DATE_MS = 8.64e15;

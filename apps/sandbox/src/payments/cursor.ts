@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
-import type { SandboxSecret } from "../sandbox-secret.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 
 /** What a cursor carries: where the listing is, its snapshot, its page size, and its filters. */
 export interface CursorState {

@@ -1,6 +1,7 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
-import type { PaymentsStore, StoredPayment, TransitionResult } from "../store/index.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { preparePayment } from "./create-payment.js";
+import type { PaymentsStore, StoredPayment, TransitionResult } from "./payments-store.js";
 
 /**
  * The seed's dashboard paths, shared by the dashboard's pages and the control API (so tests and the
@@ -19,6 +20,7 @@ export function awaitsApproval(payment: StoredPayment): boolean {
  */
 export async function submitFromDashboard(
   store: PaymentsStore,
+  approvalWorkflow: WorkspaceSetting<boolean>,
   workspace: string,
   input: PaymentCreate,
   now: number,
@@ -28,7 +30,7 @@ export async function submitFromDashboard(
     input,
     now,
   );
-  const workflow = await store.approvalWorkflow(workspace);
+  const workflow = await approvalWorkflow.get(workspace);
   return store.insert(
     workspace,
     workflow

@@ -1,4 +1,4 @@
-import type { PaymentsStore } from "../store/index.js";
+import type { PaymentsStore } from "./payments-store.js";
 
 /**
  * What the passing of time does to a workspace, applied before anything reads it: payments whose
@@ -15,4 +15,13 @@ export async function applyElapsedTime(
   if (store.somethingElapsed && !(await store.somethingElapsed(workspace, now, completeAfterMs))) return;
   await store.completeDue(workspace, now, completeAfterMs);
   await store.settleDue(workspace, now);
+}
+
+/** Time's effects on a workspace, for the features that read its payments (reconciliation, reports, pages). */
+export interface ElapsedTime {
+  apply(workspace: string, now: number): Promise<void>;
+}
+
+export function elapsedTime(store: PaymentsStore, completeAfterMs: number): ElapsedTime {
+  return { apply: (workspace, now) => applyElapsedTime(store, workspace, now, completeAfterMs) };
 }

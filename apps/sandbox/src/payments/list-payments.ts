@@ -1,8 +1,8 @@
 import type { PaymentMethod, PaymentPage, PaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { PaymentQuery, PaymentsStore } from "../store/index.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
+import type { PaymentQuery, PaymentsStore } from "./payments-store.js";
 import { workspaceTag } from "./seed.js";
 import { paymentToApi } from "./serialize.js";
 

@@ -1,18 +1,18 @@
 import { routes, zPaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, coerceNumbers, credentialsFor, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ApiKeys } from "../api-keys/api-keys.js";
-import { type SandboxClocks, workspaceScope } from "../clock.js";
-import type { SandboxConfig } from "../config.js";
-import type { DeclaredFaults } from "../faults/declared-faults.js";
-import { faultBeforeHandling } from "../faults/fault-strikes.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { PaymentsStore } from "../store/index.js";
+import type { ApiKeys } from "../api-keys/index.js";
+import type { DeclaredFaults } from "../faults/index.js";
+import { faultBeforeHandling } from "../faults/index.js";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxConfig } from "../infrastructure/config/config.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { AccountDirectory } from "./account-directory.js";
 import { AccountsAnswer } from "./accounts-answer.js";
 import { checkPayment, createPayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
+import type { PaymentsStore } from "./payments-store.js";
 import { specSerializer } from "./response-serializers.js";
 import { paymentToApi } from "./serialize.js";
 

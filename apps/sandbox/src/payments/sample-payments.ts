@@ -1,7 +1,7 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
-import type { PaymentsStore, WorkspaceSeed } from "../store/index.js";
 import { createPayment } from "./create-payment.js";
 import { applyElapsedTime } from "./elapsed-time.js";
+import type { PaymentsStore, WorkspaceSeed } from "./payments-store.js";
 
 const DAY_MS = 86_400_000;
 

@@ -1,10 +1,7 @@
-import { createHash } from "node:crypto";
-import type { StoredAccount, WorkspaceSeed } from "../store/index.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import type { StoredAccount, WorkspaceSeed } from "./payments-store.js";
 
-/** Stable per key, so account ids survive restarts and can be documented. */
-export function workspaceTag(apiKey: string): string {
-  return createHash("sha256").update(apiKey).digest("hex").slice(0, 8);
-}
+export { workspaceTag };
 
 /** Two accounts per currency (TRY, USD, EUR), so every currency has somewhere to pay to. */
 export function seedWorkspace(apiKey: string): WorkspaceSeed {

@@ -1,13 +1,13 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
-import { istanbulDate } from "../istanbul-time.js";
+import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import type { PaymentRecord } from "../payments/index.js";
 import type {
   LineOutcome,
-  PaymentRecord,
   ReconciledLine,
   ReconciliationRun,
   Statement,
   UnmatchedPayment,
-} from "../store/types.js";
+} from "./reconciliation-store.js";
 
 export const LINE_OUTCOMES: readonly LineOutcome[] = [
   "matched",

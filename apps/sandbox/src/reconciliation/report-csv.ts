@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { writeRecords } from "@payspec/client-core";
-import type { ReconciliationRun } from "../store/index.js";
+import type { ReconciliationRun } from "./reconciliation-store.js";
 import { runToApi } from "./run-json.js";
 
 export const REPORT_COLUMNS = [

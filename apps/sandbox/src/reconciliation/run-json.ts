@@ -1,4 +1,4 @@
-import type { ReconciliationRun, ReconciliationSummary } from "../store/index.js";
+import type { ReconciliationRun, ReconciliationSummary } from "./reconciliation-store.js";
 
 /** A run as the control API shows it, without its lines. */
 export function summaryToApi(run: ReconciliationSummary) {

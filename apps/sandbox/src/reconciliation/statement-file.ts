@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-kit";
 import { parse } from "csv-parse/sync";
-import { endOfIstanbulDate } from "../istanbul-time.js";
-import type { Statement, StatementLine } from "../store/index.js";
+import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import { firstBadUtf8 } from "./first-bad-utf8.js";
+import type { Statement, StatementLine } from "./reconciliation-store.js";
 
 /** The statement's header, exactly: the columns a bank export is mapped to before import. */
 export const STATEMENT_COLUMNS = ["reference", "amount_minor", "currency", "value_date"] as const;

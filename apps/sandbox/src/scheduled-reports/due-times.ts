@@ -1,4 +1,4 @@
-import type { ReportCadence } from "../store/index.js";
+import type { ReportCadence } from "./schedule-store.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -2,21 +2,19 @@ import { randomUUID } from "node:crypto";
 import type { Payment } from "@payspec/payments-zod";
 import { ApiFailure, containsCardNumber, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
-import { type SandboxClocks, workspaceScope } from "../clock.js";
-import { signedDownloadUrl } from "../exports/download-link.js";
-import { EXPORT_PAGE } from "../exports/listing-stream.js";
-import { paymentsFile } from "../exports/payments-file.js";
-import { istanbulDate, istanbulDateTime } from "../istanbul-time.js";
-import type { Mailer } from "../mail/mailer.js";
-import { parseRecipients } from "../mail/recipients.js";
-import { applyElapsedTime } from "../payments/elapsed-time.js";
-import { listingFilterFields } from "../payments/filter-fields.js";
-import { workspaceTag } from "../payments/seed.js";
-import { paymentToApi } from "../payments/serialize.js";
-import { PollingLoop } from "../polling-loop.js";
-import type { SandboxSecret } from "../sandbox-secret.js";
-import type { ExportJob, PaymentsStore, ReportSchedule, ScheduleDelivery, ScheduleStore } from "../store/index.js";
+import type { ExportJob } from "../exports/index.js";
+import { EXPORT_PAGE, paymentsFile, signedDownloadUrl } from "../exports/index.js";
+import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import { istanbulDate, istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { Mailer } from "../mail/index.js";
+import { parseRecipients } from "../mail/index.js";
+import type { PaymentsStore } from "../payments/index.js";
+import { applyElapsedTime, listingFilterFields, paymentToApi, workspaceTag } from "../payments/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
+import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 
 /**
  * At most this many due times are delivered at once; a clock advanced further skips the older ones
@@ -52,6 +50,8 @@ type ScheduleInput = z.infer<typeof scheduleInput>["body"];
 export interface ReportSchedulesDeps {
   readonly store: ScheduleStore;
   readonly payments: PaymentsStore;
+  /** Whom a schedule without recipients of its own mails: the workspace's report recipients. */
+  readonly reportRecipients: WorkspaceSetting<readonly string[]>;
   readonly clocks: SandboxClocks;
   readonly secret: SandboxSecret;
   readonly mailer: Mailer;
@@ -110,7 +110,7 @@ export class ReportSchedules {
   }
 
   async #recipients(workspace: string, body: ScheduleInput): Promise<readonly string[]> {
-    const parsed = parseRecipients(body.recipients ?? (await this.#deps.payments.reportRecipients(workspace)));
+    const parsed = parseRecipients(body.recipients ?? (await this.#deps.reportRecipients.get(workspace)));
     if ("problem" in parsed) throw new ApiFailure("invalid_request", parsed.problem, { param: "recipients" });
     if (parsed.recipients.length === 0) {
       throw new ApiFailure(

@@ -72,7 +72,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
   });
 
   it("an approved payment completes once the delay has passed since its approval", async () => {
-    await d.h.sandbox.stores.payments.setApprovalWorkflow(KEY, true);
+    await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
     await d.signIn();
     await fillNewPayment({ amount: "7" });
     await d.page.getByRole("button", { name: "Approve" }).click();

@@ -1,7 +1,7 @@
 import { registerJsonBodyParser } from "@payspec/server-kit";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiRequestLog } from "../../src/dashboard/api-request-log.js";
+import { ApiRequestLog } from "../../src/request-log/api-request-log.js";
 
 /** A real server on 127.0.0.1 with nothing but the request log in front of one route. */
 describe("the request log", () => {

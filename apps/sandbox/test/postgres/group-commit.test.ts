@@ -1,8 +1,10 @@
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { postgresStores } from "../../src/app/open-stores.js";
+import type { SandboxStores } from "../../src/app/sandbox-stores.js";
 import { seedWorkspace } from "../../src/index.js";
-import { SandboxSecret } from "../../src/sandbox-secret.js";
-import { type NewPayment, postgresStores, type SandboxStores } from "../../src/store/index.js";
+import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
+import type { NewPayment } from "../../src/payments/payments-store.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
 /**

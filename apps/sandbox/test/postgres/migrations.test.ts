@@ -1,7 +1,8 @@
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seedWorkspace, startSandbox } from "../../src/index.js";
-import { migrate, migrations, PostgresPaymentsStore } from "../../src/store/index.js";
+import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
+import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
 import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 

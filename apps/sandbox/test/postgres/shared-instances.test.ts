@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, seedWorkspace } from "../../src/index.js";
-import { SandboxSecret } from "../../src/sandbox-secret.js";
+import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
 import { cardPayment } from "../support/harness.js";
 import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";

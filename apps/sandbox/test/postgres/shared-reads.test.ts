@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
-import { SharedReads } from "../../src/store/postgres/shared-reads.js";
+import { SharedReads } from "../../src/infrastructure/postgres/shared-reads.js";
 import { KEY } from "../support/harness.js";
 import { sandboxCall } from "../support/sandbox-call.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";

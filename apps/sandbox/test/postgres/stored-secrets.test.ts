@@ -1,8 +1,10 @@
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
-import { SandboxSecret } from "../../src/sandbox-secret.js";
-import { migrate, migrations, PostgresClockStore, PostgresPaymentsStore } from "../../src/store/index.js";
+import { PostgresClockStore } from "../../src/infrastructure/clock/postgres-clock-store.js";
+import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
+import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
+import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
 import { DashboardHttp } from "../support/dashboard-http.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";
 import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
+import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import type { ApiKeyView } from "./api-keys.js";
+
+/**
+ * Settings → API keys: keys made, listed and revoked by hand, each shown once. Every action goes
+ * through the control API as the signed-in workspace, so its rules and messages are the only ones.
+ */
+export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardContext): void {
+  const signedIn = { preHandler: ctx.requireSession };
+  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+
+  async function keysPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    notice?: SafeHtml,
+    status = 200,
+    entered: { readonly name?: string; readonly expires?: string } = {},
+  ) {
+    const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
+    const keys = listed.json().data as ApiKeyView[];
+    const rows = keys.map(
+      (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${k.status}</td>
+        <td>${k.created_at ? localTime(k.created_at) : "at start"}</td><td>${k.expires_on ?? "never"}</td><td>${localTime(k.last_used_at)}</td>
+        <td>${
+          k.source === "created" && k.status !== "revoked"
+            ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
+                <button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>`
+            : k.source === "environment"
+              ? "configured (PAYSPEC_API_KEYS)"
+              : ""
+        }</td></tr>`,
+    );
+    return ctx.render(
+      request,
+      reply,
+      "API keys",
+      html`${notice ?? ""}
+      <table aria-label="API keys"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created (Istanbul)</th><th>Expires</th><th>Last used (Istanbul)</th><th></th></tr></thead>
+      <tbody>${rows}</tbody></table>
+      <section aria-labelledby="new-key"><h2 id="new-key">Create a key</h2>
+      <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
+        <label>Name <input name="name" required maxlength="100" value="${entered.name ?? ""}"></label>
+        <label>Expires on (optional; valid through the end of that day, Europe/Istanbul) <input name="expires_on" type="date" value="${entered.expires ?? ""}"></label>
+        <p><button type="submit">Create key</button></p>
+      </form></section>`,
+      status,
+    );
+  }
+
+  dashboard.get(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => keysPage(request, reply));
+
+  dashboard.post(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => {
+    const expires = formField(request, "expires_on");
+    const name = formField(request, "name") ?? "";
+    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/api-keys", {
+      name,
+      ...(expires ? { expires_on: expires } : {}),
+    });
+    if (answer.statusCode !== 201) {
+      // What was typed stays, to be corrected.
+      return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400, {
+        name: typedAgain(name),
+        ...(expires ? { expires } : {}),
+      });
+    }
+    const made = answer.json() as { key: string; name: string };
+    // Shown once, on the page the action redirects to: a reload of that page shows it no more, and
+    // cannot post the form again to mint a second key.
+    return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, {
+      notice: `Key "${made.name}" created. Copy it now: it will not be shown again.`,
+      once: { id: "new-api-key", label: "The new key:", value: made.key },
+    });
+  });
+
+  dashboard.post<{ Params: { id: string } }>(
+    `${DASHBOARD}/settings/api-keys/:id/revoke`,
+    signedIn,
+    async (request, reply) => {
+      const answer = await ctx.control(
+        request.dashboardKey,
+        "DELETE",
+        `/_sandbox/api-keys/${encodeURIComponent(request.params.id)}`,
+      );
+      const flash =
+        answer.statusCode === 200
+          ? { notice: `Key "${answer.json().name}" revoked.` }
+          : { error: answer.json().message };
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, flash);
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import { MemoryApiKeyStore, PostgresApiKeyStore } from "../api-keys/index.js";
+import { APPROVAL_WORKFLOW } from "../approval-workflow/index.js";
+import { MemorySessionStore, PostgresSessionStore } from "../dashboard-sessions/index.js";
+import { MemoryExportJobStore, PostgresExportJobStore } from "../exports/index.js";
+import { MemoryGatewayStore, PostgresGatewayStore } from "../gateway/index.js";
+import { HashedScopesClockStore } from "../infrastructure/clock/hashed-scopes-clock-store.js";
+import { MemoryClockStore } from "../infrastructure/clock/memory-clock-store.js";
+import { PostgresClockStore } from "../infrastructure/clock/postgres-clock-store.js";
+import { openPool } from "../infrastructure/postgres/pool.js";
+import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
+import {
+  MemoryWorkspaceSetting,
+  PostgresWorkspaceSetting,
+} from "../infrastructure/workspace-settings/workspace-setting.js";
+import { MemoryOutboxStore, PostgresOutboxStore, REPORT_RECIPIENTS } from "../mail/index.js";
+import { HashedWorkspacesStore, MemoryPaymentsStore, PostgresPaymentsStore } from "../payments/index.js";
+import { MemoryReconciliationStore, PostgresReconciliationStore } from "../reconciliation/index.js";
+import { MemoryScheduleStore, PostgresScheduleStore } from "../scheduled-reports/index.js";
+import { AUTO_SETTLEMENT } from "../settlement/index.js";
+import type { SandboxStores } from "./sandbox-stores.js";
+
+/** The in-memory stores: per process, gone on restart. The default. */
+export function memoryStores(): SandboxStores {
+  const outbox = new MemoryOutboxStore();
+  const exportJobs = new MemoryExportJobStore(outbox);
+  const autoSettlement = new MemoryWorkspaceSetting(AUTO_SETTLEMENT);
+  const payments = new MemoryPaymentsStore(autoSettlement);
+  return {
+    payments,
+    approvalWorkflow: new MemoryWorkspaceSetting(APPROVAL_WORKFLOW),
+    autoSettlement,
+    reportRecipients: new MemoryWorkspaceSetting(REPORT_RECIPIENTS),
+    reconciliation: new MemoryReconciliationStore(payments),
+    gateway: new MemoryGatewayStore(),
+    clocks: new MemoryClockStore(),
+    sessions: new MemorySessionStore(),
+    apiKeys: new MemoryApiKeyStore(),
+    outbox,
+    exportJobs,
+    schedules: new MemoryScheduleStore(outbox, exportJobs),
+    close: async () => undefined,
+  };
+}
+
+export interface PostgresStoresOptions {
+  /**
+   * How API keys are kept: a keyed hash (the sandbox derives one from PAYSPEC_SANDBOX_SECRET). Every
+   * instance on the database must use the same.
+   */
+  readonly storedWorkspaceId: StoredWorkspaceId;
+  readonly poolSize?: number;
+}
+
+/**
+ * The PostgreSQL stores on `databaseUrl`, its schema brought up to date first. Several instances may
+ * open the same database at once.
+ */
+export async function postgresStores(
+  databaseUrl: string,
+  { storedWorkspaceId, poolSize }: PostgresStoresOptions,
+): Promise<SandboxStores> {
+  const pool = await openPool(databaseUrl, poolSize, storedWorkspaceId);
+  return {
+    payments: new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId),
+    approvalWorkflow: new PostgresWorkspaceSetting(pool, APPROVAL_WORKFLOW, storedWorkspaceId),
+    autoSettlement: new PostgresWorkspaceSetting(pool, AUTO_SETTLEMENT, storedWorkspaceId),
+    reportRecipients: new PostgresWorkspaceSetting(pool, REPORT_RECIPIENTS, storedWorkspaceId),
+    reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId),
+    gateway: new PostgresGatewayStore(pool),
+    clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
+    sessions: new PostgresSessionStore(pool),
+    apiKeys: new PostgresApiKeyStore(pool),
+    outbox: new PostgresOutboxStore(pool),
+    exportJobs: new PostgresExportJobStore(pool),
+    schedules: new PostgresScheduleStore(pool),
+    close: () => pool.end(),
+  };
+}

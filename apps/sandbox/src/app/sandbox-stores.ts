@@ -1,0 +1,31 @@
+import type { ApiKeyStore } from "../api-keys/index.js";
+import type { SessionStore } from "../dashboard-sessions/index.js";
+import type { ExportJobStore } from "../exports/index.js";
+import type { GatewayStore } from "../gateway/index.js";
+import type { ClockStore } from "../infrastructure/clock/clock-store.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { OutboxStore } from "../mail/index.js";
+import type { PaymentsStore } from "../payments/index.js";
+import type { ReconciliationStore } from "../reconciliation/index.js";
+import type { ScheduleStore } from "../scheduled-reports/index.js";
+
+/** Everything the sandbox keeps, from one place: in memory, or in one PostgreSQL database. */
+export interface SandboxStores {
+  readonly payments: PaymentsStore;
+  /** Whether a dashboard submit waits for an approver (off in a fresh workspace). */
+  readonly approvalWorkflow: WorkspaceSetting<boolean>;
+  /** Whether completed payments settle by themselves at the daily cut-off (on in a fresh workspace). */
+  readonly autoSettlement: WorkspaceSetting<boolean>;
+  /** Who receives the workspace's reports by e-mail; empty until set. */
+  readonly reportRecipients: WorkspaceSetting<readonly string[]>;
+  readonly reconciliation: ReconciliationStore;
+  readonly gateway: GatewayStore;
+  readonly clocks: ClockStore;
+  readonly sessions: SessionStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly outbox: OutboxStore;
+  readonly exportJobs: ExportJobStore;
+  readonly schedules: ScheduleStore;
+  /** Releases connections; the data stays where it is. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { nextPage, sendPage } from "../infrastructure/dashboard-shell/dashboard.js";
+import { sameText } from "../infrastructure/dashboard-shell/dashboard-security.js";
+import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD, page } from "../infrastructure/dashboard-shell/layout.js";
+import type { DashboardSessions } from "./dashboard-sessions.js";
+
+export interface SignInDeps {
+  readonly sessions: DashboardSessions;
+  /** The workspace a key opens (any live key: configured or made in the dashboard), or why not. */
+  readonly authenticate: (
+    key: string,
+  ) => Promise<
+    | { readonly ok: true; readonly tag: string }
+    | { readonly ok: false; readonly message: string; readonly unknown: boolean }
+  >;
+  /** The gateway's Basic-login credentials: the only sign-in that shows the gateway's data. */
+  readonly gatewayCredentials: { readonly key: string; readonly secret: string };
+}
+
+/** The sign-in page: a workspace's API key, or the gateway's credentials (`error`: why the last try failed). */
+export function signInPage(sessions: DashboardSessions) {
+  return (request: FastifyRequest, reply: FastifyReply, error?: string): FastifyReply => {
+    // A reset ends every session of the workspace, the resetting one's too: say so where it lands.
+    const notice = queryField(request, "done") === "reset" ? RESET_NOTICE : undefined;
+    return sendPage(
+      reply,
+      page(
+        "Sign in",
+        signInForms(
+          sessions.signInToken(request, reply),
+          error,
+          notice,
+          nextPage(queryField(request, "next") ?? formField(request, "next")),
+        ),
+      ),
+      error ? 401 : 200,
+    );
+  };
+}
+
+/** Sign-in and sign-out: a server-side session for a workspace or for the gateway. */
+export function signInPages({ sessions, authenticate, gatewayCredentials }: SignInDeps): DashboardPages {
+  const signIn = signInPage(sessions);
+  return (dashboard: FastifyInstance) => {
+    dashboard.post(`${DASHBOARD}/sign-in`, async (request, reply) => {
+      const key = formField(request, "apiKey");
+      const gatewayKey = formField(request, "gatewayKey");
+      if (key !== undefined) {
+        const signedIn = await authenticate(key);
+        if (!signedIn.ok) {
+          // An expired or revoked key hears why; any other, what to use instead.
+          const unknown = "That is not the API key of a workspace of this sandbox. Use one it printed at start.";
+          return signIn(request, reply, signedIn.unknown ? unknown : signedIn.message);
+        }
+        await sessions.signIn(request, reply, { kind: "workspace", tag: signedIn.tag });
+        return reply.redirect(nextPage(formField(request, "next")) ?? DASHBOARD, 303);
+      }
+      const secret = formField(request, "gatewaySecret") ?? "";
+      if (
+        gatewayKey === undefined ||
+        !sameText(gatewayKey, gatewayCredentials.key) ||
+        !sameText(secret, gatewayCredentials.secret)
+      ) {
+        return signIn(
+          request,
+          reply,
+          "Those are not the gateway's API key and secret. Use the ones of its Basic login.",
+        );
+      }
+      await sessions.signIn(request, reply, { kind: "gateway" });
+      return reply.redirect(`${DASHBOARD}/gateway`, 303);
+    });
+
+    dashboard.post(`${DASHBOARD}/sign-out`, async (request, reply) => {
+      await sessions.signOut(request, reply);
+      return reply.redirect(DASHBOARD, 303);
+    });
+  };
+}
+
+const RESET_NOTICE = "The workspace was reset, which ends every session of it. Sign in again.";
+
+function signInForms(csrf: string, error?: string, notice?: string, next?: string): SafeHtml {
+  const token = html`<input type="hidden" name="_csrf" value="${csrf}">${
+    next ? html`<input type="hidden" name="next" value="${next}">` : ""
+  }`;
+  const described = error ? html`aria-describedby="sign-in-error"` : "";
+  return html`${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : ""}
+  ${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+  <section aria-labelledby="workspace-sign-in"><h2 id="workspace-sign-in">A payments workspace</h2>
+  <form method="post" action="${DASHBOARD}/sign-in">${token}
+    <label>Workspace API key (a sandbox key, such as sk_sandbox_demo_1)
+      <input name="apiKey" type="password" autocomplete="off" required ${described}></label>
+    <p><button type="submit">Sign in</button></p>
+  </form></section>
+  <section aria-labelledby="gateway-sign-in"><h2 id="gateway-sign-in">The card gateway</h2>
+  <p>The gateway's card payments and reports are shown only to its own credentials (those of its Basic login).</p>
+  <form method="post" action="${DASHBOARD}/sign-in">${token}
+    <label>Gateway API key <input name="gatewayKey" autocomplete="off" required></label>
+    <label>Gateway secret <input name="gatewaySecret" type="password" autocomplete="off" required></label>
+    <p><button type="submit">Sign in to the gateway</button></p>
+  </form></section>`;
+}

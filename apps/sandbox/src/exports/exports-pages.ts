@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { html } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { validDownloadSignature } from "./download-link.js";
+import type { ExportQueue } from "./export-queue.js";
+import type { jobToApi } from "./export-routes.js";
+
+type JobView = ReturnType<typeof jobToApi>;
+const count = (n: number) => n.toLocaleString("en-US");
+
+function jobState(job: JobView): string {
+  if (job.state === "running") return `running: ${count(job.rows_written)} of ${count(job.total)} rows`;
+  if (job.state === "failed") return `failed: ${job.error ?? ""}`;
+  return job.state;
+}
+
+function filename(format: string, id: string) {
+  return `payments-${id}.${format}`;
+}
+
+export interface ExportsPagesDeps {
+  readonly exports: ExportQueue;
+  readonly reportRecipients: WorkspaceSetting<readonly string[]>;
+  readonly secret: SandboxSecret;
+  /** The configured keys (PAYSPEC_API_KEYS): each names one workspace. */
+  readonly workspaceKeys: readonly string[];
+  /** An export of more rows than this is queued and e-mailed instead of downloaded. */
+  readonly exportQueueRows: number;
+}
+
+/**
+ * Exports (queued jobs and their files), read through the control API as the signed-in workspace;
+ * the signed download link is the one route that needs no session.
+ */
+export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
+  return (dashboard: FastifyInstance, ctx: DashboardContext) => {
+    const signedIn = { preHandler: ctx.requireSession };
+    const sendFile = (reply: FastifyReply, format: "csv" | "pdf", id: string, file: Buffer) =>
+      reply
+        .type(format === "csv" ? "text/csv; charset=utf-8" : "application/pdf")
+        .header("content-disposition", `attachment; filename="${filename(format, id)}"`)
+        .header("cache-control", "no-store")
+        .send(file);
+
+    dashboard.get<{ Querystring: { queued?: string } }>(`${DASHBOARD}/exports`, signedIn, async (request, reply) => {
+      const key = request.dashboardKey;
+      const jobs = (await ctx.control(key, "GET", "/_sandbox/exports")).json().data as JobView[];
+      const recipients = await deps.reportRecipients.get(key);
+      const queued = jobs.find((j) => j.id === request.query.queued);
+      const notice = queued
+        ? html`<div class="notice" role="status"><p>That export has ${count(queued.total)} payments, more than ${count(deps.exportQueueRows)}: it was queued. ${
+            recipients.length > 0
+              ? `A link to the file will be e-mailed to ${recipients.join(", ")} when it is ready.`
+              : "Nobody receives reports yet: set recipients under Settings → Reports to have the link e-mailed."
+          } It is also listed here.</p></div>`
+        : "";
+      const rows = jobs.map(
+        (j) => html`<tr><td>${localTime(j.requested_at)}</td><td>${j.format.toUpperCase()}</td>
+          <td>${
+            Object.entries(j.filters)
+              .map(([name, value]) => `${name} ${value}`)
+              .join(", ") || "all"
+          }</td>
+          <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${localTime(j.expires_at)}</td>
+          <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">Download</a>` : ""}</td></tr>`,
+      );
+      return ctx.render(
+        request,
+        reply,
+        "Exports",
+        html`${notice}<p>Exports of more than ${count(deps.exportQueueRows)} payments are written in the background
+          and sent as a link that works for ${deps.exports.linkHours} hours on the sandbox clock.
+          <a href="${DASHBOARD}/exports">Refresh</a></p>
+        <table aria-label="Exports"><thead><tr><th>Requested (Istanbul)</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
+          <th>State</th><th>Link expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+      );
+    });
+
+    dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/exports/:id/file`, signedIn, async (request, reply) => {
+      const found = await deps.exports.file(request.dashboardKey, request.params.id);
+      if (!found)
+        return ctx.render(
+          request,
+          reply,
+          "Export not available",
+          html`<p class="error" role="alert">That export is not ready, has expired, or is not this workspace's.</p>`,
+          404,
+        );
+      return sendFile(reply, found.job.format, found.job.id, found.file);
+    });
+
+    // The link in the e-mail: no session, only that file, only until it expires.
+    dashboard.get<{ Params: { tag: string; id: string }; Querystring: { expires?: string; signature?: string } }>(
+      `${DASHBOARD}/exports/:tag/:id/download`,
+      async (request, reply) => {
+        const { tag, id } = request.params;
+        const { expires = "", signature = "" } = request.query;
+        const workspace = deps.workspaceKeys.find((key) => workspaceTag(key) === tag);
+        const refuse = (status: number, message: string) =>
+          reply
+            .code(status)
+            .type("text/html; charset=utf-8")
+            .send(
+              html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Export link · payspec sandbox</title></head>
+              <body><h1>Export link</h1><p role="alert">${message}</p></body></html>`.text,
+            );
+        if (!workspace || !validDownloadSignature(deps.secret, tag, id, expires, signature)) {
+          return refuse(
+            404,
+            "This link is not valid. Use the link from the e-mail as it was sent, or download the export from the dashboard's Exports page.",
+          );
+        }
+        const found = await deps.exports.file(workspace, id);
+        if (!found || found.job.expiresAt !== Number(expires)) {
+          return refuse(410, "This link has expired. Request the export again from the dashboard.");
+        }
+        return sendFile(reply, found.job.format, found.job.id, found.file);
+      },
+    );
+  };
+}

@@ -1,0 +1,89 @@
+import { PassThrough } from "node:stream";
+import { ApiFailure } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { html } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import type { PaymentsStore } from "../payments/index.js";
+import { filtersOf, type ListingFilters, listPayments } from "../payments/index.js";
+import type { ExportQueue } from "./export-queue.js";
+import { allPayments, EXPORT_PAGE, listingTitle } from "./listing-stream.js";
+import { writePaymentsCsv } from "./payments-csv.js";
+import { writePaymentsPdf } from "./payments-pdf.js";
+
+export interface PaymentExportsDeps {
+  readonly payments: PaymentsStore;
+  readonly secret: SandboxSecret;
+  readonly exports: ExportQueue;
+  /** An export of more rows than this is queued and e-mailed instead of downloaded. */
+  readonly exportQueueRows: number;
+}
+
+/** The overview's current filter as CSV (the seed's dashboard columns, the client's writer) or PDF. */
+export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
+  return (dashboard: FastifyInstance, ctx: DashboardContext) => {
+    /** The listing's first page, or the page that says what is wrong with the filter. */
+    const start = async (request: FastifyRequest, reply: FastifyReply, format: "csv" | "pdf") => {
+      const key = request.dashboardKey;
+      const { filters, problem } = filtersOf(request);
+      let error = problem;
+      if (!error) {
+        try {
+          await ctx.catchUp(key);
+          const list = (more: { cursor: string } | ({ limit: number } & ListingFilters)) =>
+            listPayments(deps.payments, deps.secret, key, more);
+          const first = await list({ ...filters, limit: EXPORT_PAGE });
+          // The seed: "large dashboard exports are queued rather than downloaded immediately".
+          if (first.pagination.total > deps.exportQueueRows) {
+            const job = await deps.exports.request(key, format, filters);
+            await reply.redirect(`${DASHBOARD}/exports?queued=${encodeURIComponent(job.id)}`, 303);
+            return undefined;
+          }
+          return { filters, payments: allPayments(first, (cursor) => list({ cursor })) };
+        } catch (failure) {
+          if (!(failure instanceof ApiFailure)) throw failure;
+          error = failure.message;
+        }
+      }
+      await ctx.render(
+        request,
+        reply,
+        "Export not possible",
+        html`<p class="error" role="alert">${error}</p><p><a href="${DASHBOARD}">Back to payments</a></p>`,
+        400,
+      );
+      return undefined;
+    };
+
+    dashboard.get(`${DASHBOARD}/export.csv`, { preHandler: ctx.requireSession }, async (request, reply) => {
+      const started = await start(request, reply, "csv");
+      if (!started) return reply;
+      const body = new PassThrough();
+      void reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="payments.csv"')
+        .send(body);
+      // A reader that goes away ends the pipeline with an error; there is no one left to tell.
+      await writePaymentsCsv(started.payments, body).catch(() => body.destroy());
+      return reply;
+    });
+
+    dashboard.get(`${DASHBOARD}/export.pdf`, { preHandler: ctx.requireSession }, async (request, reply) => {
+      const started = await start(request, reply, "pdf");
+      if (!started) return reply;
+      void reply.type("application/pdf").header("content-disposition", 'attachment; filename="payments.pdf"');
+      const body = new PassThrough();
+      void reply.send(body);
+      // The reader went away: the rest is work for nobody, so it stops at the next page.
+      let gone = false;
+      reply.raw.once("close", () => {
+        gone = !reply.raw.writableFinished;
+      });
+      await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone).catch(() =>
+        body.destroy(),
+      );
+      return reply;
+    });
+  };
+}

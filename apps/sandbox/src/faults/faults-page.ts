@@ -1,0 +1,123 @@
+import { FAULT_NAMES, FAULTS } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import type { FaultView } from "./declared-faults.js";
+import { operationNames } from "./operation-names.js";
+
+const OPERATIONS = operationNames().namesFor("payments");
+
+/** What the page's forms reported, by the code their redirect carries. */
+const DONE: Record<string, string> = {
+  declared: "Fault declared: it strikes this workspace's next matching requests.",
+  cleared: "Every fault of this workspace cleared.",
+};
+
+function modeText(mode: FaultView["mode"]): string {
+  return "next" in mode
+    ? `the next ${mode.next}`
+    : `probability ${mode.probability} (seed ${mode.seed}), at most ${mode.max}`;
+}
+
+/** A whole number as a number (so the control API judges its range); any other text as text, which it names. */
+function numeric(value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** The form's fields as the control API's body: only what was filled in. */
+function declaration(request: FastifyRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    operation: formField(request, "operation") ?? "",
+    fault: formField(request, "fault") ?? "",
+  };
+  const filled = (name: string) => {
+    const value = formField(request, name)?.trim();
+    return value ? value : undefined;
+  };
+  const probability = filled("probability");
+  if (probability !== undefined) {
+    body.probability = numeric(probability);
+    for (const name of ["seed", "max"]) if (filled(name) !== undefined) body[name] = numeric(filled(name) as string);
+  } else {
+    body.next = numeric(filled("next") ?? "1");
+  }
+  const latency = filled("latencyMs");
+  if (latency !== undefined) {
+    const range = /^(\d+)\s*-\s*(\d+)$/.exec(latency);
+    body.latencyMs = range ? [Number(range[1]), Number(range[2])] : numeric(latency);
+  }
+  for (const name of ["retryAfterSeconds", "results"]) {
+    if (filled(name) !== undefined) body[name] = numeric(filled(name) as string);
+  }
+  return body;
+}
+
+/**
+ * Faults on demand by hand: the workspace's declared faults, how often each struck, a form to declare
+ * one and a button to clear them. Every action goes through the control API as the signed-in
+ * workspace, so its rules and messages are the only ones.
+ */
+export function registerFaultsPage(dashboard: FastifyInstance, ctx: DashboardContext): void {
+  const signedIn = { preHandler: ctx.requireSession };
+  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+  const option = (value: string, label: string = value) => html`<option value="${value}">${label}</option>`;
+
+  async function faultsPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
+    const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/faults");
+    const faults = listed.json().faults as FaultView[];
+    const rows = faults.map(
+      (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
+        <td>${f.clientSees}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? "active" : "spent"}</td></tr>`,
+    );
+    return ctx.render(
+      request,
+      reply,
+      "Faults",
+      html`${notice ?? ""}
+      <p>Make this workspace's API fail the way production does, to test a client's retries. Faults strike
+        only this workspace's requests; a reset clears them.</p>
+      ${
+        faults.length === 0
+          ? html`<p id="fault-count">No faults declared.</p>`
+          : html`<table aria-label="Declared faults"><thead><tr><th>Id</th><th>Operations</th><th>Fault</th><th>The client sees</th><th>When</th><th class="money">Struck</th><th></th></tr></thead>
+            <tbody>${rows}</tbody></table>
+            <form method="post" action="${DASHBOARD}/faults/clear" class="inline">${token(request)}
+              <button type="submit">Clear all faults</button></form>`
+      }
+      <section aria-labelledby="new-fault"><h2 id="new-fault">Declare a fault</h2>
+      <form method="post" action="${DASHBOARD}/faults" class="stacked">${token(request)}
+        <label>Operation <select name="operation" required>${OPERATIONS.map((o) => option(o))}</select></label>
+        <label>Fault <select name="fault" required>${FAULT_NAMES.map((f) => option(f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
+        <label>Strike the next N requests <input name="next" type="number" min="1" step="1" value="1"></label>
+        <label>Or each with probability (0–1, replaces N) <input name="probability" inputmode="decimal"></label>
+        <label>Seed (with a probability) <input name="seed" type="number" min="0" step="1"></label>
+        <label>At most (with a probability) <input name="max" type="number" min="1" step="1"></label>
+        <label>Latency in ms, or a range such as 200-800 (latency faults) <input name="latencyMs"></label>
+        <label>Retry-After seconds (error-503, rate-limit) <input name="retryAfterSeconds" type="number" min="0" step="1"></label>
+        <label>Results before the cut (batch-partial) <input name="results" type="number" min="0" step="1"></label>
+        <p><button type="submit">Declare the fault</button></p>
+      </form></section>`,
+      status,
+    );
+  }
+
+  dashboard.get(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
+    const done = DONE[queryField(request, "done") ?? ""];
+    return faultsPage(request, reply, done ? html`<p class="notice" role="status">${done}</p>` : undefined);
+  });
+
+  dashboard.post(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
+    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/faults", declaration(request));
+    if (answer.statusCode !== 201) {
+      return faultsPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+    }
+    return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);
+  });
+
+  dashboard.post(`${DASHBOARD}/faults/clear`, signedIn, async (request, reply) => {
+    await ctx.control(request.dashboardKey, "DELETE", "/_sandbox/faults");
+    return reply.redirect(`${DASHBOARD}/faults?done=cleared`, 303);
+  });
+}

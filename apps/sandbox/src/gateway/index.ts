@@ -1,0 +1,19 @@
+/**
+ * The card payment gateway: Basic login to a bearer token, card payments with strict validation
+ * (full card numbers and CVCs never kept), lookup by reference, the daily .xlsx report, its store and
+ * the Gateway page.
+ */
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { type GatewayPageDeps, gatewayPage } from "./gateway-page.js";
+
+export function gatewayFeature(deps: GatewayPageDeps): SandboxFeature {
+  return {
+    name: "gateway",
+    dashboardPages: gatewayPage(deps),
+    reset: () => deps.gateway.reset(),
+  };
+}
+export { isLiveToken, registerGatewayApi } from "./gateway-api.js";
+export type { GatewayStore } from "./gateway-store.js";
+export { MemoryGatewayStore } from "./memory-gateway-store.js";
+export { PostgresGatewayStore } from "./postgres-gateway-store.js";

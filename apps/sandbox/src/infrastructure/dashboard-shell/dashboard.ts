@@ -1,0 +1,217 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import fastifyCookie from "@fastify/cookie";
+import fastifyFormbody from "@fastify/formbody";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { SandboxSecret } from "../secret/sandbox-secret.js";
+import type { DashboardContext, DashboardPages } from "./context.js";
+import { checkSessionToken, fromThisOrigin, isFormBody, SECURITY_HEADERS } from "./dashboard-security.js";
+import { DashboardFlash, type Flash } from "./flash.js";
+import { formField } from "./form-fields.js";
+import { html, type SafeHtml } from "./html.js";
+import { DASHBOARD, page, STYLESHEET } from "./layout.js";
+import type { SignedInSession } from "./signed-in-session.js";
+
+/** htmx, served from the installed package: the dashboard loads nothing from elsewhere. */
+async function readHtmx(): Promise<string> {
+  const require = createRequire(import.meta.url);
+  return readFile(require.resolve("htmx.org/dist/htmx.min.js"), "utf8");
+}
+
+const ASSETS = `${DASHBOARD}/assets/`;
+
+/** What an error page says, by status: never what was sent. */
+function errorMessage(status: number): string {
+  if (status === 403) {
+    return "This form has expired or did not come from this dashboard. Go back, reload the page and send it again.";
+  }
+  if (status === 415)
+    return "The dashboard takes forms only as HTML forms send them (application/x-www-form-urlencoded).";
+  if (status < 500) return "That request could not be read. Go back and try again.";
+  return "Something went wrong on our side. Reload the page.";
+}
+
+export interface DashboardShellOptions {
+  /** Signs the flash cookie. */
+  readonly secret: SandboxSecret;
+  /** The dashboard-sessions feature: the live session a request's cookie names, and the sign-in form's token. */
+  readonly sessions: {
+    current(request: FastifyRequest): Promise<SignedInSession | undefined>;
+    checkSignInToken(request: FastifyRequest, token: string | undefined): boolean;
+  };
+  /** The sign-in page, for whoever is not signed in (`next`: the page asked for). */
+  readonly signInPage: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
+  /** The configured API key of the workspace a session names by its tag. */
+  readonly keyOfTag: (tag: string) => string | undefined;
+  /** Time's effects applied to a workspace before a page reads it. */
+  readonly catchUp: (key: string) => Promise<void>;
+  /** Scripts served under /assets/ beside htmx (name → JavaScript): the CSP allows no inline script. */
+  readonly scripts: Readonly<Record<string, string>>;
+  /** Each feature's pages, in the order they are registered. */
+  readonly features: readonly DashboardPages[];
+}
+
+/** A whole HTML page as the answer. */
+export function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {
+  return reply.code(status).type("text/html; charset=utf-8").send(body);
+}
+
+/**
+ * The sandbox dashboard at /_sandbox/dashboard: a workspace's accounts, payments, request log and
+ * sandbox controls, or the gateway's card payments, by hand, in a browser. Server-rendered HTML with
+ * server-side sessions (a workspace's API key or the gateway's credentials sign in), a CSRF token
+ * bound to the session and an origin check on every form, and headers that forbid framing and inline
+ * script.
+ */
+export async function registerDashboard(app: FastifyInstance, options: DashboardShellOptions): Promise<void> {
+  const { sessions } = options;
+  const flashes = new DashboardFlash(options.secret);
+  const htmx = await readHtmx();
+  await app.register(async (dashboard) => {
+    await dashboard.register(fastifyCookie);
+    await dashboard.register(fastifyFormbody);
+
+    const send = sendPage;
+    const errorPage = (reply: FastifyReply, status: number) =>
+      send(
+        reply,
+        page(
+          "Error",
+          html`<p class="error" role="alert">${errorMessage(status)}</p><p><a href="${DASHBOARD}">Back to the dashboard</a></p>`,
+        ),
+        status,
+      );
+
+    // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
+    // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
+    dashboard.setErrorHandler((error: Error & { statusCode?: number; status?: number }, _request, reply) => {
+      const given = error.statusCode ?? error.status ?? 500;
+      return errorPage(reply, given >= 400 && given < 500 ? given : 500);
+    });
+
+    dashboard.decorateRequest("dashboardKey", "");
+    dashboard.decorateRequest("dashboardSession", undefined);
+    dashboard.addHook("onRequest", async (request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      if (request.method === "POST") {
+        if (!fromThisOrigin(request)) return errorPage(reply, 403);
+        // Refused before any parser runs: a JSON, XML or multipart body never reaches a form handler.
+        if (!isFormBody(request)) return errorPage(reply, 415);
+      }
+      // The dashboard's own script and stylesheet are the same for everyone: no session to look up.
+      if (request.url.startsWith(ASSETS)) return undefined;
+      const session = await sessions.current(request);
+      if (session) {
+        request.dashboardSession = session;
+        if (session.subject.kind === "workspace") request.dashboardKey = options.keyOfTag(session.subject.tag) ?? "";
+      }
+      return undefined;
+    });
+    // The synchronizer token: every form but sign-in carries its session's token.
+    dashboard.addHook("preHandler", async (request, reply) => {
+      if (request.method !== "POST") return undefined;
+      const token = formField(request, "_csrf");
+      const valid =
+        request.url.split("?", 1)[0] === `${DASHBOARD}/sign-in`
+          ? sessions.checkSignInToken(request, token)
+          : checkSessionToken(request.dashboardSession, token);
+      return valid ? undefined : errorPage(reply, 403);
+    });
+
+    const ctx: DashboardContext = {
+      app,
+      requireSession: async (request, reply) => {
+        if (request.dashboardKey) return;
+        // Sign-in brings the browser back to the page it asked for.
+        const next = request.method === "GET" ? nextPage(request.url) : undefined;
+        await reply.redirect(next ? `${DASHBOARD}?next=${encodeURIComponent(next)}` : DASHBOARD, 303);
+      },
+      requireGatewaySession: async (request, reply) => {
+        if (request.dashboardSession?.subject.kind !== "gateway") await reply.redirect(DASHBOARD, 303);
+      },
+      csrf: (request) => request.dashboardSession?.csrfToken ?? "",
+      render: (request, reply, title, content, status) => {
+        const subject = request.dashboardSession?.subject;
+        const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
+        const flash = request.method === "GET" ? flashes.take(request, reply) : undefined;
+        return send(reply, page(title, html`${flashed(flash)}${content}`, { ...who, csrf: ctx.csrf(request) }), status);
+      },
+      redirect: (request, reply, path, flash) => {
+        if (flash) flashes.set(request, reply, flash);
+        return reply.redirect(path, 303);
+      },
+      catchUp: options.catchUp,
+      signInPage: options.signInPage,
+      control: (key, method, url, body) => {
+        const csv = Buffer.isBuffer(body);
+        return app.inject({
+          method,
+          url,
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body ? { "content-type": csv ? "text/csv" : "application/json" } : {}),
+          },
+          ...(body ? { payload: csv ? body : JSON.stringify(body) } : {}),
+        });
+      },
+    };
+
+    dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
+      reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
+    );
+    for (const [name, script] of Object.entries(options.scripts)) {
+      dashboard.get(`${ASSETS}${name}`, async (_request, reply) =>
+        reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(script),
+      );
+    }
+    dashboard.get(`${ASSETS}dashboard.css`, async (_request, reply) =>
+      reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
+    );
+
+    // Any other dashboard address: an HTML page that says so (with the dashboard's headers), not the APIs' JSON.
+    dashboard.all(`${DASHBOARD}/*`, async (_request, reply) =>
+      send(
+        reply,
+        page(
+          "Not found",
+          html`<p class="error" role="alert">There is no such dashboard page.</p><p><a href="${DASHBOARD}">Go to the dashboard</a></p>`,
+        ),
+        404,
+      ),
+    );
+
+    for (const pages of options.features) pages(dashboard, ctx);
+  });
+}
+
+/** An action's outcome on the page it redirected to (see Flash). */
+function flashed(flash: Flash | undefined): SafeHtml | "" {
+  if (!flash) return "";
+  return html`${flash.error ? html`<p class="error" role="alert">${flash.error}</p>` : ""}${
+    flash.notice || flash.once
+      ? html`<div class="notice" role="status">${flash.notice ? html`<p>${flash.notice}</p>` : ""}${
+          flash.once ? html`<p>${flash.once.label} <code id="${flash.once.id}">${flash.once.value}</code></p>` : ""
+        }</div>`
+      : ""
+  }`;
+}
+
+/**
+ * Where sign-in may send the browser back to: a page under the dashboard once the path is resolved as
+ * a browser resolves it (dot segments, percent-encoded dots), or nowhere (no open redirect, not even
+ * to another page of this origin). The normalised form is what is used, so what is checked is what
+ * the browser will load.
+ */
+export function nextPage(raw: string | undefined): string | undefined {
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.includes("\\") || !/^[\x21-\x7e]+$/.test(raw))
+    return undefined;
+  const base = "http://dashboard.invalid";
+  let resolved: URL;
+  try {
+    resolved = new URL(raw, base);
+  } catch {
+    return undefined;
+  }
+  if (resolved.origin !== base || !resolved.pathname.startsWith(`${DASHBOARD}/`)) return undefined;
+  return `${resolved.pathname}${resolved.search}`;
+}

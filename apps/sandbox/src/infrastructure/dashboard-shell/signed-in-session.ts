@@ -1,0 +1,8 @@
+/** Who a dashboard session is for: one payments workspace (by its tag) or the card gateway. */
+export type SessionSubject = { readonly kind: "workspace"; readonly tag: string } | { readonly kind: "gateway" };
+
+/** What the dashboard's pages know of the signed-in session: whom it is for and its CSRF token. */
+export interface SignedInSession {
+  readonly subject: SessionSubject;
+  readonly csrfToken: string;
+}

@@ -1,0 +1,25 @@
+import type { ControlRoutes } from "../control-api/control-api.js";
+import type { DashboardPages } from "../dashboard-shell/context.js";
+
+/**
+ * One feature of the sandbox as the server sees it (fastify's plugin model, made explicit): the
+ * routes it adds to the control API and the dashboard, and what it does when a workspace or the
+ * whole sandbox is reset, started or stopped. The server is the list of these (app/features.ts).
+ */
+export interface SandboxFeature {
+  readonly name: string;
+  /** Routes under /_sandbox, behind the control API's authentication. */
+  readonly controlRoutes?: ControlRoutes;
+  /** Pages under /_sandbox/dashboard, behind its sessions, CSRF and origin checks. */
+  readonly dashboardPages?: DashboardPages;
+  /** Scripts the feature's pages load from /_sandbox/dashboard/assets/ (name → JavaScript). */
+  readonly scripts?: Readonly<Record<string, string>>;
+  /** One workspace back to how the sandbox starts it: what the feature keeps for it is gone. */
+  resetWorkspace?(apiKey: string): Promise<void>;
+  /** The whole sandbox back to its start (every workspace; the gateway). */
+  reset?(): Promise<void>;
+  /** Background work (mail, queued exports, schedules): started once the server is built. */
+  start?(): void;
+  /** Stops background work before the stores close. */
+  stop?(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+/**
+ * Mail: the Mailer (every e-mail is kept in the workspace's outbox, and sent over SMTP when
+ * PAYSPEC_SMTP_URL is set, with retries), the outbox store, the workspace's report recipients, and
+ * their control routes and dashboard pages (Outbox, Settings → Reports).
+ */
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import type { Mailer } from "./mailer.js";
+import { outboxPages } from "./outbox-pages.js";
+import { registerOutboxControls } from "./outbox-routes.js";
+
+export { letterLinks } from "./compose.js";
+export { Mailer } from "./mailer.js";
+export { MemoryOutboxStore } from "./memory-outbox-store.js";
+export type { MailAttachment, MailDelivery, OutboxMessage, OutboxStore } from "./outbox-store.js";
+export { PostgresOutboxStore } from "./postgres-outbox-store.js";
+export { parseRecipients } from "./recipients.js";
+export { REPORT_RECIPIENTS } from "./report-recipients-setting.js";
+
+export function mailFeature(deps: {
+  readonly mailer: Mailer;
+  readonly reportRecipients: WorkspaceSetting<readonly string[]>;
+}): SandboxFeature {
+  const { mailer, reportRecipients } = deps;
+  return {
+    name: "mail",
+    controlRoutes: (control, ctx) => registerOutboxControls(control, { mailer, recipients: reportRecipients }, ctx),
+    dashboardPages: outboxPages(deps),
+    resetWorkspace: async (apiKey) => {
+      await mailer.outbox.deleteFor(workspaceTag(apiKey));
+      await reportRecipients.clear(apiKey);
+    },
+    reset: async () => {
+      await mailer.outbox.deleteFor();
+      await reportRecipients.clear();
+    },
+    start: () => mailer.start(),
+    stop: () => mailer.stop(),
+  };
+}
+export { insertOutboxMessage } from "./postgres-outbox-store.js";

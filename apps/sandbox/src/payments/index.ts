@@ -1,0 +1,81 @@
+/**
+ * Payments: the payments API (accounts, payments and their state machine, batches, the
+ * cursor-paginated listing), the ledger that keeps balances equal to completed payments (completion,
+ * the settlement cut-off), workspaces and their seed, the payments store (memory and PostgreSQL), the
+ * forced-status control route and the overview, payment and new-payment pages.
+ */
+import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import { workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { newPaymentPage } from "./new-payment-page.js";
+import { registerPaymentControls } from "./payment-controls.js";
+import { paymentsPages } from "./payments-pages.js";
+import type { PaymentsStore } from "./payments-store.js";
+import { addSamplePayments } from "./sample-payments.js";
+import { seedWorkspace } from "./seed.js";
+
+export interface PaymentsFeatureDeps {
+  readonly payments: PaymentsStore;
+  readonly clocks: SandboxClocks;
+  readonly approvalWorkflow: WorkspaceSetting<boolean>;
+  readonly autoSettlement: WorkspaceSetting<boolean>;
+  /** The configured keys: each is one workspace, seeded with accounts. */
+  readonly workspaceKeys: readonly string[];
+  /** Whether a (re)seeded workspace gets sample payments (never the verifier's workspace). */
+  readonly samplesFor: (apiKey: string) => boolean;
+  readonly completeAfterMs: number;
+}
+
+export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
+  /** Seeds the workspaces the store does not have yet (a shared store keeps the others). */
+  ensureWorkspaces(): Promise<void>;
+} {
+  const { payments, clocks } = deps;
+  const overview = paymentsPages(deps);
+  const newPayment = newPaymentPage(deps);
+  const addSamples = async (apiKey: string) => {
+    if (!deps.samplesFor(apiKey)) return;
+    const now = await clocks.now(workspaceScope(apiKey));
+    await addSamplePayments(payments, seedWorkspace(apiKey), now, deps.completeAfterMs);
+  };
+  return {
+    name: "payments",
+    controlRoutes: (control, ctx) => registerPaymentControls(control, deps, ctx),
+    dashboardPages: (dashboard, ctx) => {
+      overview(dashboard, ctx);
+      newPayment(dashboard, ctx);
+    },
+    resetWorkspace: async (apiKey) => {
+      await payments.resetWorkspace(seedWorkspace(apiKey));
+      await addSamples(apiKey);
+    },
+    reset: async () => {
+      await payments.reset(deps.workspaceKeys.map(seedWorkspace));
+      for (const key of deps.workspaceKeys) await addSamples(key);
+    },
+    ensureWorkspaces: async () => {
+      const created = new Set(await payments.ensureWorkspaces(deps.workspaceKeys.map(seedWorkspace)));
+      for (const key of deps.workspaceKeys) if (created.has(key)) await addSamples(key);
+    },
+  };
+}
+export type { CursorState } from "./cursor.js";
+export { encodeCursor } from "./cursor.js";
+export { approvePayment, submitFromDashboard } from "./dashboard-actions.js";
+export type { ElapsedTime } from "./elapsed-time.js";
+export { applyElapsedTime, elapsedTime } from "./elapsed-time.js";
+export { listingFilterFields } from "./filter-fields.js";
+export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
+export type { ListingFilters } from "./list-payments.js";
+export { listingFilters, listPayments, openListing } from "./list-payments.js";
+export type { MemoryLedger } from "./memory-payments-store.js";
+export { MemoryPaymentsStore } from "./memory-payments-store.js";
+export { registerPaymentsApi } from "./payments-api.js";
+export { filtersOf } from "./payments-pages.js";
+export type { PaymentRecord, PaymentsStore } from "./payments-store.js";
+export type { PaymentRow } from "./postgres-payment-rows.js";
+export { markReconciled, num, PAYMENT_COLUMNS, toRecord } from "./postgres-payment-rows.js";
+export { PostgresPaymentsStore } from "./postgres-payments-store.js";
+export { seedWorkspace, workspaceTag } from "./seed.js";
+export { paymentToApi } from "./serialize.js";

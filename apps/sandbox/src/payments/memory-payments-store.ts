@@ -1,0 +1,358 @@
+import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
+import { DueQueue } from "./due-queue.js";
+import { IdIndex } from "./id-index.js";
+import {
+  AWAITING_COMPLETION,
+  MONEY_MOVED,
+  type NewPayment,
+  type PaymentQuery,
+  type PaymentRecord,
+  type PaymentsStore,
+  restartsCountdown,
+  type Snapshot,
+  type StatusChange,
+  type StoredAccount,
+  type StoredPayment,
+  type TransitionCause,
+  type TransitionResult,
+  type WorkspaceSeed,
+  type Writable,
+} from "./payments-store.js";
+
+interface Workspace {
+  readonly accounts: Map<string, StoredAccount>;
+  /** In seq order: payments[seq - 1]. */
+  readonly payments: StoredPayment[];
+  readonly byId: IdIndex<StoredPayment>;
+  /** Payments whose completion countdown runs, next due on top. */
+  readonly due: DueQueue;
+  /** Payments now `completed`: what settlement looks at. */
+  readonly completed: Set<StoredPayment>;
+  /** No payment in `completed` completed before this (a lower bound: settlement looks only past it). */
+  earliestCompletedAt: number;
+  /** Bumped by every insert and status change; listings read statuses as of a version. */
+  version: number;
+  /** The accounts as `keptAccounts` hands them out, made again after a balance moves. */
+  accountList: readonly StoredAccount[] | undefined;
+}
+
+/** A workspace's payments, read and moved synchronously (see `MemoryPaymentsStore.ledger`). */
+export interface MemoryLedger {
+  /** In creation order. */
+  readonly payments: readonly StoredPayment[];
+  byId(id: string): StoredPayment | undefined;
+  /** A status change with its balance movement; false (nothing changed) when an account is short. */
+  move(payment: StoredPayment, to: StoredPayment["status"], at: number, cause: TransitionCause): boolean;
+}
+
+/** Due payments completed before the event loop gets a turn. */
+const COMPLETION_CHUNK = 2_000;
+
+type MutablePayment = StoredPayment & { history: StatusChange[] };
+
+/** The first index whose createdAt is at or after `ms` (payments are in creation order). */
+function firstAtOrAfter(payments: readonly StoredPayment[], ms: number): number {
+  let lo = 0;
+  let hi = payments.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((payments[mid] as StoredPayment).createdAt < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The payment as it was at `version`: the payment itself when nothing changed since. */
+function asOf(payment: StoredPayment, version: number): StoredPayment {
+  const { history } = payment;
+  if ((history[history.length - 1] as StatusChange).version <= version) return payment;
+  let i = history.length - 1;
+  while (i > 0 && (history[i] as StatusChange).version > version) i--;
+  const then = history[i] as StatusChange;
+  const { completedAt: _c, settledAt: _s, ...rest } = payment;
+  return {
+    ...rest,
+    status: then.status,
+    history: history.slice(0, i + 1),
+    ...(then.completedAt === undefined ? {} : { completedAt: then.completedAt }),
+    ...(then.settledAt === undefined ? {} : { settledAt: then.settledAt }),
+  };
+}
+
+/** The listing's filters other than position and dates. */
+function matches(p: PaymentRecord, query: PaymentQuery): boolean {
+  return (
+    (!query.status || p.status === query.status) &&
+    (!query.method || p.method === query.method) &&
+    (!query.account || p.from_account === query.account || p.to_account === query.account) &&
+    (query.reference === undefined || p.reference === query.reference)
+  );
+}
+
+function emptyWorkspace(seed: WorkspaceSeed): Workspace {
+  const payments: StoredPayment[] = [];
+  return {
+    accounts: new Map(seed.accounts.map((a) => [a.id, { ...a }])),
+    payments,
+    byId: new IdIndex(payments),
+    due: new DueQueue(),
+    completed: new Set(),
+    earliestCompletedAt: Number.POSITIVE_INFINITY,
+    version: 0,
+    accountList: undefined,
+  };
+}
+
+/** The in-memory store: fast, per-process, gone on restart. */
+export class MemoryPaymentsStore implements PaymentsStore {
+  #workspaces = new Map<string, Workspace>();
+  readonly #autoSettlement: { peek(workspace: string): boolean };
+
+  /** `autoSettlement`: the settlement feature's switch, read at once (settlement waits while it is off). */
+  constructor(autoSettlement: { peek(workspace: string): boolean } = { peek: () => true }) {
+    this.#autoSettlement = autoSettlement;
+  }
+
+  #ws(workspace: string): Workspace {
+    const ws = this.#workspaces.get(workspace);
+    if (!ws) throw new Error(`Unknown workspace ${workspace}`);
+    return ws;
+  }
+
+  async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
+    this.#workspaces = new Map(seeds.map((seed) => [seed.workspace, emptyWorkspace(seed)]));
+  }
+
+  async ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]> {
+    const created = seeds.filter((seed) => !this.#workspaces.has(seed.workspace));
+    for (const seed of created) this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
+    return created.map((seed) => seed.workspace);
+  }
+
+  async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
+    this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
+  }
+
+  async accounts(workspace: string) {
+    return this.keptAccounts(workspace);
+  }
+
+  keptAccounts(workspace: string): readonly StoredAccount[] {
+    const ws = this.#ws(workspace);
+    ws.accountList ??= Object.freeze([...ws.accounts.values()]);
+    return ws.accountList;
+  }
+
+  async account(workspace: string, id: string) {
+    return this.#ws(workspace).accounts.get(id);
+  }
+
+  /** Puts the payment on the completion schedule when it is waiting for completion with a countdown. */
+  #schedule(ws: Workspace, payment: StoredPayment) {
+    if (payment.countdownFrom !== undefined && AWAITING_COMPLETION.has(payment.status)) {
+      ws.due.push(payment.countdownFrom, payment.seq);
+    }
+  }
+
+  async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
+    const ws = this.#ws(workspace);
+    ws.version++;
+    // Creation times never go backwards along the listing (as on PostgreSQL, where instances' clocks
+    // differ): a create that computed its time before an earlier-numbered one is raised to it.
+    const floor = ws.payments[ws.payments.length - 1]?.createdAt ?? 0;
+    const shift = Math.max(0, floor - draft.createdAt);
+    // Field by field, not by spreading the draft: every create runs this, and a spread copies slowly.
+    // Every optional field is named here, undefined when absent, so that every payment has one shape
+    // with all its fields inside the object: one added later would need a second allocation, a
+    // deleted one a slow dictionary, for each of the payments a workspace keeps.
+    const payment: Writable<MutablePayment> = {
+      seq: ws.payments.length + 1,
+      id: draft.id,
+      amount: draft.amount,
+      currency: draft.currency,
+      method: draft.method,
+      from_account: draft.from_account,
+      to_account: draft.to_account,
+      description: draft.description,
+      reference: draft.reference,
+      status: draft.status,
+      createdAt: draft.createdAt + shift,
+      completedAt: undefined,
+      settledAt: undefined,
+      countdownFrom: draft.countdownFrom === undefined ? undefined : draft.countdownFrom + shift,
+      history: [{ status: draft.status, at: draft.createdAt + shift, cause: draft.cause, version: ws.version }],
+    };
+    ws.payments.push(payment);
+    ws.byId.add(ws.payments.length - 1);
+    this.#schedule(ws, payment);
+    return payment;
+  }
+
+  async payment(workspace: string, id: string) {
+    return this.#ws(workspace).byId.get(id);
+  }
+
+  /** Applies a status change and the balance movement it implies, or nothing when an account is short. */
+  #apply(ws: Workspace, payment: StoredPayment, to: StoredPayment["status"], at: number, cause: TransitionCause) {
+    const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
+    const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
+    if (moves || undoes) {
+      const debit = ws.accounts.get(moves ? payment.from_account : payment.to_account);
+      const credit = ws.accounts.get(moves ? payment.to_account : payment.from_account);
+      if (!debit || !credit || debit.balanceMinor < payment.amount) return false;
+      debit.balanceMinor -= payment.amount;
+      credit.balanceMinor += payment.amount;
+      ws.accountList = undefined;
+    }
+    const p = payment as MutablePayment;
+    // History is append-only and in time order, whatever the clock did (a rewind, another instance).
+    at = Math.max(at, (p.history[p.history.length - 1] as StatusChange).at);
+    p.status = to;
+    if (restartsCountdown(p, to, cause)) p.countdownFrom = at;
+    // Back in a status that completes (forced, or approved): completion must look at it once more.
+    this.#schedule(ws, p);
+    if (undoes) {
+      p.completedAt = undefined;
+      p.settledAt = undefined;
+    }
+    if (MONEY_MOVED.has(to)) p.completedAt ??= at;
+    if (to === "settled" || to === "reconciled") p.settledAt ??= at;
+    if (to === "completed") {
+      ws.completed.add(p);
+      ws.earliestCompletedAt = Math.min(ws.earliestCompletedAt, p.completedAt as number);
+    } else {
+      ws.completed.delete(p);
+    }
+    ws.version++;
+    p.history.push({
+      status: to,
+      at,
+      cause,
+      version: ws.version,
+      ...(p.completedAt === undefined ? {} : { completedAt: p.completedAt }),
+      ...(p.settledAt === undefined ? {} : { settledAt: p.settledAt }),
+    });
+    return true;
+  }
+
+  async transition(
+    workspace: string,
+    id: string,
+    from: readonly StoredPayment["status"][] | "any",
+    to: StoredPayment["status"],
+    at: number,
+    cause: TransitionCause,
+  ): Promise<TransitionResult> {
+    const ws = this.#ws(workspace);
+    const payment = ws.byId.get(id);
+    if (!payment) return { ok: false, reason: "not_found", payment: undefined };
+    if (from !== "any" && !from.includes(payment.status)) return { ok: false, reason: "status", payment };
+    if (!this.#apply(ws, payment, to, at, cause)) return { ok: false, reason: "funds", payment };
+    return { ok: true, payment };
+  }
+
+  async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
+    const ws = this.#ws(workspace);
+    let done = 0;
+    while (this.#somethingDue(ws, now, delayMs)) {
+      // Thousands falling due at once: other requests (other workspaces' too) get a turn between
+      // chunks, and the schedule is looked at afresh after it (another completion may have run).
+      if (++done % COMPLETION_CHUNK === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      const countdownFrom = ws.due.firstCountdownFrom();
+      const payment = ws.payments[ws.due.firstSeq() - 1] as StoredPayment;
+      ws.due.pop();
+      // A stale entry: the payment moved on, or its countdown restarted (and has its own entry).
+      if (!AWAITING_COMPLETION.has(payment.status) || payment.countdownFrom !== countdownFrom) continue;
+      const dueAt = countdownFrom + delayMs;
+      if (!this.#apply(ws, payment, "completed", dueAt, "completion")) {
+        this.#apply(ws, payment, "failed", dueAt, "completion");
+      }
+    }
+  }
+
+  nothingElapsed(workspace: string, now: number, delayMs: number): boolean {
+    const ws = this.#ws(workspace);
+    return (
+      !this.#somethingDue(ws, now, delayMs) && !this.#settlementDue(workspace, ws, istanbulMidnightAtOrBefore(now))
+    );
+  }
+
+  /** Whether the schedule's first entry has fallen due (it may be stale: completeDue checks). */
+  #somethingDue(ws: Workspace, now: number, delayMs: number): boolean {
+    return ws.due.firstCountdownFrom() + delayMs <= now;
+  }
+
+  /** Whether a completed payment waits for a cut-off at or before `cutoff`. */
+  #settlementDue(workspace: string, ws: Workspace, cutoff: number): boolean {
+    return ws.earliestCompletedAt < cutoff && this.#autoSettlement.peek(workspace);
+  }
+
+  async settleDue(workspace: string, now: number): Promise<number> {
+    const ws = this.#ws(workspace);
+    const cutoff = istanbulMidnightAtOrBefore(now);
+    // Every request asks; nearly always the earliest completion is after the last cut-off.
+    if (!this.#settlementDue(workspace, ws, cutoff)) return 0;
+    const due = [...ws.completed]
+      .filter((p) => (p.completedAt as number) < cutoff)
+      .sort((a, b) => (a.completedAt as number) - (b.completedAt as number) || a.seq - b.seq);
+    let settled = 0;
+    for (const payment of due) {
+      if (++settled % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
+      // A request of this workspace may have moved it while this one yielded.
+      if (payment.status !== "completed") continue;
+      this.#apply(ws, payment, "settled", istanbulMidnightAfter(payment.completedAt as number), "settlement");
+    }
+    ws.earliestCompletedAt = Number.POSITIVE_INFINITY;
+    for (const p of ws.completed) ws.earliestCompletedAt = Math.min(ws.earliestCompletedAt, p.completedAt as number);
+    return due.length;
+  }
+
+  /**
+   * The workspace's payments for a feature that must read and move many at once without another
+   * request in between (reconciliation): synchronous, so nothing interleaves until the caller returns.
+   */
+  ledger(workspace: string): MemoryLedger {
+    const ws = this.#ws(workspace);
+    return {
+      payments: ws.payments,
+      byId: (id) => ws.byId.get(id),
+      move: (payment, to, at, cause) => this.#apply(ws, payment, to, at, cause),
+    };
+  }
+
+  async snapshot(workspace: string): Promise<Snapshot> {
+    const ws = this.#ws(workspace);
+    return { seq: ws.payments.length, version: ws.version };
+  }
+
+  async list(workspace: string, query: PaymentQuery) {
+    const { payments } = this.#ws(workspace);
+    // Creation order is seq order and time order, so date bounds and the cursor become index bounds.
+    const lo = Math.max(
+      query.afterSeq,
+      query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom),
+    );
+    const hiByDate = query.createdTo === undefined ? payments.length : firstAtOrAfter(payments, query.createdTo + 1);
+    const hi = Math.min(query.snapshotSeq, hiByDate);
+    const items: PaymentRecord[] = [];
+    const take = (i: number) => {
+      const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
+      if (matches(p, query)) items.push(p);
+    };
+    if (query.descending) for (let i = hi - 1; i >= lo && items.length < query.limit; i--) take(i);
+    else for (let i = lo; i < hi && items.length < query.limit; i++) take(i);
+    if (!query.countTotal) return { items };
+    const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
+    let total = Math.max(0, hi - startOfListing);
+    if (query.status || query.method || query.account || query.reference !== undefined) {
+      total = 0;
+      for (let i = startOfListing; i < hi; i++) {
+        if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
+      }
+    }
+    return { items, total };
+  }
+}

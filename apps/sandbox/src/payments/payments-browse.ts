@@ -1,0 +1,58 @@
+import type { Payment } from "@payspec/payments-zod";
+import { type ListingFilters, queryFilters } from "./list-payments.js";
+import type { PaymentsStore } from "./payments-store.js";
+import { paymentToApi } from "./serialize.js";
+
+/** Where a dashboard page of payments starts: the newest, or just older or newer than a payment. */
+export type BrowsePosition = { readonly olderThan?: number; readonly newerThan?: number };
+
+export interface BrowsedPage {
+  readonly payments: readonly Payment[];
+  readonly total: number;
+  /** The creation positions to page on from: `olderThan` the last row, `newerThan` the first. */
+  readonly first?: number;
+  readonly last?: number;
+  readonly hasNewer: boolean;
+  readonly hasOlder: boolean;
+}
+
+/**
+ * The dashboard's payments, newest first, a page at a time by creation position (first, previous,
+ * next): what people look for is what just happened. The API's listing stays oldest first with its
+ * cursors; this reads the same store with the same filters.
+ */
+export async function browsePayments(
+  store: PaymentsStore,
+  workspace: string,
+  filters: ListingFilters,
+  position: BrowsePosition,
+  size: number,
+): Promise<BrowsedPage> {
+  const snapshot = await store.snapshot(workspace);
+  const base = { asOfVersion: snapshot.version, countTotal: false, ...queryFilters(filters) };
+  const older = (below: number, limit: number) =>
+    store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true });
+  const newer = (above: number, limit: number) =>
+    store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit });
+  const { total = 0 } = await store.list(workspace, {
+    ...base,
+    afterSeq: 0,
+    snapshotSeq: snapshot.seq,
+    limit: 0,
+    countTotal: true,
+  });
+  const items =
+    position.newerThan !== undefined
+      ? (await newer(position.newerThan, size)).items.reverse()
+      : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size)).items;
+  const first = items[0]?.seq;
+  const last = items[items.length - 1]?.seq;
+  return {
+    payments: items.map(paymentToApi),
+    total,
+    ...(first === undefined ? {} : { first }),
+    ...(last === undefined ? {} : { last }),
+    hasNewer: first !== undefined && (await newer(first, 1)).items.length > 0,
+    hasOlder: last !== undefined && (await older(last - 1, 1)).items.length > 0,
+  };
+}

@@ -1,0 +1,83 @@
+import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
+import type pg from "pg";
+import type { PaymentRecord } from "./payments-store.js";
+
+/**
+ * A payment as PostgreSQL keeps it, for the features that read and move payments inside their own
+ * transaction under the workspace's lock (reconciliation): the columns, the row, and one bulk move.
+ */
+export interface PaymentRow {
+  seq: string;
+  id: string;
+  amount: string;
+  currency: string;
+  method: string;
+  from_account: string;
+  to_account: string;
+  description: string | null;
+  reference: string | null;
+  status: string;
+  created_at: string;
+  completed_at: string | null;
+  settled_at: string | null;
+  countdown_from: string | null;
+  version: string;
+}
+
+export const PAYMENT_COLUMNS =
+  "seq, id, amount, currency, method, from_account, to_account, description, reference, status, created_at, completed_at, settled_at, countdown_from, version";
+
+export /** bigint columns arrive as text (pg keeps 64-bit exact); every value we store fits a double exactly. */
+const num = (value: string | number) => Number(value);
+export const optionalNum = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? undefined : Number(value);
+
+export function toRecord(row: PaymentRow): PaymentRecord {
+  const completedAt = optionalNum(row.completed_at);
+  const settledAt = optionalNum(row.settled_at);
+  const countdownFrom = optionalNum(row.countdown_from);
+  return {
+    seq: num(row.seq),
+    id: row.id,
+    amount: num(row.amount),
+    currency: row.currency,
+    method: row.method as PaymentMethod,
+    from_account: row.from_account,
+    to_account: row.to_account,
+    ...(row.description === null ? {} : { description: row.description }),
+    ...(row.reference === null ? {} : { reference: row.reference }),
+    status: row.status as PaymentStatus,
+    createdAt: num(row.created_at),
+    ...(completedAt === undefined ? {} : { completedAt }),
+    ...(settledAt === undefined ? {} : { settledAt }),
+    ...(countdownFrom === undefined ? {} : { countdownFrom }),
+  };
+}
+
+/**
+ * Moves settled payments (by seq) to `reconciled` at `at`, each with its history entry, inside the
+ * caller's transaction, which holds the workspace's lock. No money moves: reconciled is a status
+ * the money already reached.
+ */
+export async function markReconciled(
+  client: pg.ClientBase,
+  workspace: string,
+  seqs: readonly number[],
+  at: number,
+): Promise<void> {
+  if (seqs.length === 0) return;
+  await client.query(
+    `WITH change AS (
+       SELECT * FROM unnest($2::bigint[]) WITH ORDINALITY AS c(seq, n)
+     ), ws AS (
+       UPDATE workspaces SET version = version + $3 WHERE workspace = $1 RETURNING version - $3 AS base
+     ), payment AS (
+       UPDATE payments p SET status = 'reconciled', version = ws.base + change.n
+       FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
+     )
+     INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+     SELECT $1, change.seq, ws.base + change.n, 'reconciled', $4, 'reconciliation', p.completed_at, p.settled_at
+     FROM change, ws, payments p WHERE p.workspace = $1 AND p.seq = change.seq`,
+    [workspace, seqs, seqs.length, at],
+  );
+}

@@ -1,0 +1,657 @@
+import type { PaymentStatus } from "@payspec/payments-zod";
+import type pg from "pg";
+import { workspaceScope } from "../infrastructure/clock/clock.js";
+import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
+import { SharedReads } from "../infrastructure/postgres/shared-reads.js";
+import { inTransaction } from "../infrastructure/postgres/transaction.js";
+import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
+import {
+  AWAITING_COMPLETION,
+  MONEY_MOVED,
+  type NewPayment,
+  type PaymentQuery,
+  type PaymentRecord,
+  type PaymentsStore,
+  restartsCountdown,
+  type Snapshot,
+  type StatusChange,
+  type StoredAccount,
+  type StoredPayment,
+  type TransitionCause,
+  type TransitionResult,
+  type WorkspaceSeed,
+} from "./payments-store.js";
+import { num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
+
+/** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
+const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
+
+/**
+ * The rows of workspace $1 that completion would act on, by the parameter holding the due-by time:
+ * completeDue's own check and the probe that asks it together with settlement's (somethingElapsed).
+ */
+const awaitingCompletionSql = (dueBy: string) =>
+  `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= ${dueBy}`;
+
+/** The rows of workspace $1 that settlement would act on, by the parameter holding the cut-off. */
+const awaitingSettlementSql = (cutoff: string) =>
+  `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
+   WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < ${cutoff}`;
+
+/** A payment's first history entry, kept on its row: its time is created_at. */
+interface CreationRow {
+  created_status: string;
+  created_cause: string;
+  created_version: string;
+}
+
+interface HistoryJson {
+  status: PaymentStatus;
+  at: number;
+  cause: TransitionCause;
+  version: number;
+  completed_at: number | null;
+  settled_at: number | null;
+}
+
+function toChange(h: HistoryJson): StatusChange {
+  return {
+    status: h.status,
+    at: num(h.at),
+    cause: h.cause,
+    version: num(h.version),
+    ...(h.completed_at === null ? {} : { completedAt: num(h.completed_at) }),
+    ...(h.settled_at === null ? {} : { settledAt: num(h.settled_at) }),
+  };
+}
+
+function toAccount(row: { id: string; name: string; currency: string; balance_minor: string }): StoredAccount {
+  return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
+}
+
+/** A workspace's creates waiting to go in; it is in #insertQueues exactly while its flusher runs. */
+interface InsertQueue {
+  readonly waiting: { draft: NewPayment; resolve: (p: StoredPayment) => void; reject: (e: Error) => void }[];
+  /** How many creates the next group waits for (see #flushInserts). */
+  expected: number;
+  /** Set while the next group gathers: sends it at once. */
+  gathered?: () => void;
+}
+
+/** Due payments completed per transaction: the workspace's lock is let go between chunks. */
+const COMPLETION_CHUNK = 1_000;
+
+/** Payments settled per transaction, as completion does. */
+const SETTLEMENT_CHUNK = 5_000;
+
+/** At most this many creates per grouped insert (a full batch request's worth). */
+const MAX_INSERT_GROUP = 500;
+
+/**
+ * At most this long, a group waits for the callers just answered to send their next create. A caller
+ * that creates again as soon as it hears back (a test suite's workers, a load generator) is back
+ * within a millisecond or two; one that is not costs the group this wait, once.
+ */
+const GATHER_MS = 3;
+
+/** Resolves once the queue holds as many creates as its next group expects, or after GATHER_MS. */
+function gatherGroup(queue: InsertQueue): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(gathered, GATHER_MS);
+    function gathered() {
+      clearTimeout(timer);
+      queue.gathered = undefined;
+      resolve();
+    }
+    queue.gathered = gathered;
+  });
+}
+
+/** A draft as the grouped insert reads it: json_to_recordset's columns, absent values null. */
+function insertedFields(d: NewPayment) {
+  return {
+    id: d.id,
+    amount: d.amount,
+    currency: d.currency,
+    method: d.method,
+    from_account: d.from_account,
+    to_account: d.to_account,
+    description: d.description ?? null,
+    reference: d.reference ?? null,
+    asked_at: d.createdAt,
+    status: d.status,
+    asked_countdown: d.countdownFrom ?? null,
+    cause: d.cause,
+    offset_used: d.clockOffsetMs ?? null,
+  };
+}
+
+async function insertSeed(client: pg.ClientBase, seed: WorkspaceSeed): Promise<void> {
+  for (const [position, account] of seed.accounts.entries()) {
+    await client.query(
+      "INSERT INTO accounts (workspace, id, position, name, currency, balance_minor) VALUES ($1, $2, $3, $4, $5, $6)",
+      [seed.workspace, account.id, position, account.name, account.currency, account.balanceMinor],
+    );
+  }
+}
+
+/**
+ * The payments service's state in PostgreSQL, shared by every sandbox instance on the database.
+ *
+ * Every write to a workspace locks that workspace's row first and bumps its version, so writes to one
+ * workspace are serialised and commit in version order. That is what makes a listing's snapshot exact:
+ * a snapshot is (payment_count, version) read from the committed row, and every payment or change
+ * numbered at or below it was committed together with that row. (A sequence would not do: numbers are
+ * handed out in one order and committed in another.)
+ */
+export class PostgresPaymentsStore implements PaymentsStore {
+  readonly #pool: pg.Pool;
+  readonly #insertQueues = new Map<string, InsertQueue>();
+  /** Account listings under load: concurrent reads of one workspace's accounts share a query. */
+  readonly #accounts = new SharedReads(async (workspace): Promise<readonly StoredAccount[]> => {
+    const { rows } = await this.#pool.query({
+      name: "payspec_accounts",
+      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 ORDER BY position",
+      values: [workspace],
+    });
+    return rows.map(toAccount);
+  });
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
+    await inTransaction(this.#pool, async (client) => {
+      // Payments are not tied to their workspace by a foreign key (migration 0008): deleted here.
+      await client.query("DELETE FROM payments");
+      await client.query("DELETE FROM workspaces");
+      for (const seed of seeds) {
+        await client.query("INSERT INTO workspaces (workspace) VALUES ($1)", [seed.workspace]);
+        await insertSeed(client, seed);
+      }
+    });
+  }
+
+  async ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]> {
+    const created: string[] = [];
+    for (const seed of seeds) {
+      await inTransaction(this.#pool, async (client) => {
+        // Two instances starting at once: the second waits on the first's insert, then does nothing.
+        const { rowCount } = await client.query(
+          "INSERT INTO workspaces (workspace) VALUES ($1) ON CONFLICT (workspace) DO NOTHING",
+          [seed.workspace],
+        );
+        if (rowCount === 1) {
+          await insertSeed(client, seed);
+          created.push(seed.workspace);
+        }
+      });
+    }
+    return created;
+  }
+
+  async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
+    await inTransaction(this.#pool, async (client) => {
+      // The upsert takes the workspace's lock, so no write of another instance interleaves.
+      await client.query(
+        `INSERT INTO workspaces (workspace) VALUES ($1)
+         ON CONFLICT (workspace) DO UPDATE SET payment_count = 0, version = 0,
+           last_created_at = 0, previous_created_at = 0`,
+        [seed.workspace],
+      );
+      await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
+      await client.query("DELETE FROM accounts WHERE workspace = $1", [seed.workspace]);
+      await insertSeed(client, seed);
+    });
+  }
+
+  accounts(workspace: string): Promise<readonly StoredAccount[]> {
+    return this.#accounts.get(workspace);
+  }
+
+  async account(workspace: string, id: string): Promise<StoredAccount | undefined> {
+    const { rows } = await this.#pool.query({
+      name: "payspec_account",
+      text: "SELECT id, name, currency, balance_minor FROM accounts WHERE workspace = $1 AND id = $2",
+      values: [workspace, id],
+    });
+    return rows[0] ? toAccount(rows[0]) : undefined;
+  }
+
+  insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
+    // Group commit: creates that arrive while this workspace's previous insert is committing wait for
+    // it, then go in together, in arrival order, in one statement. Inserts to one workspace are
+    // serialised by its lock anyway, so without grouping each would wait for the one before it to
+    // reach the disk (one fsync each); grouped, one fsync serves them all. Each caller still hears
+    // back only after its payment is committed.
+    return new Promise((resolve, reject) => {
+      const queue = this.#insertQueues.get(workspace);
+      if (queue) {
+        queue.waiting.push({ draft, resolve, reject });
+        if (queue.waiting.length >= queue.expected) queue.gathered?.();
+        return;
+      }
+      const started: InsertQueue = { waiting: [{ draft, resolve, reject }], expected: 1 };
+      this.#insertQueues.set(workspace, started);
+      // A batch's entries are all asked for in this turn: the first group starts after them.
+      queueMicrotask(() => void this.#flushInserts(workspace, started));
+    });
+  }
+
+  async #flushInserts(workspace: string, queue: InsertQueue): Promise<void> {
+    for (;;) {
+      if (queue.waiting.length < queue.expected) await gatherGroup(queue);
+      if (queue.waiting.length === 0) break;
+      const group = queue.waiting.splice(0, MAX_INSERT_GROUP);
+      try {
+        const stored = await this.#insertGroup(
+          workspace,
+          group.map((g) => g.draft),
+        );
+        // The callers answered now are likely to create again at once. The next group waits for them
+        // as well as for those already waiting: under a steady load from N callers, groups of N rather
+        // than two groups of about N/2 taking turns, so half the commits, each waiting on the disk.
+        queue.expected = Math.min(MAX_INSERT_GROUP, group.length + queue.waiting.length);
+        for (const [i, g] of group.entries()) g.resolve(stored[i] as StoredPayment);
+      } catch (error) {
+        if (group.length === 1) {
+          group[0]?.reject(error as Error);
+          continue;
+        }
+        // The statement is atomic: none of the group was stored. One bad value must not fail the
+        // others (each is its own request, or its own batch entry), so each goes in on its own.
+        for (const g of group) {
+          try {
+            g.resolve((await this.#insertGroup(workspace, [g.draft]))[0] as StoredPayment);
+          } catch (alone) {
+            g.reject(alone as Error);
+          }
+        }
+      }
+    }
+    this.#insertQueues.delete(workspace);
+  }
+
+  async #insertGroup(workspace: string, drafts: readonly NewPayment[]): Promise<StoredPayment[]> {
+    // One statement, so one implicit transaction: take the workspace's next seqs and versions under its
+    // row lock, insert the payments, each carrying its first history entry (migration 0007: one row per
+    // create, not two). A time worked out with this process's last reading of the clock (clockOffsetMs)
+    // is moved by however far the clock has moved since, as the statement sees it: a create sent after a
+    // clock move committed carries the moved time without a read of its own. Creation times are then
+    // raised to the workspace's latest (never lowered), so they never go backwards along the listing; a
+    // countdown that started at creation moves with it.
+    const { rows } = await this.#pool.query<{ base_seq: string; base_version: string; created_at: string }>({
+      name: "payspec_insert_payments",
+      text: `WITH clock AS (
+         SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = $4), 0) AS offset_ms
+       ), given AS (
+         SELECT t.*, t.asked_at + coalesce(clock.offset_ms - t.offset_used, 0) AS asked_now
+         FROM ROWS FROM (json_to_recordset($3::json) AS (id text, amount bigint, currency text, method text,
+                           from_account text, to_account text, description text, reference text, asked_at bigint,
+                           status text, asked_countdown bigint, cause text, offset_used bigint))
+           WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
+                                asked_at, status, asked_countdown, cause, offset_used, n),
+           clock
+       ), ws AS (
+         UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2,
+           previous_created_at = last_created_at,
+           last_created_at = greatest(last_created_at, (SELECT max(asked_now) FROM given))
+         WHERE workspace = $1
+         RETURNING payment_count - $2 AS base_seq, version - $2 AS base_version, previous_created_at AS floor
+       ), input AS (
+         SELECT given.*, ws.base_seq, ws.base_version,
+                greatest(ws.floor, max(asked_now) OVER (ORDER BY n)) AS created_at
+         FROM given, ws
+       ), payment AS (
+         INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
+                               description, reference, status, created_at, countdown_from, version,
+                               created_status, created_cause, created_version)
+         SELECT $1, base_seq + n, id, amount, currency, method, from_account, to_account,
+                description, reference, status, created_at, asked_countdown + (created_at - asked_at),
+                base_version + n, status, cause, base_version + n FROM input
+       )
+       SELECT base_seq, base_version, created_at FROM input ORDER BY n`,
+      // One JSON text, not a PostgreSQL array per column: node-postgres escapes arrays element by
+      // element in JavaScript, and PostgreSQL parses thirteen of them; JSON.stringify is native.
+      values: [workspace, drafts.length, JSON.stringify(drafts.map(insertedFields)), workspaceScope(workspace)],
+    });
+    if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
+    const baseSeq = num(rows[0].base_seq);
+    const baseVersion = num(rows[0].base_version);
+    return drafts.map(({ cause, clockOffsetMs: _offset, ...draft }, i) => {
+      const createdAt = num((rows[i] as { created_at: string }).created_at);
+      const shift = createdAt - draft.createdAt;
+      return {
+        ...draft,
+        createdAt,
+        ...(draft.countdownFrom === undefined ? {} : { countdownFrom: draft.countdownFrom + shift }),
+        seq: baseSeq + i + 1,
+        history: [{ status: draft.status, at: createdAt, cause, version: baseVersion + i + 1 }],
+      };
+    });
+  }
+
+  async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {
+    return this.#payment(this.#pool, workspace, id);
+  }
+
+  async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
+    const { rows } = await client.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
+      name: "payspec_payment",
+      text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version,
+         (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
+                   'completed_at', h.completed_at, 'settled_at', h.settled_at) ORDER BY h.version)
+          FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
+       FROM payments p WHERE workspace = $1 AND id = $2`,
+      values: [workspace, id],
+    });
+    const row = rows[0];
+    if (!row) return undefined;
+    const creation: StatusChange = {
+      status: row.created_status as PaymentStatus,
+      at: num(row.created_at),
+      cause: row.created_cause as TransitionCause,
+      version: num(row.created_version),
+    };
+    return { ...toRecord(row), history: [creation, ...(row.changes ?? []).map(toChange)] };
+  }
+
+  /**
+   * The status change and the balance movement it implies, inside the caller's transaction, which holds
+   * the workspace's lock. False (nothing written) when an account is short.
+   */
+  async #apply(
+    client: pg.ClientBase,
+    workspace: string,
+    payment: PaymentRecord,
+    to: PaymentStatus,
+    at: number,
+    cause: TransitionCause,
+  ) {
+    const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
+    const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
+    if (moves || undoes) {
+      const debit = moves ? payment.from_account : payment.to_account;
+      const credit = moves ? payment.to_account : payment.from_account;
+      const taken = await client.query(
+        `UPDATE accounts SET balance_minor = balance_minor - $3
+         WHERE workspace = $1 AND id = $2 AND balance_minor >= $3`,
+        [workspace, debit, payment.amount],
+      );
+      if (taken.rowCount !== 1) return false;
+      await client.query("UPDATE accounts SET balance_minor = balance_minor + $3 WHERE workspace = $1 AND id = $2", [
+        workspace,
+        credit,
+        payment.amount,
+      ]);
+    }
+    // History is append-only and in time order, whatever the clock did (a rewind, another instance).
+    const last = await client.query<{ at: string }>(
+      `SELECT GREATEST(p.created_at, (SELECT max(h.at) FROM payment_history h WHERE h.workspace = $1 AND h.seq = $2)) AS at
+       FROM payments p WHERE p.workspace = $1 AND p.seq = $2`,
+      [workspace, payment.seq],
+    );
+    at = Math.max(at, Number(last.rows[0]?.at ?? at));
+    let completedAt = undoes ? undefined : payment.completedAt;
+    let settledAt = undoes ? undefined : payment.settledAt;
+    if (MONEY_MOVED.has(to)) completedAt ??= at;
+    if (to === "settled" || to === "reconciled") settledAt ??= at;
+    const countdownFrom = restartsCountdown(payment, to, cause) ? at : payment.countdownFrom;
+    await client.query(
+      `WITH ws AS (UPDATE workspaces SET version = version + 1 WHERE workspace = $1 RETURNING version),
+       payment AS (
+         UPDATE payments SET status = $3, completed_at = $4, settled_at = $5, countdown_from = $8, version = ws.version
+         FROM ws WHERE payments.workspace = $1 AND payments.seq = $2
+       )
+       INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+       SELECT $1, $2, ws.version, $3, $6, $7, $4, $5 FROM ws`,
+      [workspace, payment.seq, to, completedAt ?? null, settledAt ?? null, at, cause, countdownFrom ?? null],
+    );
+    return true;
+  }
+
+  async transition(
+    workspace: string,
+    id: string,
+    from: readonly PaymentStatus[] | "any",
+    to: PaymentStatus,
+    at: number,
+    cause: TransitionCause,
+  ): Promise<TransitionResult> {
+    const outcome = await inTransaction(this.#pool, async (client) => {
+      await lockWorkspace(client, workspace);
+      const { rows } = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND id = $2`,
+        [workspace, id],
+      );
+      if (!rows[0]) return "not_found" as const;
+      const payment = toRecord(rows[0]);
+      if (from !== "any" && !from.includes(payment.status)) return "status" as const;
+      if (!(await this.#apply(client, workspace, payment, to, at, cause))) return "funds" as const;
+      return "ok" as const;
+    });
+    // Read after commit: what every instance now sees.
+    const payment = await this.payment(workspace, id);
+    if (!payment) return { ok: false, reason: "not_found", payment: undefined };
+    if (outcome === "ok") return { ok: true, payment };
+    if (outcome === "not_found") return { ok: false, reason: "not_found", payment: undefined };
+    return { ok: false, reason: outcome, payment };
+  }
+
+  async somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ due: boolean }>({
+      name: "payspec_elapsed_probe",
+      text: `SELECT EXISTS (${awaitingCompletionSql("$2")}) OR EXISTS (${awaitingSettlementSql("$3")}) AS due`,
+      values: [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)],
+    });
+    return rows[0]?.due === true;
+  }
+
+  async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
+    // Every request asks; nearly always nothing is due, and that answer needs no lock.
+    const dueBy = now - delayMs;
+    const probe = await this.#pool.query({
+      name: "payspec_due_probe",
+      text: `${awaitingCompletionSql("$2")} LIMIT 1`,
+      values: [workspace, dueBy],
+    });
+    if (probe.rowCount === 0) return;
+    // In chunks, each its own transaction under the workspace's lock: other requests of the workspace
+    // get the lock between chunks, and each chunk costs a fixed number of statements, so the whole
+    // costs time linear in the number of payments (one row updated thousands of times in a single
+    // transaction costs quadratic time in PostgreSQL: every update walks the row's version chain).
+    while (await this.#completeChunk(workspace, dueBy, delayMs)) {
+      // The event loop, too, gets a turn between chunks.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Completes the next COMPLETION_CHUNK due payments; whether there may be more. */
+  async #completeChunk(workspace: string, dueBy: number, delayMs: number): Promise<boolean> {
+    return inTransaction(this.#pool, async (client) => {
+      // Under the workspace's lock, re-read: another instance may have completed them meanwhile.
+      await lockWorkspace(client, workspace);
+      const { rows } = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments
+         WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2
+         ORDER BY countdown_from, seq LIMIT ${COMPLETION_CHUNK}`,
+        [workspace, dueBy],
+      );
+      if (rows.length === 0) return false;
+      const accounts = await client.query<{ id: string; balance_minor: string }>(
+        "SELECT id, balance_minor FROM accounts WHERE workspace = $1",
+        [workspace],
+      );
+      const balances = new Map(accounts.rows.map((a) => [a.id, num(a.balance_minor)]));
+      const moved = new Set<string>();
+      // The balances as each payment becomes due, oldest first: completed when the debit account
+      // covers it, failed otherwise.
+      const outcomes = rows.map((row) => {
+        const payment = toRecord(row);
+        const dueAt = (payment.countdownFrom as number) + delayMs;
+        const debit = balances.get(payment.from_account);
+        const credit = balances.get(payment.to_account);
+        if (debit === undefined || credit === undefined || debit < payment.amount) {
+          return { seq: payment.seq, status: "failed", at: dueAt, completedAt: null };
+        }
+        balances.set(payment.from_account, debit - payment.amount);
+        balances.set(payment.to_account, (balances.get(payment.to_account) as number) + payment.amount);
+        moved.add(payment.from_account).add(payment.to_account);
+        return { seq: payment.seq, status: "completed", at: dueAt, completedAt: dueAt };
+      });
+      const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
+      await client.query(
+        `WITH ws AS (
+           UPDATE workspaces SET version = version + $2 WHERE workspace = $1 RETURNING version - $2 AS base
+         ), change AS (
+           SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[]) WITH ORDINALITY
+             AS c(seq, status, at, completed_at, n)
+         ), payment AS (
+           UPDATE payments p SET status = change.status, completed_at = change.completed_at, version = ws.base + change.n
+           FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
+         )
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at)
+         SELECT $1, change.seq, ws.base + change.n, change.status, change.at, 'completion', change.completed_at
+         FROM change, ws`,
+        [
+          workspace,
+          outcomes.length,
+          column((o) => o.seq),
+          column((o) => o.status),
+          column((o) => o.at),
+          column((o) => o.completedAt),
+        ],
+      );
+      if (moved.size > 0) {
+        const ids = [...moved];
+        await client.query(
+          `UPDATE accounts a SET balance_minor = u.balance FROM unnest($2::text[], $3::bigint[]) AS u(id, balance)
+           WHERE a.workspace = $1 AND a.id = u.id`,
+          [workspace, ids, ids.map((id) => balances.get(id))],
+        );
+      }
+      return rows.length === COMPLETION_CHUNK;
+    });
+  }
+
+  async settleDue(workspace: string, now: number): Promise<number> {
+    const cutoff = istanbulMidnightAtOrBefore(now);
+    const probe = await this.#pool.query({
+      name: "payspec_settlement_probe",
+      text: `${awaitingSettlementSql("$2")} LIMIT 1`,
+      values: [workspace, cutoff],
+    });
+    if (probe.rowCount === 0) return 0;
+    let settled = 0;
+    for (;;) {
+      const chunk = await this.#settleChunk(workspace, cutoff);
+      settled += chunk;
+      if (chunk < SETTLEMENT_CHUNK) return settled;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Settles the next SETTLEMENT_CHUNK due payments under the workspace's lock, in one statement; how many. */
+  async #settleChunk(workspace: string, cutoff: number): Promise<number> {
+    return inTransaction(this.#pool, async (client) => {
+      const { rows } = await client.query<{ auto_settlement: boolean }>(
+        "SELECT auto_settlement FROM workspaces WHERE workspace = $1 FOR UPDATE",
+        [workspace],
+      );
+      if (!rows[0]?.auto_settlement) return 0;
+      // Re-read under the lock: another instance may have settled them meanwhile. Each settles at the
+      // first Istanbul midnight after its completion (integer division: completed_at is positive).
+      const settled = await client.query(
+        `WITH due AS (
+           SELECT seq, completed_at,
+                  ((completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} + 1) * ${DAY_MS} - ${ISTANBUL_OFFSET_MS} AS settled_at,
+                  row_number() OVER (ORDER BY completed_at, seq) AS n
+           FROM payments WHERE workspace = $1 AND status = 'completed' AND completed_at < $2
+           ORDER BY completed_at, seq LIMIT ${SETTLEMENT_CHUNK}
+         ), ws AS (
+           UPDATE workspaces SET version = version + (SELECT count(*) FROM due) WHERE workspace = $1
+           RETURNING version - (SELECT count(*) FROM due) AS base
+         ), payment AS (
+           UPDATE payments p SET status = 'settled', settled_at = due.settled_at, version = ws.base + due.n
+           FROM due, ws WHERE p.workspace = $1 AND p.seq = due.seq
+         )
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
+         SELECT $1, due.seq, ws.base + due.n, 'settled', due.settled_at, 'settlement', due.completed_at, due.settled_at
+         FROM due, ws`,
+        [workspace, cutoff],
+      );
+      return settled.rowCount ?? 0;
+    });
+  }
+
+  async snapshot(workspace: string): Promise<Snapshot> {
+    const { rows } = await this.#pool.query<{ payment_count: string; version: string }>(
+      "SELECT payment_count, version FROM workspaces WHERE workspace = $1",
+      [workspace],
+    );
+    const row = rows[0];
+    return row ? { seq: num(row.payment_count), version: num(row.version) } : { seq: 0, version: 0 };
+  }
+
+  async list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }> {
+    // A payment changed after the snapshot is shown as its history says it was at the snapshot's
+    // version; the history is read only for those. No change at or before that version means it was
+    // as created: its creation is kept on its row, and it had neither completed nor settled.
+    const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
+    const listing = `
+      SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
+      FROM (
+        SELECT p.*, p.version > $4 AS changed_since, CASE WHEN p.version <= $4 THEN NULL ELSE (
+          SELECT max(h.version) FROM payment_history h
+          WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $4) END AS then_version
+        FROM payments p
+        WHERE p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6
+      ) q
+      LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
+      WHERE ($7::text IS NULL OR ${statusThen} = $7)
+        AND ($8::text IS NULL OR q.method = $8)
+        AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
+        AND ($10::text IS NULL OR q.reference = $10)`;
+    const params = [
+      workspace,
+      query.afterSeq,
+      query.snapshotSeq,
+      query.asOfVersion,
+      query.createdFrom ?? Number.MIN_SAFE_INTEGER,
+      query.createdTo ?? Number.MAX_SAFE_INTEGER,
+      query.status ?? null,
+      query.method ?? null,
+      query.account ?? null,
+      query.reference ?? null,
+    ];
+    type Row = PaymentRow & {
+      changed_since: boolean;
+      then_status: string;
+      then_completed_at: string | null;
+      then_settled_at: string | null;
+    };
+    const order = query.descending ? "DESC" : "ASC";
+    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq ${order} LIMIT $11`, [
+      ...params,
+      query.limit,
+    ]);
+    const items = rows.map((row) =>
+      row.changed_since
+        ? toRecord({
+            ...row,
+            status: row.then_status,
+            completed_at: row.then_completed_at,
+            settled_at: row.then_settled_at,
+          })
+        : toRecord(row),
+    );
+    if (!query.countTotal) return { items };
+    const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
+      workspace,
+      0,
+      ...params.slice(2),
+    ]);
+    return { items, total: num(counted.rows[0]?.n ?? 0) };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Reconciliation: a bank statement matched to the workspace's settled payments by reference, amount
+ * and currency (matched ones become `reconciled`), each run kept with its lines and a CSV report;
+ * the statement reader, the runs' store, control routes and the Reconciliation pages.
+ */
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { type ReconciliationDeps, registerReconciliationControls } from "./reconciliation-controls.js";
+import { registerReconciliationPages, STATEMENT_FILE_SCRIPT } from "./reconciliation-pages.js";
+
+export { MemoryReconciliationStore } from "./memory-reconciliation-store.js";
+export { PostgresReconciliationStore } from "./postgres-reconciliation-store.js";
+export type { ReconciliationStore } from "./reconciliation-store.js";
+
+export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature {
+  return {
+    name: "reconciliation",
+    controlRoutes: (control, ctx) => registerReconciliationControls(control, deps, ctx),
+    dashboardPages: registerReconciliationPages,
+    scripts: { "statement-file.js": STATEMENT_FILE_SCRIPT },
+    resetWorkspace: (apiKey) => deps.reconciliation.deleteFor(apiKey),
+    reset: () => deps.reconciliation.deleteFor(),
+  };
+}

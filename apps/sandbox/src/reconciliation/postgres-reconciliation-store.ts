@@ -1,0 +1,126 @@
+import type pg from "pg";
+import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/clock/istanbul-time.js";
+import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
+import { inTransaction } from "../infrastructure/postgres/transaction.js";
+import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
+import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "../payments/index.js";
+import { matchStatement } from "./match-statement.js";
+import type {
+  ReconciliationRun,
+  ReconciliationStore,
+  ReconciliationSummary,
+  Statement,
+} from "./reconciliation-store.js";
+
+interface RunRow {
+  id: string;
+  at: string;
+  sha256: string;
+  repeat_of: string | null;
+  counts: ReconciliationSummary["counts"];
+  unmatched_count: number;
+}
+
+function toSummary(row: RunRow): ReconciliationSummary {
+  return {
+    id: row.id,
+    at: num(row.at),
+    sha256: row.sha256,
+    ...(row.repeat_of === null ? {} : { repeatOf: row.repeat_of }),
+    counts: row.counts,
+    unmatchedCount: row.unmatched_count,
+  };
+}
+
+/**
+ * Runs in `reconciliation_runs`, each written in the same transaction as the payments it reconciled
+ * (under the workspace's lock), so a run is recorded whole or not at all.
+ */
+export class PostgresReconciliationStore implements ReconciliationStore {
+  readonly #pool: pg.Pool;
+  readonly #id: StoredWorkspaceId;
+
+  constructor(pool: pg.Pool, storedWorkspaceId: StoredWorkspaceId) {
+    this.#pool = pool;
+    this.#id = storedWorkspaceId;
+  }
+
+  async reconcile(apiKey: string, statement: Statement, at: number): Promise<ReconciliationRun> {
+    const workspace = this.#id(apiKey);
+    // One transaction under the workspace's lock: the run and every reconciliation it makes commit
+    // together, and two imports at once (any instances) take turns, so nothing reconciles twice.
+    return inTransaction(this.#pool, async (client) => {
+      await lockWorkspace(client, workspace);
+      const references = [...new Set(statement.lines.map((line) => line.reference))];
+      const byReference = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference = ANY($2::text[])`,
+        [workspace, references],
+      );
+      // Settled payments of the value dates: settled_at within those Istanbul days (by day number).
+      const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];
+      const settled = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments
+         WHERE workspace = $1 AND status = 'settled' AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} = ANY($2::bigint[])`,
+        [workspace, days],
+      );
+      const earlier = await client.query<{ id: string }>(
+        "SELECT id FROM reconciliation_runs WHERE workspace = $1 AND sha256 = $2 ORDER BY position LIMIT 1",
+        [workspace, statement.sha256],
+      );
+      const { run, toReconcile } = matchStatement(
+        statement,
+        { byReference: byReference.rows.map(toRecord), settledOnValueDates: settled.rows.map(toRecord) },
+        at,
+        earlier.rows[0]?.id,
+      );
+      await markReconciled(
+        client,
+        workspace,
+        toReconcile.map((p) => p.seq),
+        at,
+      );
+      const { lines, unmatched, ...summary } = run;
+      await client.query(
+        `INSERT INTO reconciliation_runs (workspace, id, at, sha256, repeat_of, counts, unmatched_count, report)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          workspace,
+          run.id,
+          at,
+          run.sha256,
+          run.repeatOf ?? null,
+          JSON.stringify(summary.counts),
+          run.unmatchedCount,
+          JSON.stringify({ lines, unmatched }),
+        ],
+      );
+      return run;
+    });
+  }
+
+  async runs(apiKey: string): Promise<readonly ReconciliationSummary[]> {
+    const workspace = this.#id(apiKey);
+    const { rows } = await this.#pool.query<RunRow>(
+      `SELECT id, at, sha256, repeat_of, counts, unmatched_count FROM reconciliation_runs
+       WHERE workspace = $1 ORDER BY position DESC`,
+      [workspace],
+    );
+    return rows.map(toSummary);
+  }
+
+  async run(apiKey: string, id: string): Promise<ReconciliationRun | undefined> {
+    const workspace = this.#id(apiKey);
+    const { rows } = await this.#pool.query<RunRow & { report: Pick<ReconciliationRun, "lines" | "unmatched"> }>(
+      `SELECT id, at, sha256, repeat_of, counts, unmatched_count, report FROM reconciliation_runs
+       WHERE workspace = $1 AND id = $2`,
+      [workspace, id],
+    );
+    const row = rows[0];
+    return row ? { ...toSummary(row), lines: row.report.lines, unmatched: row.report.unmatched } : undefined;
+  }
+
+  async deleteFor(apiKey?: string): Promise<void> {
+    if (apiKey === undefined) await this.#pool.query("DELETE FROM reconciliation_runs");
+    else await this.#pool.query("DELETE FROM reconciliation_runs WHERE workspace = $1", [this.#id(apiKey)]);
+  }
+}

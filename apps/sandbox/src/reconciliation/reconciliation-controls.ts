@@ -1,0 +1,73 @@
+import { PassThrough } from "node:stream";
+import { ApiFailure } from "@payspec/server-kit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import { readCappedBody } from "../infrastructure/control-api/capped-body.js";
+import type { ControlContext } from "../infrastructure/control-api/control-context.js";
+import type { ElapsedTime } from "../payments/index.js";
+import type { ReconciliationStore } from "./reconciliation-store.js";
+import { writeReportCsv } from "./report-csv.js";
+import { runToApi, summaryToApi } from "./run-json.js";
+import { readStatement, STATEMENT_MAX_BYTES } from "./statement-file.js";
+
+export interface ReconciliationDeps {
+  readonly reconciliation: ReconciliationStore;
+  readonly clocks: SandboxClocks;
+  /** Statuses brought up to the clock first: a payment that completed and settled by now is reconcilable. */
+  readonly elapsedTime: ElapsedTime;
+}
+
+/** `/_sandbox/reconciliations`: a bank statement imported (CSV body), the runs, each run and its CSV report. */
+export function registerReconciliationControls(
+  control: FastifyInstance,
+  { reconciliation, clocks, elapsedTime }: ReconciliationDeps,
+  { workspaceOf, clockScopeOf }: ControlContext,
+): void {
+  // A bank statement, as CSV: read whole (bounded) before anything changes, then reconciled in one go.
+  control.addContentTypeParser("text/csv", (_request, payload, done) => {
+    readCappedBody(payload, STATEMENT_MAX_BYTES).then(
+      (bytes) => done(null, bytes),
+      (error: Error) => done(error),
+    );
+  });
+
+  control.post("/_sandbox/reconciliations", async (request, reply) => {
+    const key = workspaceOf(request, "Reconciliation");
+    if (!Buffer.isBuffer(request.body)) {
+      throw new ApiFailure("invalid_request", "Send the statement file as the body, with Content-Type: text/csv.", {
+        param: "Content-Type",
+      });
+    }
+    const statement = readStatement(request.body);
+    const at = await clocks.now(clockScopeOf(request));
+    await elapsedTime.apply(key, at);
+    const run = await reconciliation.reconcile(key, statement, at);
+    return reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`).send(runToApi(run));
+  });
+
+  control.get("/_sandbox/reconciliations", async (request) => ({
+    data: (await reconciliation.runs(workspaceOf(request, "Reconciliation"))).map(summaryToApi),
+  }));
+
+  const runOf = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const run = await reconciliation.run(workspaceOf(request, "Reconciliation"), request.params.id);
+    if (!run)
+      throw new ApiFailure("not_found", "No reconciliation run with that id in this workspace.", { param: "id" });
+    return run;
+  };
+
+  control.get<{ Params: { id: string } }>("/_sandbox/reconciliations/:id", async (request) =>
+    runToApi(await runOf(request)),
+  );
+
+  control.get<{ Params: { id: string } }>("/_sandbox/reconciliations/:id/report.csv", async (request, reply) => {
+    const run = await runOf(request);
+    const body = new PassThrough();
+    reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="reconciliation-${run.id}.csv"`)
+      .send(body);
+    await writeReportCsv(run, body);
+    return reply;
+  });
+}

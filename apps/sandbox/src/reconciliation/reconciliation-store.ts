@@ -1,0 +1,76 @@
+import type { PaymentStatus } from "@payspec/payments-zod";
+
+/** One line of a bank statement, as read from its file (the statement format is ours: see the sandbox README). */
+export interface StatementLine {
+  /** 1 for the first line after the header: what a report and an error name. */
+  readonly line: number;
+  readonly reference: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  /** yyyy-MM-dd: the day the bank says the money settled. */
+  readonly valueDate: string;
+}
+
+export interface Statement {
+  readonly id: string;
+  /** SHA-256 of the file's bytes: the same file imported again is recognised. */
+  readonly sha256: string;
+  readonly lines: readonly StatementLine[];
+}
+
+/** What became of one statement line. */
+export type LineOutcome =
+  | "matched"
+  | "already_reconciled"
+  | "amount_differs"
+  | "currency_differs"
+  | "no_payment"
+  | "not_settled"
+  | "ambiguous"
+  | "repeated_line";
+
+export interface ReconciledLine extends StatementLine {
+  readonly outcome: LineOutcome;
+  /** The payment the line names, when exactly one has its reference. */
+  readonly paymentId?: string;
+  /** That payment's status before the run. */
+  readonly paymentStatus?: PaymentStatus;
+}
+
+/** A settled payment of one of the statement's value dates that no line matched. */
+export interface UnmatchedPayment {
+  readonly paymentId: string;
+  readonly reference?: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly settledAt: number;
+}
+
+export interface ReconciliationSummary {
+  readonly id: string;
+  readonly at: number;
+  readonly sha256: string;
+  /** The earlier run of the same file, when this one repeats it. */
+  readonly repeatOf?: string;
+  readonly counts: Readonly<Record<LineOutcome, number>>;
+  readonly unmatchedCount: number;
+}
+
+export interface ReconciliationRun extends ReconciliationSummary {
+  readonly lines: readonly ReconciledLine[];
+  readonly unmatched: readonly UnmatchedPayment[];
+}
+
+/** Where a workspace's reconciliation runs are kept, and where a statement is reconciled. */
+export interface ReconciliationStore {
+  /**
+   * Matches a statement's lines to the workspace's payments (`matchStatement`) and moves each matched
+   * payment from `settled` to `reconciled`, recording the run: all of it, or (on any failure) none.
+   */
+  reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun>;
+  /** The workspace's runs, newest first, without their lines. */
+  runs(workspace: string): Promise<readonly ReconciliationSummary[]>;
+  run(workspace: string, id: string): Promise<ReconciliationRun | undefined>;
+  /** One workspace's runs gone (a reset), or (no argument) every workspace's. */
+  deleteFor(workspace?: string): Promise<void>;
+}

@@ -1,0 +1,27 @@
+/**
+ * Scheduled reports: daily or weekly CSV/PDF reports of a workspace's payments, due on its sandbox
+ * clock, delivered by e-mail (large ones as a queued export's link) by any instance under a lease;
+ * their store, control routes and the Schedules pages.
+ */
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import type { ReportSchedules } from "./report-schedules.js";
+import { registerScheduleControls } from "./schedule-routes.js";
+import type { ScheduleStore } from "./schedule-store.js";
+import { registerSchedulesPages } from "./schedules-pages.js";
+
+export function scheduledReportsFeature(schedules: ReportSchedules, store: ScheduleStore): SandboxFeature {
+  return {
+    name: "scheduled-reports",
+    controlRoutes: (control, ctx) => registerScheduleControls(control, schedules, ctx),
+    dashboardPages: registerSchedulesPages,
+    resetWorkspace: (apiKey) => store.deleteFor(workspaceTag(apiKey)),
+    reset: () => store.deleteFor(),
+    start: () => schedules.start(),
+    stop: () => schedules.stop(),
+  };
+}
+export { MemoryScheduleStore } from "./memory-schedule-store.js";
+export { PostgresScheduleStore } from "./postgres-schedule-store.js";
+export { ReportSchedules } from "./report-schedules.js";
+export type { ScheduleStore } from "./schedule-store.js";

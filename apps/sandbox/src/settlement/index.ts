@@ -1,0 +1,27 @@
+/**
+ * Settlement: the workspace's switch for the daily cut-off (control API and the overview's form).
+ * The cut-off itself (completed → settled at the first Istanbul midnight after completion) is a
+ * status change of the payments ledger, which reads this switch.
+ */
+import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
+import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+
+export { AUTO_SETTLEMENT } from "./auto-settlement.js";
+
+export function settlementFeature(autoSettlement: WorkspaceSetting<boolean>): SandboxFeature {
+  return {
+    name: "settlement",
+    controlRoutes: (control, ctx) =>
+      registerSettingControl(control, ctx, {
+        path: "settlement",
+        setting: autoSettlement,
+        what: "The settlement setting",
+      }),
+    dashboardPages: (dashboard, ctx) =>
+      registerSettingToggle(dashboard, ctx, { path: "settlement", setting: autoSettlement, done: "settlement" }),
+    resetWorkspace: (apiKey) => autoSettlement.clear(apiKey),
+    reset: () => autoSettlement.clear(),
+  };
+}
