@@ -142,6 +142,7 @@ describe("a forced status", () => {
     const posted = await browser.post(`/payments/${id}/status`, {
       _csrf: await browser.token(`/payments/${id}`),
       status: "pending",
+      confirm: "yes",
     });
     expect([posted.status, posted.location]).toEqual([303, `/_sandbox/dashboard/payments/${id}`]);
     const shown = await browser.get(`/payments/${id}`);
@@ -171,7 +172,7 @@ describe("a forced status", () => {
     const page = await browser.get(`/payments/${id}`);
     const history = page.text.slice(page.text.indexOf('aria-label="Status history"'));
     const times = [...history.matchAll(/<time[^>]*datetime="([^"]+)"/g)].map((m) => Date.parse(m[1] as string));
-    const statuses = [...history.matchAll(/<td class="status">(\w+)<\/td>/g)].map((m) => m[1]);
+    const statuses = [...history.matchAll(/<span class="badge badge-\w+"[^>]*>(\w+)<\/span>/g)].map((m) => m[1]);
     expect(statuses).toEqual(["pending", "completed", "settled", "pending", "completed", "settled"]);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times[4]).toBeGreaterThanOrEqual(forcedAt);
@@ -218,7 +219,7 @@ describe("every action redirects (Post/Redirect/Get)", () => {
     const id = (
       (await h.call("GET", "/_sandbox/api-keys", { key: KEY })).body.data as { id: string; name: string }[]
     ).find((k) => k.name === "Geçici")?.id as string;
-    expect((await act(`/settings/api-keys/${id}/revoke`, {}, "/settings/api-keys")).text).toContain(
+    expect((await act(`/settings/api-keys/${id}/revoke`, { confirm: "yes" }, "/settings/api-keys")).text).toContain(
       "Key &quot;Geçici&quot; revoked.",
     );
 
@@ -242,7 +243,7 @@ describe("every action redirects (Post/Redirect/Get)", () => {
     expect(
       (await act(base, { name: "Haftalık", format: "pdf", every: "week", weekday: "1", time: "10:00" }, base)).text,
     ).toContain("Schedule saved.");
-    expect((await act(`${base}/delete`, {}, base)).text).toContain("Schedule deleted.");
+    expect((await act(`${base}/delete`, { confirm: "yes" }, base)).text).toContain("Schedule deleted.");
   });
 
   it("imports a statement and lands on the run's own page", async () => {

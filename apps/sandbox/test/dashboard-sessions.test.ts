@@ -21,7 +21,7 @@ afterEach(async () => {
 async function approvalWorkflow(): Promise<boolean> {
   const browser = new DashboardHttp(h.url);
   await browser.signIn(KEY);
-  return (await browser.get("")).text.includes('<strong id="approval-workflow">on</strong>');
+  return (await browser.get("/settings")).text.includes('<strong id="approval-workflow">on</strong>');
 }
 
 describe("server-side sessions", () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
@@ -29,7 +30,7 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
         <td>${
           k.source === "created" && k.status !== "revoked"
             ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
-                <button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>`
+                <button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
             : k.source === "environment"
               ? "configured (PAYSPEC_API_KEYS)"
               : ""
@@ -81,6 +82,20 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
     `${DASHBOARD}/settings/api-keys/:id/revoke`,
     signedIn,
     async (request, reply) => {
+      const keysPath = `${DASHBOARD}/settings/api-keys`;
+      if (!confirmed(request)) {
+        const listed = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys")).json()
+          .data as ApiKeyView[];
+        const key = listed.find((k) => k.id === request.params.id);
+        if (!key) return ctx.redirect(request, reply, keysPath, { error: "No such key in this workspace." });
+        return confirmPage(ctx, request, reply, {
+          title: "Revoke this key?",
+          question: html`Revoke the key "${key.name}" (<code>${key.masked}</code>)? Every request with it is refused from now on; a revoked key cannot be used again.`,
+          confirm: `Yes, revoke "${key.name}"`,
+          back: keysPath,
+          backLabel: "No, keep it",
+        });
+      }
       const answer = await ctx.control(
         request.dashboardKey,
         "DELETE",

@@ -3,7 +3,7 @@ import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import { createApiServer, registerFaultHooks, registerRequestLog, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { ApiKeys, apiKeysFeature, UNKNOWN_KEY } from "../api-keys/index.js";
-import { approvalWorkflowFeature } from "../approval-workflow/index.js";
+import { approvalsWaiting, approvalWorkflowFeature } from "../approval-workflow/index.js";
 import { dashboardSessionsFeature } from "../dashboard-sessions/index.js";
 import { ExportQueue, exportsFeature } from "../exports/index.js";
 import { DeclaredFaults, faultHelpers, faultsFeature, type SandboxFaultHelpers } from "../faults/index.js";
@@ -25,7 +25,7 @@ import { settlementFeature } from "../settlement/index.js";
 import { controlAuthenticator, registerResetControl } from "./control-access.js";
 import { memoryStores, postgresStores } from "./open-stores.js";
 import type { SandboxStores } from "./sandbox-stores.js";
-import { registerWorkspaceControls } from "./workspace-controls.js";
+import { settingsPage } from "./settings-page.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
   /** Where the state lives; default: in memory, or PostgreSQL when `databaseUrl` is set. Closed with the sandbox only when opened by it. */
@@ -210,11 +210,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sessions: sessions.sessions,
       signInPage: sessions.signInPage,
       keyOfTag: (tag) => byTag.get(tag),
+      navCounts: async (key) => ({ "/approvals": await approvalsWaiting(payments, key) }),
       catchUp: async (key) => catchUp.apply(key, await clocks.now(workspaceScope(key))),
       scripts: Object.assign({}, ...features.map((feature) => feature.scripts ?? {})),
       features: [
         ...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : [])),
-        registerWorkspaceControls,
+        settingsPage({ clocks, approvalWorkflow: stores.approvalWorkflow, autoSettlement: stores.autoSettlement }),
       ],
     });
   }

@@ -1,24 +1,29 @@
 /**
  * The approval workflow: the workspace's setting, a dashboard submit that waits for an approver
  * while it is on, and the approver's approval (pending → approved), on the control API and the
- * overview's form. The payments pages show the approve buttons with `awaitsApproval`.
+ * Settings page's switch, and the Approvals page (the queue, its count in the navigation). The
+ * payments pages show the approve buttons with `awaitsApproval`.
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
+import { approvalsPage } from "./approvals-page.js";
 
 export { APPROVAL_WORKFLOW } from "./approval-workflow-setting.js";
+export { approvalsWaiting } from "./approvals-page.js";
 
 export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
   return {
     name: "approval-workflow",
     controlRoutes: (control, ctx) => registerApprovalControls(control, deps, ctx),
-    dashboardPages: (dashboard, ctx) =>
+    dashboardPages: (dashboard, ctx) => {
       registerSettingToggle(dashboard, ctx, {
         path: "approval-workflow",
         setting: deps.approvalWorkflow,
         done: "workflow",
-      }),
+      });
+      approvalsPage(deps.payments)(dashboard, ctx);
+    },
     resetWorkspace: (apiKey) => deps.approvalWorkflow.clear(apiKey),
     reset: () => deps.approvalWorkflow.clear(),
   };

@@ -19,7 +19,7 @@ export interface CursorState {
   /** The dashboard's filters. */
   readonly method?: PaymentMethod;
   readonly account?: string;
-  readonly reference?: string;
+  readonly search?: string;
 }
 
 const MAC_BYTES = 16;

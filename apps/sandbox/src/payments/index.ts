@@ -72,6 +72,7 @@ export { listingFilters, listPayments, openListing } from "./list-payments.js";
 export type { MemoryLedger } from "./memory-payments-store.js";
 export { MemoryPaymentsStore } from "./memory-payments-store.js";
 export { registerPaymentsApi } from "./payments-api.js";
+export { browsePayments } from "./payments-browse.js";
 export { filtersOf } from "./payments-pages.js";
 export type { PaymentRecord, PaymentsStore } from "./payments-store.js";
 export type { PaymentRow } from "./postgres-payment-rows.js";

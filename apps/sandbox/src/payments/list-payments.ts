@@ -1,6 +1,7 @@
 import type { PaymentMethod, PaymentPage, PaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure } from "@payspec/server-kit";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
 import type { PaymentQuery, PaymentsStore } from "./payments-store.js";
 import { workspaceTag } from "./seed.js";
@@ -17,8 +18,10 @@ export interface ListingFilters {
   readonly to?: string;
   readonly method?: PaymentMethod;
   readonly account?: string;
-  /** The dashboard's search: payments with exactly this reference. */
-  readonly reference?: string;
+  /** The dashboard's search: text in a payment's reference or description (see `foldForSearch`). */
+  readonly search?: string;
+  /** The Approvals page: only payments waiting for an approver (never part of a cursor or an export). */
+  readonly awaitingApproval?: boolean;
 }
 
 const FILTERS = [
@@ -27,7 +30,7 @@ const FILTERS = [
   "to",
   "method",
   "account",
-  "reference",
+  "search",
 ] as const satisfies readonly (keyof ListingFilters)[];
 
 export interface ListingRequest extends ListingFilters {
@@ -52,7 +55,8 @@ export function queryFilters(filters: ListingFilters): Partial<PaymentQuery> {
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.method ? { method: filters.method } : {}),
     ...(filters.account ? { account: filters.account } : {}),
-    ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
+    ...(filters.search !== undefined ? { search: foldForSearch(filters.search) } : {}),
+    ...(filters.awaitingApproval ? { awaitingApproval: true } : {}),
     ...(filters.from ? { createdFrom: dateToMs(filters.from) } : {}),
     ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
   };

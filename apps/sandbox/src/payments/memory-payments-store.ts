@@ -1,4 +1,5 @@
 import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
+import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
 import {
@@ -79,13 +80,19 @@ function asOf(payment: StoredPayment, version: number): StoredPayment {
   };
 }
 
+/** What the dashboard's search looks in: the reference and the description, folded. */
+function searchText(p: PaymentRecord): string {
+  return foldForSearch(`${p.reference ?? ""}\n${p.description ?? ""}`);
+}
+
 /** The listing's filters other than position and dates. */
 function matches(p: PaymentRecord, query: PaymentQuery): boolean {
   return (
     (!query.status || p.status === query.status) &&
     (!query.method || p.method === query.method) &&
     (!query.account || p.from_account === query.account || p.to_account === query.account) &&
-    (query.reference === undefined || p.reference === query.reference)
+    (query.search === undefined || searchText(p).includes(query.search)) &&
+    (!query.awaitingApproval || (p.status === "pending" && p.countdownFrom === undefined))
   );
 }
 
@@ -347,7 +354,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     if (!query.countTotal) return { items };
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, hi - startOfListing);
-    if (query.status || query.method || query.account || query.reference !== undefined) {
+    if (query.status || query.method || query.account || query.search !== undefined || query.awaitingApproval) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
         if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;

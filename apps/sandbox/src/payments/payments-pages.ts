@@ -4,13 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
+import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
@@ -26,16 +26,20 @@ export const zDashboardFilters = z.object({
   account: z.string().max(64).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
-  reference: z.string().max(140).optional(),
+  q: z.string().trim().max(140).optional(),
 });
 
-const FILTER_NAMES = ["status", "method", "account", "from", "to", "reference"] as const;
+/** The query parameters of the overview's filters; `q` is the search box. */
+const FILTER_NAMES = ["status", "method", "account", "from", "to", "q"] as const;
 
 /** The filters in the request's query: the parsed ones, or the first problem in words. */
 export function filtersOf(request: FastifyRequest): { filters: ListingFilters; problem?: string } {
   const raw = Object.fromEntries(FILTER_NAMES.map((name) => [name, queryField(request, name)]));
   const parsed = validateFields(zDashboardFilters, raw);
-  if (parsed.ok) return { filters: parsed.data };
+  if (parsed.ok) {
+    const { q, ...rest } = parsed.data;
+    return { filters: q ? { ...rest, search: q } : rest };
+  }
   const [field, message] = Object.entries(parsed.problems)[0] as [string, string];
   return { filters: {}, problem: `${field}: ${message}` };
 }
@@ -43,7 +47,10 @@ export function filtersOf(request: FastifyRequest): { filters: ListingFilters; p
 /** The query string that repeats these filters (for the next page, the exports). */
 export function filterQuery(filters: ListingFilters): URLSearchParams {
   const query = new URLSearchParams();
-  for (const name of FILTER_NAMES) if (filters[name]) query.set(name, filters[name] as string);
+  for (const name of FILTER_NAMES) {
+    const value = name === "q" ? filters.search : filters[name];
+    if (value) query.set(name, value);
+  }
   return query;
 }
 
@@ -68,9 +75,6 @@ const DONE: Record<string, string> = {
 export interface PaymentsPagesDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
-  /** Shown (and switched) on the overview: the approval-workflow and settlement features' settings. */
-  readonly approvalWorkflow: WorkspaceSetting<boolean>;
-  readonly autoSettlement: WorkspaceSetting<boolean>;
 }
 
 /** The overview (accounts, settings, payments) and a payment's page with its actions. */
@@ -86,13 +90,13 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
           : ctx.signInPage(request, reply);
       }
       await ctx.catchUp(key);
-      // One search box: a payment id opens that payment; anything else is looked up as a reference.
+      // One search box: a payment id opens that payment; any other text is looked for in references
+      // and descriptions.
       const search = queryField(request, "q")?.trim();
       if (search && /^pay_[A-Za-z0-9]+$/.test(search) && (await deps.payments.payment(key, search))) {
         return reply.redirect(`${DASHBOARD}/payments/${search}`, 303);
       }
-      const { filters: given, problem } = filtersOf(request);
-      const filters = search ? { ...given, reference: search } : given;
+      const { filters, problem } = filtersOf(request);
       let listing: BrowsedPage | undefined;
       let error = problem;
       if (!error && filters.from && filters.to && filters.from > filters.to) error = "from must not be after to.";
@@ -112,18 +116,14 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         );
       }
       const accounts = await deps.payments.accounts(key);
-      const workflow = await deps.approvalWorkflow.get(key);
-      const settlement = await deps.autoSettlement.get(key);
-      const now = await deps.clocks.now(workspaceScope(key));
-      const notice = DONE_OVERVIEW[queryField(request, "done") ?? ""];
       return ctx.render(
         request,
         reply,
         "Accounts and payments",
-        html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+        html`${paymentsSection(accounts, filters, listing, error)}
         ${accountsTable(accounts)}
-        ${settingsSection(ctx.csrf(request), workflow, settlement, now)}
-        ${paymentsSection(accounts, filters, listing, error)}`,
+        <p>Workspace settings and sandbox controls (approval workflow, settlement, the clock, reset) are on
+          <a href="${DASHBOARD}/settings">the Settings page</a>.</p>`,
         error ? 400 : 200,
       );
     });
@@ -172,6 +172,17 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       const key = request.dashboardKey;
       const { id } = request.params;
       await ctx.catchUp(key);
+      if (!confirmed(request)) {
+        const payment = await deps.payments.payment(key, id);
+        if (!payment) return reply.redirect(pageOf(id), 303);
+        return confirmPage(ctx, request, reply, {
+          title: "Cancel this payment?",
+          question: html`Cancel payment <code>${id}</code> of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
+          confirm: "Yes, cancel the payment",
+          back: pageOf(id),
+          backLabel: "No, keep it",
+        });
+      }
       const result = await deps.payments.transition(
         key,
         id,
@@ -191,13 +202,25 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
     // Forcing a status is the control API's job: the dashboard calls it, so the rules and messages are one.
     dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/status`, post, async (request, reply) => {
       const { id } = request.params;
+      const status = formField(request, "status") ?? "";
+      if (!confirmed(request)) {
+        const payment = await deps.payments.payment(request.dashboardKey, id);
+        if (!payment) return reply.redirect(pageOf(id), 303);
+        return confirmPage(ctx, request, reply, {
+          title: "Force this status?",
+          question: html`Force payment <code>${id}</code> from ${payment.status} to ${status}? The balances move as
+            the new status says, and the history records it as a sandbox control.`,
+          confirm: `Yes, force ${status}`,
+          back: pageOf(id),
+          backLabel: "No, leave it",
+          fields: { status },
+        });
+      }
       const answer = await ctx.control(
         request.dashboardKey,
         "POST",
         `/_sandbox/payments/${encodeURIComponent(id)}/status`,
-        {
-          status: formField(request, "status") ?? "",
-        },
+        { status },
       );
       if (answer.statusCode !== 200) return ctx.redirect(request, reply, pageOf(id), { error: answer.json().message });
       return reply.redirect(`${pageOf(id)}?done=forced`, 303);
@@ -205,45 +228,18 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
   };
 }
 
-/** What the overview's controls reported, by the code their redirect carries. */
-export const DONE_OVERVIEW: Record<string, string> = {
-  "workflow-on": "Approval workflow on: dashboard payments now wait for an approver.",
-  "workflow-off": "Approval workflow off: dashboard payments now go straight to processing.",
-  "settlement-on": "Automatic settlement on: completed payments settle at 00:00 Istanbul.",
-  "settlement-off": "Automatic settlement off: completed payments stay completed.",
-  "clock-advanced": "Clock advanced; payments that became due have completed.",
-  reset: "Workspace reset to its seed.",
-};
-
 function accountsTable(accounts: readonly StoredAccount[]): SafeHtml {
+  const link = (a: StoredAccount) => `${DASHBOARD}?${new URLSearchParams({ account: a.id }).toString()}`;
   return html`<section><h2>Accounts</h2>
-  <table aria-label="Accounts"><thead><tr><th>Account</th><th>Name</th><th class="money">Balance</th></tr></thead>
-  <tbody>${accounts.map((a) => html`<tr><td>${a.id}</td><td>${a.name}</td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
+  <table aria-label="Accounts"><thead><tr><th>Account</th><th>Id</th><th class="money">Balance</th></tr></thead>
+  <tbody>${accounts.map((a) => html`<tr><td><a href="${link(a)}">${a.name}</a></td><td><code>${a.id}</code></td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
 }
 
-function settingsSection(csrf: string, workflow: boolean, settlement: boolean, now: number): SafeHtml {
-  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
-  return html`<section aria-labelledby="controls-heading"><h2 id="controls-heading">Workspace settings and sandbox controls</h2>
-  <form class="inline" method="post" action="${DASHBOARD}/settings/approval-workflow">${token}
-    <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
-    <span>Approval workflow: <strong id="approval-workflow">${workflow ? "on" : "off"}</strong></span>
-    <button type="submit">${workflow ? "Turn the approval workflow off" : "Turn the approval workflow on"}</button>
-  </form>
-  <form class="inline" method="post" action="${DASHBOARD}/settings/settlement">${token}
-    <input type="hidden" name="enabled" value="${settlement ? "off" : "on"}">
-    <span>Automatic settlement (00:00 Istanbul): <strong id="auto-settlement">${settlement ? "on" : "off"}</strong></span>
-    <button type="submit">${settlement ? "Turn automatic settlement off" : "Turn automatic settlement on"}</button>
-  </form>
-  <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
-    <span>Sandbox clock: ${localTime(now, "sandbox-clock")}</span>
-    <label>Seconds <input name="seconds" type="number" min="1" step="1" required></label>
-    <button type="submit">Advance the clock</button>
-  </form>
-  <form class="inline" method="post" action="${DASHBOARD}/reset">${token}
-    <label><span><input type="checkbox" name="confirm" value="yes" required> Yes, delete this workspace's payments,
-      keys, reports and e-mail</span></label>
-    <button type="submit">Reset this workspace</button>
-  </form></section>`;
+/** An account as people know it: its name, with its id beside it. */
+function accountName(accounts: readonly StoredAccount[], id: string | undefined): SafeHtml | string {
+  if (id === undefined) return "";
+  const account = accounts.find((a) => a.id === id);
+  return account ? html`${account.name} <code>${id}</code>` : html`<code>${id}</code>`;
 }
 
 function paymentsSection(
@@ -272,52 +268,56 @@ function paymentsSection(
   return html`<section><h2>Payments</h2>
   <p><a href="${DASHBOARD}/payments/new">New payment</a></p>
   <form class="filters" method="get" action="${DASHBOARD}" aria-label="Filter payments">
+    <label>Search (payment id, or any part of a reference or description) <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
     <label>Status <select name="status"><option value="">any</option>${zPaymentStatus.options.map((s) => option(s, filters.status))}</select></label>
     <label>Method <select name="method"><option value="">any</option>${zPaymentMethod.options.map((m) => option(m, filters.method))}</select></label>
     <label>Account <select name="account"><option value="">any</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
     <label>Created from <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>Created to <input type="date" name="to" value="${filters.to ?? ""}"></label>
-    <label>Search (payment id or reference) <input type="search" name="q" maxlength="140" value="${filters.reference ?? ""}"></label>
     <button type="submit">Filter</button>
   </form>
   <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${listing?.total ?? 0} payments.</p>`}
-  <table aria-label="Payments"><thead><tr><th>Created (Istanbul)</th><th>Payment</th><th class="money">Amount</th><th>Method</th><th>From</th><th>To</th><th>Status</th><th>Description</th></tr></thead>
-  <tbody>${(listing?.payments ?? []).map(paymentRow)}</tbody></table>
+  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment")}.</p>`}
+  <table aria-label="Payments"><thead><tr><th>Payment</th><th>Created (Istanbul, sandbox clock)</th><th class="money">Amount</th><th>Status</th><th>Reference</th><th>Method</th><th>From</th><th>To</th><th>Description</th></tr></thead>
+  <tbody>${
+    listing && listing.payments.length > 0
+      ? listing.payments.map((p) => paymentRow(p, accounts))
+      : html`<tr><td colspan="9">${filterQuery(filters).size > 0 ? "No payment matches these filters." : "No payments yet: make one under New payment or through the API."}</td></tr>`
+  }</tbody></table>
   ${paging.length > 0 ? html`<nav aria-label="Pages" class="paging">${paging}</nav>` : ""}</section>`;
 }
 
-function paymentRow(p: Payment): SafeHtml {
-  return html`<tr><td>${localTime(p.created_at)}</td><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
-    <td>${p.method}</td><td>${p.from_account}</td><td>${p.to_account}</td><td class="status">${p.status}</td><td>${p.description ?? ""}</td></tr>`;
+function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
+  return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td><td class="money">${money(p.amount, p.currency)}</td>
+    <td>${statusBadge(p.status)}</td><td>${p.reference ?? ""}</td><td>${p.method}</td><td>${accountName(accounts, p.from_account)}</td><td>${accountName(accounts, p.to_account)}</td><td>${p.description ?? ""}</td></tr>`;
 }
 
 function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
   const fields = paymentToApi(payment);
   const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
-  const action = (path: string, label: string) =>
-    html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit">${label}</button></form>`;
+  const action = (path: string, label: string, danger = false) =>
+    html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
-      html`<tr><th scope="row">${name}</th><td ${name === "status" ? html`id="payment-status"` : ""}>${name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
+      html`<tr><th scope="row">${name}</th><td>${name === "status" ? statusBadge(String(value), "payment-status") : name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
   );
   const history = payment.history.map(
     (change) =>
-      html`<tr><td>${localTime(change.at)}</td><td class="status">${change.status}</td><td>${CAUSES[change.cause]}</td></tr>`,
+      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}</td></tr>`,
   );
   const cancellable = payment.status === "pending" || payment.status === "approved";
   return html`<table aria-label="Payment fields"><tbody>${rows}</tbody></table>
   ${awaitsApproval(payment) ? html`<p>Waiting for an approver (created from the dashboard with the approval workflow on).</p>` : ""}
   <section aria-label="Actions">
     ${awaitsApproval(payment) ? action("approve", "Approve") : ""}
-    ${cancellable ? action("cancel", "Cancel payment") : ""}
+    ${cancellable ? action("cancel", "Cancel payment", true) : ""}
     <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${token}
       <label>Force status (sandbox control) <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${s}</option>`)}</select></label>
       <button type="submit">Force</button>
     </form>
   </section>
   <h2>Status history</h2>
-  <table aria-label="Status history"><thead><tr><th>Time (Istanbul)</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
+  <table aria-label="Status history"><thead><tr><th>Time (Istanbul, sandbox clock)</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
   <p><a href="${DASHBOARD}">Back to payments</a></p>`;
 }

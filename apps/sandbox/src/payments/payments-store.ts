@@ -124,8 +124,16 @@ export interface PaymentQuery {
   readonly method?: PaymentMethod;
   /** Payments that debit or credit this account. */
   readonly account?: string;
-  /** Payments with exactly this reference (the dashboard's search). */
-  readonly reference?: string;
+  /**
+   * The dashboard's search: payments whose reference or description contains this text, compared as
+   * `foldForSearch` folds both (case-insensitive by Turkish rules, accents kept). Already folded.
+   */
+  readonly search?: string;
+  /**
+   * Only payments waiting for an approver: pending with no completion countdown (dashboard payments
+   * made under the approval workflow), as they are now.
+   */
+  readonly awaitingApproval?: boolean;
   /** Newest first (the dashboard's order): from the snapshot's end down to `afterSeq`. */
   readonly descending?: boolean;
   /** Inclusive bounds on createdAt, in ms. */

@@ -5,6 +5,7 @@ import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infra
 import { SharedReads } from "../infrastructure/postgres/shared-reads.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
+import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import {
   AWAITING_COMPLETION,
   MONEY_MOVED,
@@ -22,6 +23,9 @@ import {
   type WorkspaceSeed,
 } from "./payments-store.js";
 import { num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
+
+/** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch`. */
+const SEARCH_TEXT = `translate(normalize(coalesce(q.reference, '') || E'\\n' || coalesce(q.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
 
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
@@ -612,7 +616,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       WHERE ($7::text IS NULL OR ${statusThen} = $7)
         AND ($8::text IS NULL OR q.method = $8)
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
-        AND ($10::text IS NULL OR q.reference = $10)`;
+        AND ($10::text IS NULL OR strpos(${SEARCH_TEXT}, $10) > 0)
+        AND ($11::boolean IS NULL OR (${statusThen} = 'pending' AND q.countdown_from IS NULL))`;
     const params = [
       workspace,
       query.afterSeq,
@@ -623,7 +628,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.status ?? null,
       query.method ?? null,
       query.account ?? null,
-      query.reference ?? null,
+      query.search ?? null,
+      query.awaitingApproval ? true : null,
     ];
     type Row = PaymentRow & {
       changed_since: boolean;
@@ -632,7 +638,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_settled_at: string | null;
     };
     const order = query.descending ? "DESC" : "ASC";
-    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq ${order} LIMIT $11`, [
+    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq ${order} LIMIT $12`, [
       ...params,
       query.limit,
     ]);

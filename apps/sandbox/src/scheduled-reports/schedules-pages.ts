@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
@@ -145,7 +146,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(request)}
         <button type="submit">${s.paused ? "Resume" : "Pause"}</button></form>
       <form method="post" action="${base}/delete" class="inline">${token(request)}
-        <button type="submit" aria-label="Delete ${s.name}">Delete</button></form>
+        <button type="submit" class="danger" aria-label="Delete ${s.name}">Delete</button></form>
       <h2>Deliveries</h2>
       <table aria-label="Deliveries"><thead><tr><th>Due (Istanbul)</th><th>Period (Istanbul)</th><th class="money">Payments</th>
         <th>Outcome</th><th></th></tr></thead><tbody>${rows}</tbody></table>
@@ -225,6 +226,23 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     `${DASHBOARD}/settings/schedules/:id/delete`,
     signedIn,
     async (request, reply) => {
+      const listPath = `${DASHBOARD}/settings/schedules`;
+      if (!confirmed(request)) {
+        const found = await ctx.control(
+          request.dashboardKey,
+          "GET",
+          `/_sandbox/schedules/${encodeURIComponent(request.params.id)}`,
+        );
+        if (found.statusCode !== 200) return ctx.redirect(request, reply, listPath, { error: found.json().message });
+        const schedule = found.json() as ScheduleView;
+        return confirmPage(ctx, request, reply, {
+          title: "Delete this schedule?",
+          question: html`Delete the schedule "${schedule.name}" and its delivery history? No more reports are sent for it; this cannot be undone (pausing keeps it).`,
+          confirm: `Yes, delete "${schedule.name}"`,
+          back: `${listPath}/${encodeURIComponent(schedule.id)}`,
+          backLabel: "No, keep it",
+        });
+      }
       const answer = await ctx.control(
         request.dashboardKey,
         "DELETE",

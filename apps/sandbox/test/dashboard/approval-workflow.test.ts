@@ -42,6 +42,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
 
   it("with the workflow on: a submit waits as pending, an approver approves it, then cancels it", async () => {
     await d.signIn();
+    await d.page.getByRole("link", { name: "Settings", exact: true }).click();
     await d.page.getByRole("button", { name: "Turn the approval workflow on" }).click();
     expect(await d.page.locator("#approval-workflow").textContent()).toBe("on");
     await fillNewPayment({ amount: "25.00", description: "Invoice 7" });
@@ -52,11 +53,18 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.page.screenshot({ path: `${SHOTS}payment-awaiting-approval.png`, fullPage: true });
 
     // Waiting for an approver is not waiting for completion: an hour later it is still pending.
-    await d.page.getByRole("link", { name: "Accounts and payments" }).click();
-    await d.page.getByLabel("Seconds").fill("3600");
+    await d.page.getByRole("link", { name: "Settings", exact: true }).click();
+    await d.page.getByLabel("Amount").fill("1");
+    await d.page.getByLabel("Unit").selectOption("hours");
     await d.page.getByRole("button", { name: "Advance the clock" }).click();
     await d.page.getByRole("status").waitFor();
     expect(await apiStatus(id)).toBe("pending");
+
+    // The approvals queue lists it, and the navigation counts it.
+    await d.page.getByRole("link", { name: /^Approvals/ }).click();
+    expect(await d.page.locator("#approvals-count").textContent()).toContain("1 payment waiting");
+    expect(await d.page.getByRole("link", { name: /^Approvals/ }).textContent()).toContain("1");
+    await d.page.getByRole("button", { name: `Approve ${id}` }).waitFor();
 
     await d.page.goto(`${d.url}/payments/${id}`);
     await d.page.getByRole("button", { name: "Approve" }).click();
@@ -64,7 +72,14 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await apiStatus(id)).toBe("approved");
     expect(await d.page.getByRole("button", { name: "Approve" }).count()).toBe(0);
 
+    // Cancelling cannot be undone: a confirmation comes first, and going back changes nothing.
     await d.page.getByRole("button", { name: "Cancel payment" }).click();
+    await d.page.getByRole("heading", { name: "Cancel this payment?" }).waitFor();
+    expect(await apiStatus(id)).toBe("approved");
+    await d.page.getByRole("link", { name: "No, keep it" }).click();
+    expect(await statusOnPage()).toBe("approved");
+    await d.page.getByRole("button", { name: "Cancel payment" }).click();
+    await d.page.getByRole("button", { name: "Yes, cancel the payment" }).click();
     expect(await statusOnPage()).toBe("cancelled");
     expect(await apiStatus(id)).toBe("cancelled");
     const changes = await history();
@@ -140,36 +155,53 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     const made = await d.create(KEY);
     await d.signIn();
     await d.page.goto(`${d.url}/payments/${made.id}`);
+    // Force status starts on the current status, and asks before it moves anything.
+    expect(await d.page.getByLabel(/Force status/).inputValue()).toBe("pending");
     await d.page.getByLabel(/Force status/).selectOption("settled");
     await d.page.getByRole("button", { name: "Force" }).click();
+    await d.page.getByRole("heading", { name: "Force this status?" }).waitFor();
+    expect(await apiStatus(made.id)).toBe("pending");
+    await d.page.getByRole("button", { name: "Yes, force settled" }).click();
     expect(await statusOnPage()).toBe("settled");
     expect(await apiStatus(made.id)).toBe("settled");
     expect((await history()).at(-1)).toBe("settled Control API");
 
-    await d.page.getByRole("link", { name: "Accounts and payments" }).click();
-    const clockBefore = Date.parse((await d.page.locator("#sandbox-clock").getAttribute("datetime")) as string);
-    await d.page.getByLabel("Seconds").fill("86400");
+    await d.page.getByRole("link", { name: "Settings", exact: true }).click();
+    const clock = async () => Date.parse((await d.page.locator("#sandbox-clock").getAttribute("datetime")) as string);
+    const clockBefore = await clock();
+    await d.page.getByLabel("Amount").fill("1");
+    await d.page.getByLabel("Unit").selectOption("days");
     await d.page.getByRole("button", { name: "Advance the clock" }).click();
-    const clockAfter = Date.parse((await d.page.locator("#sandbox-clock").getAttribute("datetime")) as string);
+    const clockAfter = await clock();
     expect(clockAfter - clockBefore).toBeGreaterThanOrEqual(86_400_000);
+    expect(clockAfter - clockBefore).toBeLessThan(86_400_000 + 60_000);
 
-    await d.page.getByLabel("Seconds").fill("999999999999");
+    // To the next settlement cut-off: the next 00:00 in Istanbul (21:00 UTC).
+    await d.page.getByRole("button", { name: /Advance to the next settlement cut-off/ }).click();
+    const atCutOff = await clock();
+    expect(new Date(atCutOff).getUTCHours()).toBe(21);
+    expect(new Date(atCutOff).getUTCMinutes()).toBe(0);
+    expect(atCutOff - clockAfter).toBeLessThanOrEqual(86_400_000);
+
+    await d.page.getByLabel("Amount").fill("999999999999");
+    await d.page.getByLabel("Unit").selectOption("seconds");
     await d.page.getByRole("button", { name: "Advance the clock" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("at most 315360000 s");
 
-    await d.page.goto(d.url);
+    await d.page.goto(`${d.url}/settings`);
     // Not confirmed: the browser asks for the box; a form sent without it anyway is refused by the server.
     await d.page.locator('input[name="confirm"]').evaluate((box) => box.removeAttribute("required"));
     await d.page.getByRole("button", { name: "Reset this workspace" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("Nothing was reset: tick the box");
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(200);
-    await d.page.goto(d.url);
+    await d.page.goto(`${d.url}/settings`);
     await d.page.getByLabel(/Yes, delete this workspace/).check();
     await d.page.getByRole("button", { name: "Reset this workspace" }).click();
     // A reset ends every session of the workspace: the page says so and asks to sign in again.
     expect(await d.page.getByRole("status").textContent()).toContain("The workspace was reset");
     await d.signIn();
     expect(await d.page.locator("#payment-count").textContent()).toBe("0 payments.");
+    expect(await d.page.getByRole("cell", { name: /No payments yet/ }).count()).toBe(1);
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(404);
   });
 });

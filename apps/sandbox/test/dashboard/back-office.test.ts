@@ -36,7 +36,15 @@ describe("the dashboard's back office, in a real browser", () => {
     expect(await d.page.content()).not.toContain(key);
     expect((await d.h.call("GET", "/v1/accounts", { key })).status).toBe(200);
 
+    // Revoking cannot be undone: the confirmation names the key; going back keeps it working.
     await d.page.getByRole("button", { name: "Revoke Muhasebe ışığı" }).click();
+    await d.page.getByRole("heading", { name: "Revoke this key?" }).waitFor();
+    expect(await d.page.locator("#confirm-question").textContent()).toContain("Muhasebe ışığı");
+    expect(await d.page.content()).not.toContain(key);
+    await d.page.getByRole("link", { name: "No, keep it" }).click();
+    expect((await d.h.call("GET", "/v1/accounts", { key })).status).toBe(200);
+    await d.page.getByRole("button", { name: "Revoke Muhasebe ışığı" }).click();
+    await d.page.getByRole("button", { name: 'Yes, revoke "Muhasebe ışığı"' }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("revoked");
     expect((await d.h.call("GET", "/v1/accounts", { key })).status).toBe(401);
 
@@ -47,12 +55,14 @@ describe("the dashboard's back office, in a real browser", () => {
     expect(await d.page.getByRole("alert").textContent()).toContain("was revoked on");
   });
 
-  it("turns automatic settlement off and on from the overview", async () => {
+  it("turns automatic settlement off and on from the Settings page", async () => {
     const made = await d.create(KEY);
     await d.signIn();
+    await d.page.getByRole("link", { name: "Settings", exact: true }).click();
     await d.page.getByRole("button", { name: "Turn automatic settlement off" }).click();
     expect(await d.page.locator("#auto-settlement").textContent()).toBe("off");
-    await d.page.getByLabel("Seconds").fill(String(2 * 86_400));
+    await d.page.getByLabel("Amount").fill("2");
+    await d.page.getByLabel("Unit").selectOption("days");
     await d.page.getByRole("button", { name: "Advance the clock" }).click();
     await d.page.getByRole("status").waitFor();
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("completed");

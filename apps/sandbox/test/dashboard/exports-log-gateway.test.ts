@@ -214,6 +214,11 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     const token = await d.h.login();
     const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
     expect(paid.status).toBe(200);
+    const declined = await d.h.call("POST", "/api/v1/payments/card", {
+      token,
+      json: cardPayment({ amount: 75 }, { cardNumber: "4157920000000002", cardHolderName: "Şükrü Işıkgöz" }),
+    });
+    expect(declined.body.response.paymentStatus).toBe("FAILURE");
     // A workspace's session sees none of the gateway's data: it is sent back to its own overview.
     await d.signIn();
     expect(await d.page.getByRole("link", { name: "Gateway" }).count()).toBe(0);
@@ -226,9 +231,16 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await d.page.getByRole("button", { name: "Sign in to the gateway" }).click();
     await d.page.getByRole("heading", { name: "Gateway card payments" }).waitFor();
     const table = d.page.getByRole("table", { name: "Card payments" });
-    expect(await table.locator("tbody tr").count()).toBe(1);
-    // Money as every other page shows it.
-    expect(await table.locator("tbody td.money").textContent()).toBe("1,250.50 TRY");
+    expect(await table.locator("tbody tr").count()).toBe(2);
+    // Money as every other page shows it; the holder and the bank beside the masked card.
+    expect(await table.locator("tbody td.money").allTextContents()).toEqual(
+      expect.arrayContaining(["1,250.50 TRY", "75.00 TRY"]),
+    );
+    expect(await table.textContent()).toContain("Şükrü Işıkgöz");
+    // The page says what the .xlsx holds: the successful payments only.
+    expect(await d.page.locator("main").textContent()).toContain("2 card payments");
+    expect(await d.page.locator("main").textContent()).toContain("1 successful one");
+    expect(await d.page.locator("main").textContent()).toContain("lists the successful payments only");
     const text = await d.page.content();
     expect(text).toContain("552879******0008");
     expect(text).not.toContain("5528790000000008");
@@ -240,5 +252,14 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     const sheet = book.worksheets[0];
     expect(sheet?.rowCount).toBe(2);
     expect(JSON.stringify(sheet?.getRow(2).values)).not.toContain("5528790000000008");
+
+    // Each card payment has a page of its own: the declined one says why, in words, masked.
+    await table.locator("tbody tr", { hasText: "Şükrü Işıkgöz" }).getByRole("link").click();
+    await d.page.getByRole("heading", { name: /^Card payment ORD-/ }).waitFor();
+    expect(await d.page.locator("#card-outcome").textContent()).toContain("Declined by");
+    const detail = (await d.page.getByRole("table", { name: "Card payment" }).textContent()) as string;
+    expect(detail).toContain("415792******0002");
+    expect(detail).toContain("Şükrü Işıkgöz");
+    expect(await d.page.content()).not.toContain("4157920000000002");
   });
 });

@@ -108,6 +108,8 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     await d.page.getByRole("button", { name: "Pause" }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("Paused.");
     await d.page.getByRole("button", { name: "Delete Haftalık rapor — İzmir şubesi" }).click();
+    await d.page.getByRole("heading", { name: "Delete this schedule?" }).waitFor();
+    await d.page.getByRole("button", { name: 'Yes, delete "Haftalık rapor — İzmir şubesi"' }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("Schedule deleted.");
     expect(await d.page.getByRole("table", { name: "Schedules" }).locator("tbody tr").count()).toBe(0);
   });

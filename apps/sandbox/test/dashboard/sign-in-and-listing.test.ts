@@ -54,7 +54,13 @@ describe("the sandbox dashboard, in a real browser", () => {
   it("lists payments newest first with first, previous and next pages and the API's filters, and shows a payment's history", async () => {
     const made = [];
     for (let i = 0; i < 28; i++) {
-      made.push(await create(KEY, { amount: 100 + i, ...(i === 9 ? { reference: "FTR-ŞĞİ-0042" } : {}) }));
+      made.push(
+        await create(KEY, {
+          amount: 100 + i,
+          ...(i === 9 ? { reference: "FTR-ŞĞİ-0042" } : {}),
+          ...(i === 11 ? { reference: "INV-2026-0007", description: "Kira ödemesi Şubat — IŞIK Mağazacılık" } : {}),
+        }),
+      );
     }
     const tagged = made[9] as { id: string };
     const cancelled = made[3] as { id: string };
@@ -78,7 +84,8 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.getByRole("link", { name: "First page" }).click();
     expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
 
-    // One search box: a payment id opens the payment, anything else is a reference.
+    // One search box: a payment id opens the payment; other text is looked for in references and
+    // descriptions, case-insensitive by Turkish rules (either dot on i), accents kept.
     await d.page.getByLabel(/^Search/).fill(made[7]?.id as string);
     await d.page.getByRole("button", { name: "Filter" }).click();
     await d.page.getByRole("heading", { name: `Payment ${made[7]?.id}` }).waitFor();
@@ -87,6 +94,26 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.getByRole("button", { name: "Filter" }).click();
     expect(await paymentRows().count()).toBe(1);
     expect(await paymentRows().first().textContent()).toContain(tagged.id);
+    const invoice = made[11] as { id: string };
+    for (const [text, found] of [
+      ["ftr-şği", tagged.id],
+      ["şği-00", tagged.id],
+      ["inv-2026", invoice.id],
+      ["İNV-2026-0007", invoice.id],
+      ["ışık", invoice.id],
+      ["ŞUBAT", invoice.id],
+    ] as const) {
+      await d.page.goto(`${d.url}?${new URLSearchParams({ q: text }).toString()}`);
+      expect(await paymentRows().count(), text).toBe(1);
+      expect(await paymentRows().first().textContent(), text).toContain(found);
+    }
+    // Accents are kept: "subat" is not "Şubat", and nothing matches shows as such.
+    await d.page.goto(`${d.url}?q=subat`);
+    expect(await d.page.locator("#payment-count").textContent()).toBe("0 payments.");
+    expect(await d.page.getByRole("cell", { name: "No payment matches these filters." }).count()).toBe(1);
+    // The list shows each payment's reference.
+    await d.page.goto(`${d.url}?q=FTR`);
+    expect(await d.page.getByRole("table", { name: "Payments" }).textContent()).toContain("FTR-ŞĞİ-0042");
 
     await d.page.goto(d.url);
     await d.page.getByLabel("Status").selectOption("cancelled");
@@ -95,7 +122,7 @@ describe("the sandbox dashboard, in a real browser", () => {
     expect(await paymentRows().first().textContent()).toContain(cancelled.id);
     const today = new Date().toISOString().slice(0, 10);
     await d.page.goto(`${d.url}?from=2000-01-01&to=2000-01-31`);
-    expect(await paymentRows().count()).toBe(0);
+    expect(await d.page.locator("#payment-count").textContent()).toBe("0 payments.");
     await d.page.goto(`${d.url}?from=${today}&to=${today}`);
     expect(await d.page.getByText("28 payments.").count()).toBe(1);
 

@@ -9,6 +9,8 @@ declare module "fastify" {
     dashboardKey: string;
     /** The signed-in session (a workspace's or the gateway's), if any. */
     dashboardSession: SignedInSession | undefined;
+    /** Counts for the navigation (GET pages of a signed-in workspace). */
+    dashboardNavCounts: Readonly<Record<string, number>> | undefined;
   }
 }
 

@@ -9,7 +9,7 @@ import { checkSessionToken, fromThisOrigin, isFormBody, SECURITY_HEADERS } from 
 import { DashboardFlash, type Flash } from "./flash.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
-import { DASHBOARD, page, STYLESHEET } from "./layout.js";
+import { DASHBOARD, DASHBOARD_SCRIPT, FAVICON_SVG, page, STYLESHEET } from "./layout.js";
 import type { SignedInSession } from "./signed-in-session.js";
 
 /** htmx, served from the installed package: the dashboard loads nothing from elsewhere. */
@@ -47,6 +47,8 @@ export interface DashboardShellOptions {
   readonly catchUp: (key: string) => Promise<void>;
   /** Scripts served under /assets/ beside htmx (name → JavaScript): the CSP allows no inline script. */
   readonly scripts: Readonly<Record<string, string>>;
+  /** Counts shown in the workspace's navigation, by page path (such as payments waiting for approval). */
+  readonly navCounts?: (key: string) => Promise<Readonly<Record<string, number>>>;
   /** Each feature's pages, in the order they are registered. */
   readonly features: readonly DashboardPages[];
 }
@@ -91,6 +93,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
 
     dashboard.decorateRequest("dashboardKey", "");
     dashboard.decorateRequest("dashboardSession", undefined);
+    dashboard.decorateRequest("dashboardNavCounts", undefined);
     dashboard.addHook("onRequest", async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
       if (request.method === "POST") {
@@ -104,6 +107,9 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       if (session) {
         request.dashboardSession = session;
         if (session.subject.kind === "workspace") request.dashboardKey = options.keyOfTag(session.subject.tag) ?? "";
+        if (request.dashboardKey && request.method === "GET" && options.navCounts) {
+          request.dashboardNavCounts = await options.navCounts(request.dashboardKey);
+        }
       }
       return undefined;
     });
@@ -134,7 +140,13 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
         const subject = request.dashboardSession?.subject;
         const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
         const flash = request.method === "GET" ? flashes.take(request, reply) : undefined;
-        return send(reply, page(title, html`${flashed(flash)}${content}`, { ...who, csrf: ctx.csrf(request) }), status);
+        const session = {
+          ...who,
+          csrf: ctx.csrf(request),
+          path: request.url,
+          ...(request.dashboardNavCounts ? { counts: request.dashboardNavCounts } : {}),
+        };
+        return send(reply, page(title, html`${flashed(flash)}${content}`, session), status);
       },
       redirect: (request, reply, path, flash) => {
         if (flash) flashes.set(request, reply, flash);
@@ -159,7 +171,10 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
       reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
     );
-    for (const [name, script] of Object.entries(options.scripts)) {
+    dashboard.get(`${ASSETS}favicon.svg`, async (_request, reply) =>
+      reply.type("image/svg+xml").header("cache-control", "public, max-age=3600").send(FAVICON_SVG),
+    );
+    for (const [name, script] of Object.entries({ "dashboard.js": DASHBOARD_SCRIPT, ...options.scripts })) {
       dashboard.get(`${ASSETS}${name}`, async (_request, reply) =>
         reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(script),
       );

@@ -5,30 +5,79 @@ export const DASHBOARD = "/_sandbox/dashboard";
 
 /** The dashboard's stylesheet, served as a file: the CSP allows no inline style. */
 export const STYLESHEET = `
+* { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f7f9; }
-header { background: #16324f; color: #fff; padding: .6rem 1.2rem; display: flex; gap: 1.2rem; align-items: center; }
-header a { color: #fff; } header form { margin-left: auto; }
-main { padding: 1.2rem; max-width: 72rem; }
-table { border-collapse: collapse; background: #fff; width: 100%; margin: .6rem 0 1.2rem; }
-th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
+.skip { position: absolute; left: -9999px; top: 0; background: #fff; color: #16324f; padding: .6rem 1rem; z-index: 10; }
+.skip:focus { left: .5rem; }
+header { background: #16324f; color: #fff; padding: .4rem 1rem; display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; align-items: center; }
+header a, header .who { color: #fff; } header form { margin-left: auto; }
+header nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; }
+header nav a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .5rem; border-radius: 4px; }
+header nav a[aria-current="page"] { background: #fff; color: #16324f; font-weight: 600; }
+.menu-toggle { display: none; }
+main { padding: 1rem; max-width: 76rem; }
+.scroll { max-width: 100%; overflow-x: auto; margin: .6rem 0 1.2rem; }
+table { border-collapse: collapse; background: #fff; width: 100%; }
+th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
 td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
+td.money, time, .nowrap, td code { white-space: nowrap; }
+h1 { font-size: 1.6rem; overflow-wrap: anywhere; } p, li { overflow-wrap: anywhere; }
 form.filters { display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
-label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
+label { display: flex; flex-direction: column; font-size: .9rem; gap: .15rem; min-width: 0; max-width: 100%; }
+form > *, section > * { min-width: 0; max-width: 100%; }
 .error { color: #a4161a; } .status { font-weight: 600; }
+.badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; white-space: nowrap; border: 1px solid transparent; }
+.badge-pending, .badge-approved, .badge-processing, .badge-queued, .badge-running, .badge-retrying { background: #fff4ce; color: #5c4300; border-color: #e0c36a; }
+.badge-completed, .badge-settled, .badge-reconciled, .badge-ready, .badge-sent, .badge-caught, .badge-success, .badge-matched, .badge-active { background: #e6f4ea; color: #1e5631; border-color: #9fcfad; }
+.badge-failed, .badge-cancelled, .badge-declined, .badge-expired, .badge-revoked { background: #fde7e9; color: #8a1620; border-color: #f0a8b0; }
 textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; }
-button, input, select { font: inherit; padding: .3rem .5rem; }
-a:focus, button:focus, input:focus, select:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
-nav a { margin-right: .8rem; } form.inline { display: inline-flex; gap: .5rem; align-items: end; margin: 0 .8rem .6rem 0; }
+button, input, select, textarea { font: inherit; padding: .35rem .6rem; max-width: 100%; }
+button, input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]), select { min-height: 44px; }
+button.danger { background: #a4161a; color: #fff; border: 1px solid #7d1013; border-radius: 4px; }
+a:focus, button:focus, input:focus, select:focus, textarea:focus, .scroll:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
+nav.paging a { display: inline-flex; align-items: center; min-height: 44px; margin-right: .8rem; }
+form.inline { display: inline-flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: 0 .8rem .6rem 0; }
 form.stacked { display: grid; gap: .7rem; max-width: 32rem; } .field-error { color: #a4161a; font-size: .85rem; }
-[aria-invalid="true"] { border: 2px solid #a4161a; } .notice { background: #e6f4ea; padding: .4rem .7rem; }
+[aria-invalid="true"] { border: 2px solid #a4161a; }
+.notice { background: #e6f4ea; padding: .4rem .7rem; } .warning { background: #fff4ce; color: #5c4300; padding: .4rem .7rem; border-left: 4px solid #e0a800; }
+.confirm { background: #fff; border: 2px solid #a4161a; padding: .8rem 1rem; max-width: 40rem; }
 pre { background: #fff; padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 section { margin-bottom: 1.4rem; }
+@media (max-width: 48rem) {
+  main { padding: .6rem; }
+  .js .menu-toggle { display: inline-flex; align-items: center; min-height: 44px; margin-left: auto; background: #fff; color: #16324f; border: 0; border-radius: 4px; }
+  .js header nav[data-collapsed] { display: none; }
+  header nav { width: 100%; flex-direction: column; }
+  header form { margin-left: 0; }
+  form.filters > label, form.filters > button { width: 100%; }
+  th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+}
 `;
+
+/** The dashboard's one script of its own: the narrow screen's menu button (without script, the menu stays open). */
+export const DASHBOARD_SCRIPT = `
+document.documentElement.classList.add("js");
+const menu = document.getElementById("menu-toggle");
+const nav = document.getElementById("site-nav");
+if (menu && nav) {
+  nav.setAttribute("data-collapsed", "");
+  menu.addEventListener("click", () => {
+    const open = menu.getAttribute("aria-expanded") === "true";
+    menu.setAttribute("aria-expanded", String(!open));
+    if (open) nav.setAttribute("data-collapsed", "");
+    else nav.removeAttribute("data-collapsed");
+  });
+}
+`;
+
+/** The tab's icon: the sandbox's initial, drawn (no request leaves the sandbox for it). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#16324f"/><text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">p</text></svg>`;
 
 /** A workspace's pages, in navigation order. */
 const WORKSPACE_NAVIGATION = [
-  ["", "Accounts and payments"],
+  ["", "Payments"],
   ["/payments/new", "New payment"],
+  ["/approvals", "Approvals"],
   ["/requests", "Request log"],
   ["/faults", "Faults"],
   ["/reconciliation", "Reconciliation"],
@@ -37,33 +86,85 @@ const WORKSPACE_NAVIGATION = [
   ["/settings/api-keys", "API keys"],
   ["/settings/reports", "Reports"],
   ["/settings/schedules", "Schedules"],
+  ["/settings", "Settings"],
 ] as const;
 /** The gateway's pages. */
 const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;
 
 /** Who is signed in: a workspace (by its tag) or the gateway. */
-export type SignedIn = ({ readonly workspace: string } | { readonly gateway: true }) & { readonly csrf: string };
+export type SignedIn = ({ readonly workspace: string } | { readonly gateway: true }) & {
+  readonly csrf: string;
+  /** The path asked for: its navigation link is marked as the current page. */
+  readonly path?: string;
+  /** A count shown beside a navigation link (by its path), such as payments waiting for approval. */
+  readonly counts?: Readonly<Record<string, number>>;
+};
+
+/** Every table scrolls inside its own box (a region keyboard users can scroll), never the page. */
+function boxedTables(markup: string): string {
+  return markup
+    .replace(
+      /<table aria-label="([^"]*)"/g,
+      '<div class="scroll" role="region" tabindex="0" aria-label="$1"><table aria-label="$1"',
+    )
+    .replace(/<\/table>/g, "</table></div>");
+}
+
+/** The navigation link that is the page asked for (or holds it: a payment's page is under the overview). */
+function currentLink(paths: readonly string[], asked: string | undefined): string | undefined {
+  if (asked === undefined) return undefined;
+  const path = asked.split("?", 1)[0] ?? "";
+  const under = paths.filter((p) => p !== "" && (path === `${DASHBOARD}${p}` || path.startsWith(`${DASHBOARD}${p}/`)));
+  return under.sort((a, b) => b.length - a.length)[0] ?? (paths.includes("") ? "" : undefined);
+}
 
 /**
- * One page: a header with the workspace, navigation and sign out; the content. Pages work without
- * script; htmx (served by the sandbox, nothing from a CDN) only refreshes the live request log.
+ * One page: a skip link, a header with the workspace, navigation and sign out; the content. Pages
+ * work without script; htmx (served by the sandbox, nothing from a CDN) only refreshes the live
+ * request log, and the dashboard's own script only folds the menu on a narrow screen.
  */
 export function page(title: string, content: SafeHtml, session?: SignedIn): string {
   const navigation = session && "workspace" in session ? WORKSPACE_NAVIGATION : GATEWAY_NAVIGATION;
+  const current = session
+    ? currentLink(
+        navigation.map(([path]) => path),
+        session.path,
+      )
+    : undefined;
   const nav = session
     ? html`<header>
         <strong>payspec sandbox</strong>
-        <nav aria-label="Dashboard">${navigation.map(([path, label]) => html`<a href="${DASHBOARD}${path}">${label}</a>`)}</nav>
-        <span>${"workspace" in session ? `Workspace ${session.workspace}` : "Card gateway"}</span>
+        <span class="who">${"workspace" in session ? `Workspace ${session.workspace}` : "Card gateway"}</span>
+        <button type="button" class="menu-toggle" id="menu-toggle" aria-expanded="false" aria-controls="site-nav">Menu</button>
+        <nav aria-label="Dashboard" id="site-nav">${navigation.map(([path, label]) => {
+          const count = session.counts?.[path];
+          return html`<a href="${DASHBOARD}${path}" ${current === path ? html`aria-current="page"` : ""}>${label}${count ? html` <span class="badge badge-pending">${count}</span>` : ""}</a>`;
+        })}</nav>
         <form method="post" action="${DASHBOARD}/sign-out">
           <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">Sign out</button>
         </form>
       </header>`
     : html`<header><strong>payspec sandbox</strong></header>`;
-  return html`<!doctype html>
+  return boxedTables(
+    html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · payspec sandbox</title><link rel="stylesheet" href="${DASHBOARD}/assets/dashboard.css">
+<link rel="icon" href="${DASHBOARD}/assets/favicon.svg" type="image/svg+xml">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>
+<script src="${DASHBOARD}/assets/dashboard.js" defer></script>
 <script src="${DASHBOARD}/assets/htmx.min.js" defer></script></head>
-<body>${nav}<main><h1>${title}</h1>${content}</main></body></html>`.text;
+<body><a class="skip" href="#main">Skip to the content</a>${nav}<main id="main" tabindex="-1"><h1>${title}</h1>${content}</main></body></html>`
+      .text,
+  );
+}
+
+/** A status as a coloured badge (the colour repeats the word: never the only sign). */
+export function statusBadge(status: string, id?: string): SafeHtml {
+  const kind = status.replace(/[^a-z_]/g, "");
+  return html`<span class="badge badge-${kind}" ${id ? html`id="${id}"` : ""}>${status.replaceAll("_", " ")}</span>`;
+}
+
+/** "1 payment", "2 payments". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }

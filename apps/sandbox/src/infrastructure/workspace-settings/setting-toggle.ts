@@ -22,6 +22,6 @@ export function registerSettingToggle(
     const enabled = formField(request, "enabled");
     if (enabled !== "on" && enabled !== "off") return notDone(ctx, request, reply, "enabled: choose on or off.");
     await setting.set(request.dashboardKey, enabled === "on");
-    return reply.redirect(`${DASHBOARD}?done=${done}-${enabled}`, 303);
+    return reply.redirect(`${DASHBOARD}/settings?done=${done}-${enabled}`, 303);
   });
 }

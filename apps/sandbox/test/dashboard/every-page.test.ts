@@ -1,0 +1,142 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { beforeEach, describe, expect, it } from "vitest";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
+import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { cardPayment, KEY } from "../support/harness.js";
+
+const d = useDashboard();
+
+/** The widths people use: a laptop, and a phone (an iPhone 14's 390 × 844). */
+const WIDTHS = [
+  { name: "desktop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** WCAG 2.2 A and AA, as axe-core tags them. */
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+interface Checked {
+  readonly path: string;
+  readonly horizontalScroll: number;
+  readonly violations: string[];
+  readonly smallTargets: string[];
+}
+
+/** One page as a user meets it: nothing wider than the screen, no WCAG A/AA violation, targets big enough. */
+async function check(path: string, shot: string, phone: boolean): Promise<Checked> {
+  const { page } = d;
+  // Run in the page (strings: this package's types hold no DOM).
+  const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+  const axe = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  // Tap targets on a phone: every visible button, field and menu link at least 44 px high.
+  const smallTargets = phone
+    ? ((await page.evaluate(`[...document.querySelectorAll("button, select, input:not([type=hidden]):not([type=checkbox]), header nav a")]
+        .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
+        .map((el) => el.tagName.toLowerCase() + " " + (el.textContent || "").trim().slice(0, 30))`)) as string[])
+    : [];
+  await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
+  return {
+    path,
+    horizontalScroll: Math.max(0, overflow),
+    violations: axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    smallTargets,
+  };
+}
+
+describe("every dashboard page, at a desktop's and a phone's width", () => {
+  let paymentId = "";
+
+  beforeEach(async () => {
+    paymentId = (await d.create(KEY, { reference: "INV-2026-0007", description: "Kira ödemesi — İzmir" })).id;
+    await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
+  });
+
+  for (const size of WIDTHS) {
+    it(`a workspace's pages at ${size.width} px: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`, async () => {
+      await d.page.setViewportSize({ width: size.width, height: size.height });
+      await d.signIn();
+      const schedule = await d.h.control("/schedules", {
+        name: "Günlük özet",
+        format: "csv",
+        every: "day",
+        time: "09:00",
+      });
+      await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
+      const mail = await d.h.control("/outbox/test");
+      const pages: [string, string][] = [
+        ["", "overview"],
+        [`/payments/${paymentId}`, "payment"],
+        ["/payments/new", "new-payment"],
+        ["/approvals", "approvals"],
+        ["/requests", "request-log"],
+        ["/faults", "faults"],
+        ["/reconciliation", "reconciliation"],
+        ["/exports", "exports"],
+        ["/outbox", "outbox"],
+        [`/outbox/${mail.body.id}`, "outbox-message"],
+        ["/settings/api-keys", "api-keys"],
+        ["/settings/reports", "reports"],
+        ["/settings/schedules", "schedules"],
+        [`/settings/schedules/${schedule.body.id}`, "schedule"],
+        ["/settings", "settings"],
+      ];
+      const results: Checked[] = [];
+      for (const [path, shot] of pages) {
+        await d.page.goto(`${d.url}${path}`);
+        results.push(await check(path, `${size.name}-${shot}`, size.name === "phone"));
+        // The navigation marks where the user is (a payment's page is under the overview).
+        const current = await d.page.locator('header nav a[aria-current="page"]').count();
+        expect(current, path).toBe(1);
+      }
+      // A confirmation page, too.
+      await d.page.goto(`${d.url}/payments/${paymentId}`);
+      await d.page.getByRole("button", { name: "Cancel payment" }).click();
+      results.push(await check("cancel confirmation", `${size.name}-confirm`, size.name === "phone"));
+      expect(
+        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+      ).toEqual([]);
+    });
+  }
+
+  it("on a phone the menu folds behind a button that says whether it is open; the skip link goes to the content", async () => {
+    await d.page.setViewportSize({ width: 390, height: 844 });
+    await d.signIn();
+    const menu = d.page.getByRole("button", { name: "Menu" });
+    const outbox = d.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Outbox" });
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await outbox.isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    await outbox.click();
+    await d.page.getByRole("heading", { name: "Outbox" }).waitFor();
+    // Sign out stays on the screen.
+    const signOut = await d.page.getByRole("button", { name: "Sign out" }).boundingBox();
+    expect((signOut?.x ?? 0) + (signOut?.width ?? 0)).toBeLessThanOrEqual(390);
+    // The first Tab reaches the skip link, which moves focus to the page's content.
+    await d.page.keyboard.press("Tab");
+    expect(await d.page.evaluate("document.activeElement.textContent")).toBe("Skip to the content");
+    await d.page.keyboard.press("Enter");
+    expect(await d.page.evaluate("document.activeElement.id")).toBe("main");
+  });
+
+  for (const size of WIDTHS) {
+    it(`the sign-in page and the gateway's pages at ${size.width} px`, async () => {
+      await d.page.setViewportSize({ width: size.width, height: size.height });
+      const token = await d.h.login();
+      await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
+      await d.page.goto(d.url);
+      const results: Checked[] = [await check("sign-in", `${size.name}-sign-in`, size.name === "phone")];
+      await d.page.getByLabel("Gateway API key").fill(DEMO_GATEWAY_KEY);
+      await d.page.getByLabel("Gateway secret").fill(DEMO_GATEWAY_SECRET);
+      await d.page.getByRole("button", { name: "Sign in to the gateway" }).click();
+      await d.page.getByRole("heading", { name: "Gateway card payments" }).waitFor();
+      results.push(await check("gateway", `${size.name}-gateway`, size.name === "phone"));
+      await d.page.getByRole("table", { name: "Card payments" }).getByRole("link").first().click();
+      await d.page.getByRole("heading", { name: /^Card payment ORD-/ }).waitFor();
+      results.push(await check("gateway payment", `${size.name}-gateway-payment`, size.name === "phone"));
+      expect(
+        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+      ).toEqual([]);
+    });
+  }
+});
