@@ -113,6 +113,48 @@ describe("report schedules", () => {
     expect(await arrived(NAME, before + 4)).toHaveLength(before + 4);
   });
 
+  it("follows the workspace's report recipients when it has none of its own, and links to itself", async () => {
+    const recipients = (list: string[]) =>
+      h.call("PUT", "/_sandbox/settings/report-recipients", { key: KEY, json: { recipients: list } });
+    const body = { name: "Takip eden rapor", format: "csv", every: "day", time: "08:00" };
+    // With no recipients anywhere, nobody would hear of it: refused, naming the field.
+    const refused = await schedule(body);
+    expect([refused.status, refused.body.param]).toEqual([400, "recipients"]);
+    await recipients(["ilk@example.com"]);
+    const made = await schedule(body);
+    expect(made.status).toBe(201);
+    // Its own list stays empty: it follows the workspace's, which changes after it was made.
+    expect(made.body.recipients).toEqual([]);
+    await recipients(["muhasebe@example.com.tr", "ikinci@example.com"]);
+    const before = mailsFor("Takip eden rapor").length;
+    await advance((Date.parse(made.body.next_due_at) - Date.parse((await advance(0.001)).body.now)) / 1000 + 1);
+    const mail = (await arrived("Takip eden rapor", before + 1)).at(-1);
+    const to = JSON.stringify(mail?.to);
+    expect(to).toContain("muhasebe@example.com.tr");
+    expect(to).toContain("ikinci@example.com");
+    expect(to).not.toContain("ilk@example.com");
+    expect(mail?.text).toContain(`/_sandbox/dashboard/settings/schedules/${made.body.id}`);
+    // The workspace's list emptied: the next due time is recorded as skipped, saying why, and mails nobody.
+    await recipients([]);
+    await advance(86_400);
+    const [latest] = await deliveries(made.body.id, 2);
+    expect(latest).toMatchObject({ outcome: "skipped" });
+    expect(latest.detail).toContain("Set them under Reports");
+  });
+
+  it("refuses an account that is not the workspace's, naming the field", async () => {
+    const refused = await schedule({
+      name: "Yanlış hesap",
+      format: "csv",
+      every: "day",
+      time: "08:00",
+      account: "acc_yok",
+      recipients: ["ops@example.com"],
+    });
+    expect([refused.status, refused.body.param]).toEqual([400, "account"]);
+    expect(refused.body.message).toContain("this workspace's accounts");
+  });
+
   it(`sends at most the last ${CATCH_UP_LIMIT} due times after a long jump, and records the skipped ones`, async () => {
     const made = await schedule({
       name: "Catch-up",

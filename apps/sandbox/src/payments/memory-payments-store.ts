@@ -10,6 +10,7 @@ import {
   type PaymentRecord,
   type PaymentsStore,
   restartsCountdown,
+  type Shortfall,
   type Snapshot,
   type StatusChange,
   type StoredAccount,
@@ -200,7 +201,14 @@ export class MemoryPaymentsStore implements PaymentsStore {
   }
 
   /** Applies a status change and the balance movement it implies, or nothing when an account is short. */
-  #apply(ws: Workspace, payment: StoredPayment, to: StoredPayment["status"], at: number, cause: TransitionCause) {
+  #apply(
+    ws: Workspace,
+    payment: StoredPayment,
+    to: StoredPayment["status"],
+    at: number,
+    cause: TransitionCause,
+    shortfall?: Shortfall,
+  ) {
     const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
     const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
     if (moves || undoes) {
@@ -238,6 +246,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       version: ws.version,
       ...(p.completedAt === undefined ? {} : { completedAt: p.completedAt }),
       ...(p.settledAt === undefined ? {} : { settledAt: p.settledAt }),
+      ...(shortfall ? { shortfall } : {}),
     });
     return true;
   }
@@ -275,7 +284,9 @@ export class MemoryPaymentsStore implements PaymentsStore {
       if (!AWAITING_COMPLETION.has(payment.status) || payment.countdownFrom !== countdownFrom) continue;
       const dueAt = countdownFrom + delayMs;
       if (!this.#apply(ws, payment, "completed", dueAt, "completion")) {
-        this.#apply(ws, payment, "failed", dueAt, "completion");
+        const held = ws.accounts.get(payment.from_account)?.balanceMinor ?? 0;
+        const shortfall = { account: payment.from_account, heldMinor: held, neededMinor: payment.amount };
+        this.#apply(ws, payment, "failed", dueAt, "completion", shortfall);
       }
     }
   }

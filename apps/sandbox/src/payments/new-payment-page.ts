@@ -15,6 +15,7 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-actions.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
@@ -95,6 +96,8 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       reply: FastifyReply,
       values: FormValues = {},
       problems: FieldProblems = {},
+      /** Said before a payment the debit account cannot cover is made: the form then asks again. */
+      shortWarning?: SafeHtml,
     ) => {
       const key = request.dashboardKey;
       const accounts = await deps.payments.accounts(key);
@@ -111,7 +114,7 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
         request,
         reply,
         "New payment",
-        newPaymentForm(ctx.csrf(request), accounts, workflow, values, problems),
+        newPaymentForm(ctx.csrf(request), accounts, workflow, values, problems, shortWarning),
         invalid ? 400 : 200,
       );
     };
@@ -142,6 +145,18 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
         return show(request, reply, shownAgain(values), { ...problems, ...cardNumbers });
       }
       const input: PaymentCreate = checked.data;
+      // A payment the debit account cannot cover now fails when it completes, unless money arrives
+      // first: say so before it is made, and make it only when asked again.
+      if (formField(request, "short") !== "yes") {
+        const from = (await deps.payments.accounts(key)).find((a) => a.id === input.from_account);
+        const needed = input.amount;
+        if (from && from.currency === input.currency && from.balanceMinor < needed) {
+          const warning = html`${from.name} (<code>${from.id}</code>) holds ${money(from.balanceMinor, from.currency)} now;
+            this payment needs ${money(needed, input.currency)}. Unless money arrives first, it will fail when it
+            completes. Change the amount or the account, or create it anyway.`;
+          return show(request, reply, shownAgain(values), {}, warning);
+        }
+      }
       const now = await deps.clocks.now(workspaceScope(key));
       let payment: StoredPayment;
       try {
@@ -161,6 +176,7 @@ function newPaymentForm(
   workflow: boolean,
   values: FormValues,
   problems: FieldProblems,
+  shortWarning?: SafeHtml,
 ): SafeHtml {
   const error = (field: Field) =>
     problems[field] ? html`<span class="field-error" id="${field}-error">${problems[field]}</span>` : "";
@@ -177,6 +193,7 @@ function newPaymentForm(
       ? "The approval workflow is on: this payment will wait as pending until an approver approves it."
       : "The approval workflow is off: this payment goes straight to processing and then completes."
   }</p>
+  ${shortWarning ? html`<p class="warning" role="alert" id="short-warning">${shortWarning}</p>` : ""}
   ${count ? html`<p class="error" role="alert">${count === 1 ? "One field needs" : `${count} fields need`} attention.</p>` : ""}
   <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="New payment">
     <input type="hidden" name="_csrf" value="${csrf}">
@@ -188,6 +205,7 @@ function newPaymentForm(
     <label>To account ${accountSelect("to_account")}${error("to_account")}</label>
     <label>Description (optional) <input name="description" value="${values.description ?? ""}" ${aria("description")}>${error("description")}</label>
     <label>Reference (optional) <input name="reference" value="${values.reference ?? ""}" ${aria("reference")}>${error("reference")}</label>
-    <p><button type="submit">Create payment</button></p>
+    ${shortWarning ? html`<input type="hidden" name="short" value="yes">` : ""}
+    <p><button type="submit">${shortWarning ? "Create it anyway" : "Create payment"}</button></p>
   </form>`;
 }

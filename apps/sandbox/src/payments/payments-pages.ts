@@ -14,7 +14,7 @@ import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
-import type { PaymentsStore, StoredAccount, StoredPayment, TransitionCause } from "./payments-store.js";
+import type { PaymentsStore, Shortfall, StoredAccount, StoredPayment, TransitionCause } from "./payments-store.js";
 import { paymentToApi } from "./serialize.js";
 
 const PAGE_SIZE = 25;
@@ -143,7 +143,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         reply,
         `Payment ${payment.id}`,
         html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
-        ${paymentDetail(payment, ctx.csrf(request))}`,
+        ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key))}`,
       );
     };
 
@@ -293,7 +293,13 @@ function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
     <td>${statusBadge(p.status)}</td><td>${p.reference ?? ""}</td><td>${p.method}</td><td>${accountName(accounts, p.from_account)}</td><td>${accountName(accounts, p.to_account)}</td><td>${p.description ?? ""}</td></tr>`;
 }
 
-function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
+/** Why a payment failed at completion, in words: which account, what it held, what was needed. */
+function shortfallInWords(shortfall: Shortfall, currency: string, accounts: readonly StoredAccount[]): SafeHtml {
+  return html`${accountName(accounts, shortfall.account)} held ${money(shortfall.heldMinor, currency)} when the payment
+    fell due; it needed ${money(shortfall.neededMinor, currency)}.`;
+}
+
+function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly StoredAccount[]): SafeHtml {
   const fields = paymentToApi(payment);
   const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
   const action = (path: string, label: string, danger = false) =>
@@ -304,10 +310,18 @@ function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
   );
   const history = payment.history.map(
     (change) =>
-      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}</td></tr>`,
+      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}</td>
+        <td>${change.shortfall ? shortfallInWords(change.shortfall, payment.currency, accounts) : ""}</td></tr>`,
   );
   const cancellable = payment.status === "pending" || payment.status === "approved";
-  return html`<table aria-label="Payment fields"><tbody>${rows}</tbody></table>
+  const failure = payment.status === "failed" ? payment.history.at(-1)?.shortfall : undefined;
+  return html`${
+    failure
+      ? html`<p class="warning" id="failure-reason"><strong>Failed at completion:</strong> ${shortfallInWords(failure, payment.currency, accounts)}
+    Nothing moved. Make a new payment once the account holds enough.</p>`
+      : ""
+  }
+  <table aria-label="Payment fields"><tbody>${rows}</tbody></table>
   ${awaitsApproval(payment) ? html`<p>Waiting for an approver (created from the dashboard with the approval workflow on).</p>` : ""}
   <section aria-label="Actions">
     ${awaitsApproval(payment) ? action("approve", "Approve") : ""}
@@ -318,6 +332,6 @@ function paymentDetail(payment: StoredPayment, csrf: string): SafeHtml {
     </form>
   </section>
   <h2>Status history</h2>
-  <table aria-label="Status history"><thead><tr><th>Time (Istanbul, sandbox clock)</th><th>Status</th><th>Cause</th></tr></thead><tbody>${history}</tbody></table>
+  <table aria-label="Status history"><thead><tr><th>Time (Istanbul, sandbox clock)</th><th>Status</th><th>Cause</th><th>Why</th></tr></thead><tbody>${history}</tbody></table>
   <p><a href="${DASHBOARD}">Back to payments</a></p>`;
 }

@@ -28,6 +28,15 @@ export interface StatusChange {
   readonly version: number;
   readonly completedAt?: number;
   readonly settledAt?: number;
+  /** Why completion failed: the debit account could not cover the payment when it fell due. */
+  readonly shortfall?: Shortfall;
+}
+
+/** What the debit account held when a payment fell due, and what the payment needed (minor units). */
+export interface Shortfall {
+  readonly account: string;
+  readonly heldMinor: number;
+  readonly neededMinor: number;
 }
 
 export interface StoredPayment {

@@ -14,6 +14,7 @@ import {
   type PaymentRecord,
   type PaymentsStore,
   restartsCountdown,
+  type Shortfall,
   type Snapshot,
   type StatusChange,
   type StoredAccount,
@@ -56,6 +57,7 @@ interface HistoryJson {
   version: number;
   completed_at: number | null;
   settled_at: number | null;
+  shortfall: Shortfall | null;
 }
 
 function toChange(h: HistoryJson): StatusChange {
@@ -66,6 +68,7 @@ function toChange(h: HistoryJson): StatusChange {
     version: num(h.version),
     ...(h.completed_at === null ? {} : { completedAt: num(h.completed_at) }),
     ...(h.settled_at === null ? {} : { settledAt: num(h.settled_at) }),
+    ...(h.shortfall ? { shortfall: h.shortfall } : {}),
   };
 }
 
@@ -345,7 +348,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       name: "payspec_payment",
       text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version,
          (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
-                   'completed_at', h.completed_at, 'settled_at', h.settled_at) ORDER BY h.version)
+                   'completed_at', h.completed_at, 'settled_at', h.settled_at, 'shortfall', h.shortfall) ORDER BY h.version)
           FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
        FROM payments p WHERE workspace = $1 AND id = $2`,
       values: [workspace, id],
@@ -497,26 +500,37 @@ export class PostgresPaymentsStore implements PaymentsStore {
         const debit = balances.get(payment.from_account);
         const credit = balances.get(payment.to_account);
         if (debit === undefined || credit === undefined || debit < payment.amount) {
-          return { seq: payment.seq, status: "failed", at: dueAt, completedAt: null };
+          const shortfall: Shortfall = {
+            account: payment.from_account,
+            heldMinor: debit ?? 0,
+            neededMinor: payment.amount,
+          };
+          return {
+            seq: payment.seq,
+            status: "failed",
+            at: dueAt,
+            completedAt: null,
+            shortfall: JSON.stringify(shortfall),
+          };
         }
         balances.set(payment.from_account, debit - payment.amount);
         balances.set(payment.to_account, (balances.get(payment.to_account) as number) + payment.amount);
         moved.add(payment.from_account).add(payment.to_account);
-        return { seq: payment.seq, status: "completed", at: dueAt, completedAt: dueAt };
+        return { seq: payment.seq, status: "completed", at: dueAt, completedAt: dueAt, shortfall: null };
       });
       const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
       await client.query(
         `WITH ws AS (
            UPDATE workspaces SET version = version + $2 WHERE workspace = $1 RETURNING version - $2 AS base
          ), change AS (
-           SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[]) WITH ORDINALITY
-             AS c(seq, status, at, completed_at, n)
+           SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::jsonb[]) WITH ORDINALITY
+             AS c(seq, status, at, completed_at, shortfall, n)
          ), payment AS (
            UPDATE payments p SET status = change.status, completed_at = change.completed_at, version = ws.base + change.n
            FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
          )
-         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at)
-         SELECT $1, change.seq, ws.base + change.n, change.status, change.at, 'completion', change.completed_at
+         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, shortfall)
+         SELECT $1, change.seq, ws.base + change.n, change.status, change.at, 'completion', change.completed_at, change.shortfall
          FROM change, ws`,
         [
           workspace,
@@ -525,6 +539,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
           column((o) => o.status),
           column((o) => o.at),
           column((o) => o.completedAt),
+          column((o) => o.shortfall),
         ],
       );
       if (moved.size > 0) {

@@ -84,6 +84,7 @@ export class ReportSchedules {
       });
     }
     const recipients = await this.#recipients(workspace, body);
+    await this.#checkAccount(workspace, body.account);
     const cadence = {
       every: body.every,
       time: body.time,
@@ -109,10 +110,14 @@ export class ReportSchedules {
     };
   }
 
+  /**
+   * The schedule's own recipients, or none: then it follows the workspace's report recipients as they
+   * are at each delivery (which must not be empty now, or nobody would hear of it).
+   */
   async #recipients(workspace: string, body: ScheduleInput): Promise<readonly string[]> {
-    const parsed = parseRecipients(body.recipients ?? (await this.#deps.reportRecipients.get(workspace)));
+    const parsed = parseRecipients(body.recipients ?? []);
     if ("problem" in parsed) throw new ApiFailure("invalid_request", parsed.problem, { param: "recipients" });
-    if (parsed.recipients.length === 0) {
+    if (parsed.recipients.length === 0 && (await this.#deps.reportRecipients.get(workspace)).length === 0) {
       throw new ApiFailure(
         "invalid_request",
         "recipients: give at least one address, or set the workspace's report recipients first.",
@@ -120,6 +125,16 @@ export class ReportSchedules {
       );
     }
     return parsed.recipients;
+  }
+
+  /** The account a schedule reports on must be one of the workspace's: another's report is always empty. */
+  async #checkAccount(workspace: string, account: string | undefined): Promise<void> {
+    if (account === undefined || (await this.#deps.payments.account(workspace, account))) return;
+    throw new ApiFailure(
+      "invalid_request",
+      "account: choose one of this workspace's accounts (GET /v1/accounts lists them), or leave it empty for all.",
+      { param: "account" },
+    );
   }
 
   async create(workspace: string, raw: unknown): Promise<ReportSchedule> {
@@ -209,7 +224,7 @@ export class ReportSchedules {
       );
       // Another instance delivered this due time: it goes on from here.
       if (!delivered) return;
-      this.#deps.mailer.kept();
+      if (report.mail) this.#deps.mailer.kept();
       expected = next;
     }
   }
@@ -217,6 +232,22 @@ export class ReportSchedules {
   /** The report of the period before `dueAt`: its file, its e-mail and what to record. */
   async #report(workspace: string, schedule: ReportSchedule, dueAt: number, now: number) {
     const { from, to } = periodBefore(schedule.cadence, dueAt);
+    const recipients =
+      schedule.recipients.length > 0 ? schedule.recipients : await this.#deps.reportRecipients.get(workspace);
+    if (recipients.length === 0) {
+      const delivery: ScheduleDelivery = {
+        scheduleId: schedule.id,
+        dueAt,
+        at: Date.now(),
+        periodFrom: from,
+        periodTo: to,
+        rows: 0,
+        outcome: "skipped",
+        detail:
+          "Nobody to send it to: the schedule follows the workspace's report recipients, and there are none. Set them under Reports.",
+      };
+      return { mail: undefined, delivery, linked: undefined };
+    }
     let rows = 0;
     const counted = (async function* (source: AsyncIterable<Payment>) {
       for await (const payment of source) {
@@ -264,10 +295,10 @@ export class ReportSchedules {
       lines.push(`The report is attached as ${filename}.`);
     }
     lines.push(
-      `This schedule runs every ${cadenceText(schedule)}. Change or pause it in the dashboard under Settings → Reports.`,
+      `This schedule runs every ${cadenceText(schedule)}. Change or pause it in the dashboard (Schedules):\n${this.#deps.baseUrl()}/_sandbox/dashboard/settings/schedules/${encodeURIComponent(schedule.id)}`,
     );
     const mail = this.#deps.mailer.compose(tag, {
-      to: schedule.recipients,
+      to: recipients,
       subject: `${schedule.name}: payments ${periodText(from, to)}`,
       text: lines.join("\n\n"),
       ...(linked

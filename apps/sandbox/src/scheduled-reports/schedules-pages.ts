@@ -60,13 +60,30 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
   const option = (value: string, chosen: unknown, label = value) =>
     html`<option value="${value}" ${chosen === value ? html`selected` : ""}>${label}</option>`;
 
-  function form(request: FastifyRequest, action: string, button: string, s?: Partial<ScheduleView>): SafeHtml {
+  /** The workspace's accounts, for the form's choice (through the payments API as the workspace). */
+  const accountsOf = async (request: FastifyRequest) =>
+    (await ctx.control(request.dashboardKey, "GET", "/v1/accounts")).json() as {
+      id: string;
+      name: string;
+      currency: string;
+    }[];
+  /** Whom a schedule mails: its own list, or the workspace's report recipients (followed as they change). */
+  const recipientsText = (s: ScheduleView) =>
+    s.recipients.length > 0 ? s.recipients.join(", ") : "the workspace's report recipients";
+
+  function form(
+    request: FastifyRequest,
+    action: string,
+    button: string,
+    accounts: readonly { id: string; name: string; currency: string }[],
+    s?: Partial<ScheduleView>,
+  ): SafeHtml {
     return html`<form method="post" action="${action}" class="stacked">${token(request)}
       <label>Name <input name="name" required maxlength="100" value="${s?.name ?? ""}"></label>
       <label>Format <select name="format">${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select></label>
       <label>Status <select name="status"><option value="">any</option>${STATUSES.map((v) => option(v, s?.status))}</select></label>
       <label>Method <select name="method"><option value="">any</option>${METHODS.map((v) => option(v, s?.method))}</select></label>
-      <label>Account (optional) <input name="account" value="${s?.account ?? ""}" placeholder="acc_…"></label>
+      <label>Account <select name="account"><option value="">all accounts</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select></label>
       <label>Every <select name="every">${option("day", s?.every, "day")}${option("week", s?.every, "week")}</select></label>
       <label>Day of the week (weekly) <select name="weekday">${WEEKDAYS.map((day, i) => option(String(i + 1), String(s?.weekday ?? 1), day))}</select></label>
       <label>Time (Europe/Istanbul) <input name="time" type="time" required value="${s?.time ?? "09:00"}"></label>
@@ -89,7 +106,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       (
         s,
       ) => html`<tr><td><a href="${DASHBOARD}/settings/schedules/${s.id}">${s.name}</a></td><td>${s.format.toUpperCase()}</td>
-        <td>${filters(s)}</td><td>${cadence(s)}</td><td>${s.recipients.join(", ")}</td>
+        <td>${filters(s)}</td><td>${cadence(s)}</td><td>${recipientsText(s)}</td>
         <td class="status">${s.paused ? "paused" : localTime(s.next_due_at)}</td></tr>`,
     );
     return ctx.render(
@@ -102,7 +119,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       <table aria-label="Schedules"><thead><tr><th>Name</th><th>Format</th><th>Filters</th><th>When</th><th>Recipients</th>
         <th>Next due (Istanbul)</th></tr></thead><tbody>${rows}</tbody></table>
       <section aria-labelledby="new-schedule"><h2 id="new-schedule">New schedule</h2>
-      ${form(request, `${DASHBOARD}/settings/schedules`, "Create schedule", entered)}</section>`,
+      ${form(request, `${DASHBOARD}/settings/schedules`, "Create schedule", await accountsOf(request), entered)}</section>`,
       status,
     );
   }
@@ -141,7 +158,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       request,
       reply,
       s.name,
-      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} to ${s.recipients.join(", ")}.
+      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} to ${recipientsText(s)}.
         ${s.paused ? "Paused." : html`Next due ${localTime(s.next_due_at)} (Istanbul).`}</p>
       <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(request)}
         <button type="submit">${s.paused ? "Resume" : "Pause"}</button></form>
@@ -150,7 +167,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       <h2>Deliveries</h2>
       <table aria-label="Deliveries"><thead><tr><th>Due (Istanbul)</th><th>Period (Istanbul)</th><th class="money">Payments</th>
         <th>Outcome</th><th></th></tr></thead><tbody>${rows}</tbody></table>
-      <section aria-labelledby="edit"><h2 id="edit">Edit</h2>${form(request, base, "Save schedule", s)}</section>`,
+      <section aria-labelledby="edit"><h2 id="edit">Edit</h2>${form(request, base, "Save schedule", await accountsOf(request), s)}</section>`,
       status,
     );
   }

@@ -23,7 +23,7 @@ const apiStatus = async (id: string) => (await d.h.call("GET", `/v1/payments/${i
 const history = async () => {
   const rows = d.page.getByRole("table", { name: "Status history" }).locator("tbody tr");
   const out: string[] = [];
-  for (const row of await rows.all()) out.push((await row.locator("td").allTextContents()).slice(1).join(" "));
+  for (const row of await rows.all()) out.push((await row.locator("td").allTextContents()).slice(1, 3).join(" "));
   return out;
 };
 
@@ -84,6 +84,37 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await apiStatus(id)).toBe("cancelled");
     const changes = await history();
     expect(changes).toEqual(["pending Dashboard", "approved Dashboard", "cancelled Dashboard"]);
+  });
+
+  it("warns before a payment its account cannot cover, and says in words why it failed", async () => {
+    await d.signIn();
+    const before = await d.h.accounts();
+    // 99,999,999.00 TRY from an account that holds 2,500,000.00 TRY.
+    await fillNewPayment({ amount: "99999999" });
+    const warning = d.page.locator("#short-warning");
+    expect(await warning.textContent()).toContain("holds 2,500,000.00 TRY now");
+    expect(await warning.textContent()).toContain("needs 99,999,999.00 TRY");
+    // Nothing was made, and the form keeps what was typed.
+    expect((await d.h.call("GET", "/v1/payments", { key: KEY })).body.pagination.total).toBe(0);
+    expect(await d.page.getByLabel(/^Amount/).inputValue()).toBe("99999999");
+    await d.page.getByRole("button", { name: "Create it anyway" }).click();
+    const id = paymentIdOnPage();
+    await d.h.control("/clock/advance", { seconds: 31 });
+    await d.page.reload();
+    expect(await statusOnPage()).toBe("failed");
+    const reason = (await d.page.locator("#failure-reason").textContent()) as string;
+    expect(reason).toContain("Ayşe Yılmaz Vadesiz TRY");
+    expect(reason).toContain("held 2,500,000.00 TRY");
+    expect(reason).toContain("needed 99,999,999.00 TRY");
+    const lastChange = await d.page
+      .getByRole("table", { name: "Status history" })
+      .locator("tbody tr")
+      .last()
+      .textContent();
+    expect(lastChange).toContain("held 2,500,000.00 TRY");
+    // No money moved.
+    expect(await d.h.accounts()).toEqual(before);
+    expect(await apiStatus(id)).toBe("failed");
   });
 
   it("an approved payment completes once the delay has passed since its approval", async () => {
