@@ -156,6 +156,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       payments,
       reportRecipients: stores.reportRecipients,
       secret,
+      clocks,
       workspaceKeys: config.apiKeys,
       exportQueueRows: config.exportQueueRows,
     }),

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
 import { PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
@@ -152,7 +153,7 @@ export class ExportQueue {
               subject: `Your export of ${job.total.toLocaleString("en-US")} payments is ready`,
               text: [
                 `${listingTitle(listingFilters(job.listing))}: ${job.total.toLocaleString("en-US")} payments as ${job.format.toUpperCase()}, ${(file.length / 1e6).toFixed(1)} MB.`,
-                `Download it (no sign-in needed; the link works until ${new Date(expiresAt).toISOString()} on the sandbox clock):\n${link}`,
+                `Download it (no sign-in needed; the link works until ${istanbulDateTime(expiresAt)} Istanbul time, on the sandbox clock):\n${link}`,
                 "The file holds the payments as they were when the export was requested.",
               ].join("\n\n"),
             });
@@ -177,6 +178,9 @@ export class ExportQueue {
         }
       }
     })();
-    return paymentsFile(job.format, counted, listingTitle(listingFilters(job.listing)));
+    return paymentsFile(job.format, counted, listingTitle(listingFilters(job.listing)), {
+      workspace: job.workspaceTag,
+      generatedAt: job.requestedAt,
+    });
   }
 }

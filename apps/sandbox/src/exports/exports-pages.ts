@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -6,7 +7,10 @@ import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { listingFilters } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
+import { attachmentHeader, exportFilename } from "./export-filename.js";
+import type { ExportJob } from "./export-job-store.js";
 import type { ExportQueue } from "./export-queue.js";
 import type { jobToApi } from "./export-routes.js";
 
@@ -17,10 +21,6 @@ function jobState(job: JobView): string {
   if (job.state === "running") return `running: ${count(job.rows_written)} of ${count(job.total)} rows`;
   if (job.state === "failed") return `failed: ${job.error ?? ""}`;
   return job.state;
-}
-
-function filename(format: string, id: string) {
-  return `payments-${id}.${format}`;
 }
 
 export interface ExportsPagesDeps {
@@ -40,10 +40,15 @@ export interface ExportsPagesDeps {
 export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
     const signedIn = { preHandler: ctx.requireSession };
-    const sendFile = (reply: FastifyReply, format: "csv" | "pdf", id: string, file: Buffer) =>
+    const sendFile = (reply: FastifyReply, job: ExportJob, file: Buffer) =>
       reply
-        .type(format === "csv" ? "text/csv; charset=utf-8" : "application/pdf")
-        .header("content-disposition", `attachment; filename="${filename(format, id)}"`)
+        .type(job.format === "csv" ? "text/csv; charset=utf-8" : "application/pdf")
+        .header(
+          "content-disposition",
+          attachmentHeader(
+            exportFilename(job.workspaceTag, listingFilters(job.listing), istanbulDate(job.requestedAt), job.format),
+          ),
+        )
         .header("cache-control", "no-store")
         .send(file);
 
@@ -76,7 +81,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         html`${notice}<p>Exports of more than ${count(deps.exportQueueRows)} payments are written in the background
           and sent as a link that works for ${deps.exports.linkHours} hours on the sandbox clock.
           <a href="${DASHBOARD}/exports">Refresh</a></p>
-        <table aria-label="Exports"><thead><tr><th>Requested (Istanbul)</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
+        <table aria-label="Exports"><thead><tr><th>Requested (Istanbul, sandbox clock)</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
           <th>State</th><th>Link expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
       );
     });
@@ -91,7 +96,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
           html`<p class="error" role="alert">That export is not ready, has expired, or is not this workspace's.</p>`,
           404,
         );
-      return sendFile(reply, found.job.format, found.job.id, found.file);
+      return sendFile(reply, found.job, found.file);
     });
 
     // The link in the e-mail: no session, only that file, only until it expires.
@@ -119,7 +124,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         if (!found || found.job.expiresAt !== Number(expires)) {
           return refuse(410, "This link has expired. Request the export again from the dashboard.");
         }
-        return sendFile(reply, found.job.format, found.job.id, found.file);
+        return sendFile(reply, found.job, found.file);
       },
     );
   };

@@ -1,12 +1,16 @@
 import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { PaymentsStore } from "../payments/index.js";
 import { filtersOf, type ListingFilters, listPayments } from "../payments/index.js";
+import { attachmentHeader, exportFilename } from "./export-filename.js";
 import type { ExportQueue } from "./export-queue.js";
 import { allPayments, EXPORT_PAGE, listingTitle } from "./listing-stream.js";
 import { writePaymentsCsv } from "./payments-csv.js";
@@ -16,6 +20,8 @@ export interface PaymentExportsDeps {
   readonly payments: PaymentsStore;
   readonly secret: SandboxSecret;
   readonly exports: ExportQueue;
+  /** The workspace's clock: a file is named after its date. */
+  readonly clocks: SandboxClocks;
   /** An export of more rows than this is queued and e-mailed instead of downloaded. */
   readonly exportQueueRows: number;
 }
@@ -40,7 +46,9 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
             await reply.redirect(`${DASHBOARD}/exports?queued=${encodeURIComponent(job.id)}`, 303);
             return undefined;
           }
-          return { filters, payments: allPayments(first, (cursor) => list({ cursor })) };
+          const at = await deps.clocks.now(workspaceScope(key));
+          const name = exportFilename(workspaceTag(key), filters, istanbulDate(at), format);
+          return { filters, name, at, payments: allPayments(first, (cursor) => list({ cursor })) };
         } catch (failure) {
           if (!(failure instanceof ApiFailure)) throw failure;
           error = failure.message;
@@ -62,7 +70,7 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       const body = new PassThrough();
       void reply
         .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="payments.csv"')
+        .header("content-disposition", attachmentHeader(started.name))
         .send(body);
       // A reader that goes away ends the pipeline with an error; there is no one left to tell.
       await writePaymentsCsv(started.payments, body).catch(() => body.destroy());
@@ -72,7 +80,7 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
     dashboard.get(`${DASHBOARD}/export.pdf`, { preHandler: ctx.requireSession }, async (request, reply) => {
       const started = await start(request, reply, "pdf");
       if (!started) return reply;
-      void reply.type("application/pdf").header("content-disposition", 'attachment; filename="payments.pdf"');
+      void reply.type("application/pdf").header("content-disposition", attachmentHeader(started.name));
       const body = new PassThrough();
       void reply.send(body);
       // The reader went away: the rest is work for nobody, so it stops at the next page.
@@ -80,9 +88,10 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       reply.raw.once("close", () => {
         gone = !reply.raw.writableFinished;
       });
-      await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone).catch(() =>
-        body.destroy(),
-      );
+      await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone, {
+        workspace: workspaceTag(request.dashboardKey),
+        generatedAt: started.at,
+      }).catch(() => body.destroy());
       return reply;
     });
   };

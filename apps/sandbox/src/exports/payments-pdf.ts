@@ -2,6 +2,7 @@ import type { Writable } from "node:stream";
 import { setImmediate, setTimeout as sleep } from "node:timers/promises";
 import type { Payment } from "@payspec/payments-zod";
 import PDFDocument from "pdfkit";
+import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
 
@@ -35,7 +36,8 @@ const COLUMNS: readonly Omit<Column, "width">[] = [
     cell: (p) => (p.settled_at ? [p.created_at, p.settled_at] : [p.created_at]),
   },
   { heading: ["id"], cell: (p) => [p.id] },
-  { heading: ["amount"], cell: (p) => [money(p.amount, p.currency)] },
+  // Right-aligned, as amounts are read and added up (a monospaced column: padding aligns them).
+  { heading: ["           amount"], cell: (p) => [money(p.amount, p.currency).padStart(AMOUNT_WIDTH)] },
   { heading: ["method"], cell: (p) => [p.method ?? ""] },
   { heading: ["status"], cell: (p) => [p.status ?? ""] },
   { heading: ["from_account"], cell: (p) => [p.from_account ?? ""] },
@@ -45,6 +47,15 @@ const COLUMNS: readonly Omit<Column, "width">[] = [
 ];
 /** Widths for all but the description, which takes what is left of the line. */
 const WIDTHS = [24, 20, 18, 15, 10, 21, 21, 27];
+const AMOUNT_WIDTH = WIDTHS[2] as number;
+
+/** Who the file is for and when it was made: printed under the title. */
+export interface PdfAbout {
+  /** The workspace's public tag. */
+  readonly workspace: string;
+  /** When the file was made, in ms on the workspace's sandbox clock. */
+  readonly generatedAt: number;
+}
 /**
  * Two blank characters between columns: a cell that fills its column still reads as apart from the
  * next one, to people and to text extraction (which takes a single space for a word break).
@@ -72,6 +83,7 @@ export async function writePaymentsPdf(
   title: string,
   out: Writable,
   isGone: () => boolean = () => false,
+  about?: PdfAbout,
 ): Promise<void> {
   const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: MARGIN, info: { Title: title } });
   doc.pipe(out);
@@ -81,9 +93,22 @@ export async function writePaymentsPdf(
   const offsets = columns.map(
     (_, i) => MARGIN + text.charWidth * columns.slice(0, i).reduce((sum, column) => sum + column.width + GAP, 0),
   );
-  const bottom = doc.page.height - MARGIN;
+  const bottom = doc.page.height - MARGIN - LINE_HEIGHT;
   let lines: PlacedText[] = [];
   let y = MARGIN + 20;
+  let pageNumber = 1;
+  if (about) {
+    lines.push({
+      x: MARGIN,
+      y,
+      text: `Workspace ${about.workspace} · generated ${istanbulDateTime(about.generatedAt)} Istanbul time (sandbox clock)`,
+    });
+    y += LINE_HEIGHT + ROW_GAP * 2;
+  }
+  // Each page says its number at its foot (the file is written page by page, so the last number is
+  // known only at the end, where the totals say how many payments there were).
+  const footer = () => lines.push({ x: MARGIN, y: bottom - LINE_HEIGHT + 2, text: `page ${pageNumber}` });
+  const totals = new Map<string, { minor: number; count: number }>();
 
   const place = (cells: string[][]) => {
     cells.forEach((column, i) => {
@@ -101,6 +126,7 @@ export async function writePaymentsPdf(
     const row = rowLines(columns, (column) => column.cell(payment));
     const height = Math.max(...row.map((column) => column.length)) * LINE_HEIGHT;
     if (y + height > bottom) {
+      footer();
       text.write(lines);
       lines = [];
       // Between pages every other request gets its turn, and a reader that is behind is waited for.
@@ -112,19 +138,32 @@ export async function writePaymentsPdf(
         return;
       }
       doc.addPage();
+      pageNumber++;
       y = MARGIN;
       place(heading);
     }
     place(row);
     count++;
+    const total = totals.get(payment.currency) ?? { minor: 0, count: 0 };
+    totals.set(payment.currency, { minor: total.minor + payment.amount, count: total.count + 1 });
   }
-  if (y + LINE_HEIGHT > bottom) {
+  const summary = [
+    `${count} payment${count === 1 ? "" : "s"}.`,
+    ...[...totals].map(
+      ([currency, t]) =>
+        `Total in ${currency}: ${money(t.minor, currency)} (${t.count} payment${t.count === 1 ? "" : "s"})`,
+    ),
+  ];
+  if (y + summary.length * LINE_HEIGHT > bottom) {
+    footer();
     text.write(lines);
     lines = [];
     doc.addPage();
+    pageNumber++;
     y = MARGIN;
   }
-  lines.push({ x: MARGIN, y, text: `${count} payment${count === 1 ? "" : "s"}.` });
+  for (const [n, line] of summary.entries()) lines.push({ x: MARGIN, y: y + n * LINE_HEIGHT, text: line });
+  footer();
   text.write(lines);
   const finished = new Promise<void>((resolve, reject) => {
     doc.once("end", resolve);

@@ -42,7 +42,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
           messages.length === 0 ? "None yet." : ""
         } State <em>caught</em>: kept here only (no SMTP server is configured); <em>sent</em>, <em>retrying</em>
           or <em>failed</em>: what the SMTP server (PAYSPEC_SMTP_URL) answered.</p>
-        <table aria-label="Outbox"><thead><tr><th>Time (Istanbul)</th><th>To</th><th>Subject</th><th>Attachments</th><th>Delivery</th></tr></thead>
+        <table aria-label="Outbox"><thead><tr><th>Sent (Istanbul, real time)</th><th>To</th><th>Subject</th><th>Attachments</th><th>Delivery</th></tr></thead>
         <tbody>${rows}</tbody></table>`,
       );
     });
@@ -74,7 +74,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         m.subject,
         html`<table aria-label="Headers"><tbody>
           <tr><th>From</th><td>${deps.mailer.from}</td></tr><tr><th>To</th><td>${m.to.join(", ")}</td></tr>
-          <tr><th>Date</th><td>${localTime(m.created_at)}</td></tr><tr><th>Delivery</th><td class="status">${m.delivery.state}${
+          <tr><th>Date (Istanbul, real time)</th><td>${localTime(m.created_at)}</td></tr><tr><th>Delivery</th><td class="status">${m.delivery.state}${
             m.delivery.attempts ? `, ${m.delivery.attempts} attempt(s)` : ""
           }${m.delivery.last_error ? `: ${m.delivery.last_error}` : ""}</td></tr></tbody></table>
         <h2>Message</h2><pre id="message-text">${m.text}</pre>

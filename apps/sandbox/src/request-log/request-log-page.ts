@@ -48,7 +48,7 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
         "Request log",
         html`<p>The last requests made to the payments API with this workspace's key, newest first; this page refreshes
         itself. Each answer is checked against the payments spec.</p>
-        <table aria-label="Request log"><thead><tr><th>Time (Istanbul)</th><th>Method</th><th>Path</th><th>Status</th>
+        <table aria-label="Request log"><thead><tr><th>Time (Istanbul, real time)</th><th>Method</th><th>Path</th><th>Status</th>
         <th class="money">Latency</th><th>Spec verdict</th></tr></thead>${rows(requestLog.entries(request.dashboardKey))}</table>`,
       ),
     );

@@ -255,7 +255,10 @@ export class ReportSchedules {
         yield payment;
       }
     })(this.#paymentsBetween(workspace, schedule, from, to));
-    const file = await paymentsFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`);
+    const file = await paymentsFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`, {
+      workspace: workspaceTag(workspace),
+      generatedAt: now,
+    });
     const filename = `payments-${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}.${schedule.format}`;
     const tag = workspaceTag(workspace);
     const lines = [
@@ -289,7 +292,7 @@ export class ReportSchedules {
       linked = { job, file };
       const link = signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, tag, job.id, expiresAt);
       lines.push(
-        `The report is too large to attach (${(file.length / 1e6).toFixed(1)} MB). Download it, no sign-in needed, until ${new Date(expiresAt).toISOString()} on the sandbox clock:\n${link}`,
+        `The report is too large to attach (${(file.length / 1e6).toFixed(1)} MB). Download it, no sign-in needed, until ${istanbulDateTime(expiresAt)} Istanbul time, on the sandbox clock:\n${link}`,
       );
     } else {
       lines.push(`The report is attached as ${filename}.`);

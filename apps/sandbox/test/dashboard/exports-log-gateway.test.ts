@@ -5,7 +5,7 @@ import { paymentCsvColumns } from "@payspec/payments-zod";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
+import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, istanbulDate, workspaceTag } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
 import { pdfRuns, pdfText } from "../support/pdf-text.js";
@@ -13,12 +13,17 @@ import { pdfRuns, pdfText } from "../support/pdf-text.js";
 const d = useDashboard();
 const run = promisify(execFile);
 
-async function download(linkName: string) {
+/** The file a link downloads, and the name the browser would save it under. */
+async function downloaded(linkName: string) {
   const [file] = await Promise.all([
     d.page.waitForEvent("download"),
     d.page.getByRole("link", { name: linkName, exact: true }).click(),
   ]);
-  return readFile((await file.path()) as string);
+  return { bytes: await readFile((await file.path()) as string), name: file.suggestedFilename() };
+}
+
+async function download(linkName: string) {
+  return (await downloaded(linkName)).bytes;
 }
 
 describe("the dashboard's exports, request log and gateway view, in a real browser", () => {
@@ -57,6 +62,14 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
       api.map((p: Record<string, unknown>) => [p.id, p.amount, p.status, p.description ?? ""]),
     );
 
+    // Each file is named for the workspace, the filters and the day, Turkish search text included.
+    const now = (await d.h.control("/clock/advance", { seconds: 0.001 })).body.now as string;
+    const day = istanbulDate(Date.parse(now));
+    const tag = workspaceTag(KEY);
+    expect((await downloaded("CSV")).name).toBe(`payments-${tag}-method-eft-${day}.csv`);
+    await d.page.goto(`${d.url}?method=card&q=${encodeURIComponent("Şubat ödemesi")}`);
+    expect((await downloaded("PDF")).name).toBe(`payments-${tag}-method-card-search-Şubat_ödemesi-${day}.pdf`);
+
     await d.page.goto(`${d.url}?method=card`);
     const pdf = await download("PDF");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
@@ -73,6 +86,11 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     for (const p of cards as Record<string, string>[])
       for (const field of ["id", "created_at", "from_account", "to_account"]) expect(shown).toContain(p[field]);
     expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
+    // For people: whose and when, the page's number, and the total per currency (10 card payments of
+    // 123.45 TRY each).
+    expect(shown).toContain(`Workspace ${workspaceTag(KEY)} · generated`);
+    expect(shown).toContain("page 1");
+    expect(shown).toContain("Total in TRY: 1,234.50 TRY (10 payments)");
   });
 
   it("exports text a spreadsheet would run as a formula as text (OWASP), Turkish letters exact", async () => {
