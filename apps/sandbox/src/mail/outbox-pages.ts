@@ -151,10 +151,16 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
 
     dashboard.post(`${DASHBOARD}/settings/reports/test`, signedIn, async (request, reply) => {
       const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/outbox/test");
+      // Said of this page's own box rather than of the control API's path.
       const flash =
         answer.statusCode === 201
           ? { notice: "Test e-mail sent: it is in the Outbox." }
-          : { error: answer.json().message };
+          : answer.statusCode === 409
+            ? {
+                error:
+                  "Nobody to send it to: add an address to Report recipients above, save, then send the test e-mail.",
+              }
+            : { error: answer.json().message };
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, flash);
     });
   };

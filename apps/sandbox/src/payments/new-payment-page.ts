@@ -81,6 +81,35 @@ function amountHint(currency: string | undefined): string {
   return `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`;
 }
 
+/** Each box as the form labels it: what the error summary names. */
+const LABELS: Record<Field, string> = {
+  amount: "Amount",
+  currency: "Currency",
+  method: "Method",
+  from_account: "From account",
+  to_account: "To account",
+  description: "Description",
+  reference: "Reference",
+};
+
+/**
+ * The API's business rules for a create, said of the form's own boxes and checked whatever else is
+ * wrong, so every problem shows at once: two different accounts, both holding the chosen currency.
+ */
+function ruleProblems(values: FormValues, accounts: readonly StoredAccount[]): FieldProblems {
+  const problems: Record<string, string> = {};
+  const from = accounts.find((a) => a.id === values.from_account);
+  const to = accounts.find((a) => a.id === values.to_account);
+  if (from && to && from.id === to.id) problems.to_account = "Choose a To account other than the From account.";
+  const currency = values.currency;
+  if (currency && from && from.currency !== currency) {
+    problems.currency = `The From account (${from.name}) holds ${from.currency}: choose ${from.currency}, or a From account in ${currency}.`;
+  } else if (currency && to && to.currency !== currency && !problems.to_account) {
+    problems.to_account = `The To account (${to.name}) holds ${to.currency}: choose an account in ${currency}.`;
+  }
+  return problems;
+}
+
 export interface NewPaymentPageDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
@@ -128,7 +157,8 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       const values = Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues;
       const checked = validateFields(zPaymentCreate, candidate(values));
       const cardNumbers = cardNumberProblems(values);
-      if (!checked.ok || Object.keys(cardNumbers).length > 0) {
+      const rules = ruleProblems(values, await deps.payments.accounts(key));
+      if (!checked.ok || Object.keys(cardNumbers).length > 0 || Object.keys(rules).length > 0) {
         const problems = checked.ok ? {} : { ...checked.problems };
         if (values.method === DIRECT_DEBIT) {
           problems.method =
@@ -142,7 +172,8 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
         for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
         if (problems.amount && typeof candidate(values).amount !== "number")
           problems.amount = amountHint(values.currency);
-        return show(request, reply, shownAgain(values), { ...problems, ...cardNumbers });
+        // The schema's word on a box first (its value is not even well-formed), then the rules'.
+        return show(request, reply, shownAgain(values), { ...rules, ...problems, ...cardNumbers });
       }
       const input: PaymentCreate = checked.data;
       // A payment the debit account cannot cover now fails when it completes, unless money arrives
@@ -180,7 +211,8 @@ function newPaymentForm(
 ): SafeHtml {
   const error = (field: Field) =>
     problems[field] ? html`<span class="field-error" id="${field}-error">${problems[field]}</span>` : "";
-  const aria = (field: Field) => (problems[field] ? html`aria-invalid="true" aria-describedby="${field}-error"` : "");
+  const aria = (field: Field) =>
+    html`id="field-${field}" ${problems[field] ? html`aria-invalid="true" aria-describedby="${field}-error"` : ""}`;
   const option = (field: Field, value: string, label = value) =>
     html`<option value="${value}" ${values[field] === value ? html`selected` : ""}>${label}</option>`;
   const accountSelect = (field: "from_account" | "to_account") =>
@@ -194,7 +226,13 @@ function newPaymentForm(
       : "The approval workflow is off: this payment goes straight to processing and then completes."
   }</p>
   ${shortWarning ? html`<p class="warning" role="alert" id="short-warning">${shortWarning}</p>` : ""}
-  ${count ? html`<p class="error" role="alert">${count === 1 ? "One field needs" : `${count} fields need`} attention.</p>` : ""}
+  ${
+    count
+      ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
+      <h2 id="error-summary-title">${count === 1 ? "One box needs" : `${count} boxes need`} attention</h2>
+      <ul>${FIELDS.filter((field) => problems[field]).map((field) => html`<li><a href="#field-${field}">${LABELS[field]}: ${problems[field]}</a></li>`)}</ul></div>`
+      : ""
+  }
   <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="New payment">
     <input type="hidden" name="_csrf" value="${csrf}">
  <label>Amount (such as 1250.50, in the chosen currency)

@@ -7,6 +7,7 @@ import { workspaceScope } from "../infrastructure/clock/clock.js";
 import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
@@ -29,6 +30,16 @@ export const zDashboardFilters = z.object({
   q: z.string().trim().max(140).optional(),
 });
 
+/** Each filter as its box is labelled: what a problem with it names. */
+const FILTER_LABELS: Record<string, string> = {
+  status: "Status",
+  method: "Method",
+  account: "Account",
+  from: "Created from",
+  to: "Created to",
+  q: "Search",
+};
+
 /** The query parameters of the overview's filters; `q` is the search box. */
 const FILTER_NAMES = ["status", "method", "account", "from", "to", "q"] as const;
 
@@ -41,7 +52,7 @@ export function filtersOf(request: FastifyRequest): { filters: ListingFilters; p
     return { filters: q ? { ...rest, search: q } : rest };
   }
   const [field, message] = Object.entries(parsed.problems)[0] as [string, string];
-  return { filters: {}, problem: `${field}: ${message}` };
+  return { filters: {}, problem: `${FILTER_LABELS[field] ?? field}: ${inWords(message)}` };
 }
 
 /** The query string that repeats these filters (for the next page, the exports). */
@@ -99,7 +110,8 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       const { filters, problem } = filtersOf(request);
       let listing: BrowsedPage | undefined;
       let error = problem;
-      if (!error && filters.from && filters.to && filters.from > filters.to) error = "from must not be after to.";
+      if (!error && filters.from && filters.to && filters.from > filters.to)
+        error = "Created from must be on or before Created to.";
       if (!error) {
         const position = (name: string) => {
           const raw = queryField(request, name);

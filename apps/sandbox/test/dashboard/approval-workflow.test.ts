@@ -170,13 +170,34 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.locator("#description-error").textContent()).toBe("At most 500 characters.");
     expect(await d.page.getByLabel(/^Amount/).getAttribute("aria-invalid")).toBe("true");
 
-    // The business rules speak through the same fields: paying an account itself.
-    await d.page.getByLabel(/^Amount/).fill("1.00");
+    // The error summary names each box and links to it.
+    const summary = d.page.locator(".error-summary");
+    expect(await summary.getByRole("heading").textContent()).toBe("3 boxes need attention");
+    await summary.getByRole("link", { name: /^Amount:/ }).click();
+    expect(await d.page.evaluate("document.activeElement.name")).toBe("amount");
+
+    // Every problem at once: a schema's and a business rule's (paying an account itself), in the
+    // form's own words, with what was typed kept.
+    await d.page.getByLabel(/^Amount/).fill("1.005");
     await d.page.getByLabel("Method").selectOption("eft");
-    await d.page.getByLabel(/Description/).fill("");
+    await d.page.getByLabel(/Description/).fill("Kira — Şubat");
     await d.page.getByLabel("To account").selectOption({ index: 0 });
     await d.page.getByRole("button", { name: "Create payment" }).click();
-    expect(await d.page.locator("#to_account-error").textContent()).toContain("must differ from from_account");
+    expect(await d.page.locator("#to_account-error").textContent()).toBe(
+      "Choose a To account other than the From account.",
+    );
+    expect(await d.page.locator("#amount-error").textContent()).toContain("at most 2 decimals");
+    expect(await summary.getByRole("heading").textContent()).toBe("2 boxes need attention");
+    expect(await d.page.getByLabel(/Description/).inputValue()).toBe("Kira — Şubat");
+    // A currency the From account does not hold is said of the Currency box, naming the account.
+    await d.page.getByLabel(/^Amount/).fill("1.00");
+    await d.page.locator('select[name="from_account"]').selectOption({ index: 2 });
+    await d.page.locator('select[name="to_account"]').selectOption({ index: 3 });
+    await d.page.locator('select[name="currency"]').selectOption("TRY");
+    await d.page.getByRole("button", { name: "Create payment" }).click();
+    expect(await d.page.locator("#currency-error").textContent()).toBe(
+      "The From account (Ayşe Yılmaz USD) holds USD: choose USD, or a From account in TRY.",
+    );
 
     const listing = await d.h.call("GET", "/v1/payments", { key: KEY });
     expect(listing.body.pagination.total).toBe(0);

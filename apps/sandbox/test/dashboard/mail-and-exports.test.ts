@@ -35,6 +35,11 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     await d.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await d.page.getByRole("heading", { name: "Reports" }).waitFor();
     expect(new URL(d.page.url()).pathname).toBe("/_sandbox/dashboard/settings/reports");
+    // Without recipients, the test e-mail points at this page's own box, not at an API path.
+    await d.page.getByRole("button", { name: "Send a test e-mail" }).click();
+    const refusal = (await d.page.getByRole("alert").textContent()) as string;
+    expect(refusal).toContain("add an address to Report recipients above");
+    expect(refusal).not.toContain("/_sandbox");
     await d.page.getByLabel(/Report recipients/).fill("muhasebe@example.com\nnot-an-address");
     await d.page.getByRole("button", { name: "Save recipients" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("Recipient 2 is not an e-mail address");

@@ -40,6 +40,8 @@ form.inline { display: inline-flex; flex-wrap: wrap; gap: .5rem; align-items: en
 form.stacked { display: grid; gap: .7rem; max-width: 32rem; } .field-error { color: #a4161a; font-size: .85rem; }
 [aria-invalid="true"] { border: 2px solid #a4161a; }
 .notice { background: #e6f4ea; padding: .4rem .7rem; } .warning { background: #fff4ce; color: #5c4300; padding: .4rem .7rem; border-left: 4px solid #e0a800; }
+.error-summary { border: 3px solid #a4161a; background: #fff; padding: .4rem 1rem; margin-bottom: 1rem; max-width: 40rem; }
+.error-summary h2 { font-size: 1.1rem; margin: .4rem 0; } .error-summary a { color: #a4161a; font-weight: 600; }
 .confirm { background: #fff; border: 2px solid #a4161a; padding: .8rem 1rem; max-width: 40rem; }
 pre { background: #fff; padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 section { margin-bottom: 1.4rem; }
