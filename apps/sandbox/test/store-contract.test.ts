@@ -308,6 +308,19 @@ describe("workspace settings (approval workflow, automatic settlement, report re
 });
 
 describe("the dashboard's approval workflow", () => {
+  it("keeps who submitted and who approved on the history (the four-eyes rule compares them)", async () => {
+    const maker = "0123456789abcdef sk_sandbox_…aaaa";
+    const checker = "fedcba9876543210 sk_sandbox_…bbbb";
+    const made = await stores.payments.insert(A.workspace, { ...dashboardDraft(100, 1_000, true), actor: maker });
+    expect(made.history[0]?.actor).toBe(maker);
+    await stores.payments.transition(A.workspace, made.id, ["pending"], "approved", 2_000, "dashboard", checker);
+    const read = await stores.payments.payment(A.workspace, made.id);
+    expect(read?.history.map((change) => change.actor)).toEqual([maker, checker]);
+    // A change without an actor (completion, the API) has none.
+    await stores.payments.completeDue(A.workspace, 10_000_000, 5_000);
+    expect((await stores.payments.payment(A.workspace, made.id))?.history.at(-1)).not.toHaveProperty("actor");
+  });
+
   it("a payment awaiting approval never completes; approved, it completes the delay after approval", async () => {
     const waiting = await stores.payments.insert(A.workspace, dashboardDraft(100, 1_000, true));
     expect(waiting.history).toEqual([expect.objectContaining({ status: "pending", cause: "dashboard" })]);

@@ -19,6 +19,6 @@ export function apiKeysFeature(apiKeys: ApiKeys): SandboxFeature {
   };
 }
 export type { ApiKeyStore } from "./api-key-store.js";
-export { ApiKeys, UNKNOWN_KEY } from "./api-keys.js";
+export { ApiKeys, maskKey, UNKNOWN_KEY } from "./api-keys.js";
 export { MemoryApiKeyStore } from "./memory-api-key-store.js";
 export { PostgresApiKeyStore } from "./postgres-api-key-store.js";

@@ -11,10 +11,12 @@ export function controlAuthenticator(
   apiKeys: ApiKeys,
   gateway: GatewayStore,
   clocks: SandboxClocks,
+  /** Who acts with a key, as histories record it (never the key). */
+  signerOf: (key: string) => string,
 ): ControlAuthenticator {
   return async (credential) => {
     const workspace = await apiKeys.authenticate(credential);
-    if (workspace.ok) return { kind: "workspace", apiKey: workspace.workspace };
+    if (workspace.ok) return { kind: "workspace", apiKey: workspace.workspace, signer: signerOf(credential) };
     if (await isLiveToken(gateway, clocks, credential)) return { kind: "gateway" };
     if (workspace.message !== UNKNOWN_KEY) return { refused: workspace.message };
     return {

@@ -1,5 +1,5 @@
 import { MemoryApiKeyStore, PostgresApiKeyStore } from "../api-keys/index.js";
-import { APPROVAL_WORKFLOW } from "../approval-workflow/index.js";
+import { APPROVAL_FOUR_EYES, APPROVAL_WORKFLOW } from "../approval-workflow/index.js";
 import { MemorySessionStore, PostgresSessionStore } from "../dashboard-sessions/index.js";
 import { MemoryExportJobStore, PostgresExportJobStore } from "../exports/index.js";
 import { MemoryGatewayStore, PostgresGatewayStore } from "../gateway/index.js";
@@ -28,6 +28,7 @@ export function memoryStores(): SandboxStores {
   return {
     payments,
     approvalWorkflow: new MemoryWorkspaceSetting(APPROVAL_WORKFLOW),
+    fourEyes: new MemoryWorkspaceSetting(APPROVAL_FOUR_EYES),
     autoSettlement,
     reportRecipients: new MemoryWorkspaceSetting(REPORT_RECIPIENTS),
     reconciliation: new MemoryReconciliationStore(payments),
@@ -63,6 +64,7 @@ export async function postgresStores(
   return {
     payments: new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId),
     approvalWorkflow: new PostgresWorkspaceSetting(pool, APPROVAL_WORKFLOW, storedWorkspaceId),
+    fourEyes: new PostgresWorkspaceSetting(pool, APPROVAL_FOUR_EYES, storedWorkspaceId),
     autoSettlement: new PostgresWorkspaceSetting(pool, AUTO_SETTLEMENT, storedWorkspaceId),
     reportRecipients: new PostgresWorkspaceSetting(pool, REPORT_RECIPIENTS, storedWorkspaceId),
     reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId),

@@ -14,6 +14,8 @@ export interface SandboxStores {
   readonly payments: PaymentsStore;
   /** Whether a dashboard submit waits for an approver (off in a fresh workspace). */
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
+  /** Whether a payment must be approved with another API key than its submitter's (off in a fresh workspace). */
+  readonly fourEyes: WorkspaceSetting<boolean>;
   /** Whether completed payments settle by themselves at the daily cut-off (on in a fresh workspace). */
   readonly autoSettlement: WorkspaceSetting<boolean>;
   /** Who receives the workspace's reports by e-mail; empty until set. */

@@ -2,7 +2,7 @@ import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
 import { createApiServer, registerFaultHooks, registerRequestLog, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
-import { ApiKeys, apiKeysFeature, UNKNOWN_KEY } from "../api-keys/index.js";
+import { ApiKeys, apiKeysFeature, maskKey, UNKNOWN_KEY } from "../api-keys/index.js";
 import { approvalsWaiting, approvalWorkflowFeature } from "../approval-workflow/index.js";
 import { dashboardSessionsFeature } from "../dashboard-sessions/index.js";
 import { ExportQueue, exportsFeature } from "../exports/index.js";
@@ -81,6 +81,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clocks = new SandboxClocks(stores.clocks);
   const apiKeys = new ApiKeys(stores.apiKeys, secret, clocks, config.apiKeys);
   const completeAfterMs = config.completeAfterSeconds * 1000;
+  /** Who acts with a key, as histories record it: a keyed fingerprint (never the key) and the key masked. */
+  const signerOf = (key: string) => `${secret.digest("actor", key).toString("hex").slice(0, 16)} ${maskKey(key)}`;
   const catchUp = elapsedTime(payments, completeAfterMs);
   // The dashboard's request log records the payments API's traffic (so it hooks in before the routes);
   // a workspace reset clears it with the rest of the workspace.
@@ -126,6 +128,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clocks,
     approvalWorkflow: stores.approvalWorkflow,
     autoSettlement: stores.autoSettlement,
+    fourEyes: stores.fourEyes,
     workspaceKeys: config.apiKeys,
     samplesFor: (key) => config.samplePayments && key !== VERIFY_API_KEY,
     completeAfterMs,
@@ -137,7 +140,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authenticate: async (key) => {
       const signedIn = await apiKeys.authenticate(key);
       return signedIn.ok
-        ? { ok: true, tag: workspaceTag(signedIn.workspace) }
+        ? { ok: true, tag: workspaceTag(signedIn.workspace), signer: signerOf(key) }
         : { ok: false, message: signedIn.message, unknown: signedIn.message === UNKNOWN_KEY };
     },
     gatewayCredentials: { key: config.gatewayKey, secret: config.gatewaySecret },
@@ -145,7 +148,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The sandbox is this list: each feature brings its routes, pages, resets and background work.
   const features: SandboxFeature[] = [
     paymentsPart,
-    approvalWorkflowFeature({ payments, approvalWorkflow: stores.approvalWorkflow, clocks }),
+    approvalWorkflowFeature({ payments, approvalWorkflow: stores.approvalWorkflow, fourEyes: stores.fourEyes, clocks }),
     settlementFeature(stores.autoSettlement),
     apiKeysFeature(apiKeys),
     sessions,
@@ -201,7 +204,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerPaymentsApi(app, { config, store: payments, clocks, secret, apiKeys, faults });
   registerGatewayApi(app, { config, store: gateway, clocks, secret, faults });
   if (config.control) {
-    registerControlApi(app, controlAuthenticator(apiKeys, gateway, clocks), [
+    registerControlApi(app, controlAuthenticator(apiKeys, gateway, clocks, signerOf), [
       (control, ctx) => registerClockControls(control, clocks, ctx),
       (control, ctx) => registerResetControl(control, { clocks, faults, resetWorkspace, resetGateway }, ctx),
       ...features.flatMap((feature) => (feature.controlRoutes ? [feature.controlRoutes] : [])),
@@ -216,7 +219,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       scripts: Object.assign({}, ...features.map((feature) => feature.scripts ?? {})),
       features: [
         ...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : [])),
-        settingsPage({ clocks, approvalWorkflow: stores.approvalWorkflow, autoSettlement: stores.autoSettlement }),
+        settingsPage({
+          clocks,
+          approvalWorkflow: stores.approvalWorkflow,
+          autoSettlement: stores.autoSettlement,
+          fourEyes: stores.fourEyes,
+        }),
       ],
     });
   }

@@ -15,12 +15,15 @@ export interface SettingsPageDeps {
   /** The approval-workflow and settlement features' settings, shown and switched here. */
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
   readonly autoSettlement: WorkspaceSetting<boolean>;
+  readonly fourEyes: WorkspaceSetting<boolean>;
 }
 
 /** What the settings page's forms reported, by the code their redirect carries (never user text). */
 const DONE: Record<string, string> = {
   "workflow-on": "Approval workflow on: dashboard payments now wait for an approver.",
   "workflow-off": "Approval workflow off: dashboard payments now go straight to processing.",
+  "four-eyes-on": "Four eyes on: a payment must be approved with another API key than the one that submitted it.",
+  "four-eyes-off": "Four eyes off: whoever submitted a payment may approve it.",
   "settlement-on": "Automatic settlement on: completed payments settle at 00:00 Istanbul.",
   "settlement-off": "Automatic settlement off: completed payments stay completed.",
   "clock-advanced": "Clock advanced; payments that became due have completed.",
@@ -43,6 +46,7 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
       await ctx.catchUp(key);
       const workflow = await deps.approvalWorkflow.get(key);
       const settlement = await deps.autoSettlement.get(key);
+      const fourEyes = await deps.fourEyes.get(key);
       const now = await deps.clocks.now(workspaceScope(key));
       const notice = DONE[queryField(request, "done") ?? ""];
       const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
@@ -56,6 +60,11 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
           <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
           <span>Approval workflow: <strong id="approval-workflow">${workflow ? "on" : "off"}</strong></span>
           <button type="submit">${workflow ? "Turn the approval workflow off" : "Turn the approval workflow on"}</button>
+        </form>
+        <form class="inline" method="post" action="${DASHBOARD}/settings/four-eyes">${token}
+          <input type="hidden" name="enabled" value="${fourEyes ? "off" : "on"}">
+          <span>Four eyes (approved with another API key than the submitter's): <strong id="four-eyes">${fourEyes ? "on" : "off"}</strong></span>
+          <button type="submit">${fourEyes ? "Turn four eyes off" : "Turn four eyes on"}</button>
         </form>
         <form class="inline" method="post" action="${DASHBOARD}/settings/settlement">${token}
           <input type="hidden" name="enabled" value="${settlement ? "off" : "on"}">

@@ -1,6 +1,6 @@
 import { zPaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, parseRequest } from "@payspec/server-kit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
@@ -10,9 +10,15 @@ import { approvePayment, type PaymentsStore, paymentToApi, submitFromDashboard }
 
 const dashboardSubmit = z.object({ body: zPaymentCreate });
 
+/** Why an approval was refused under the four-eyes rule, and what to do. */
+export const FOUR_EYES_REFUSAL =
+  "The four-eyes rule is on: a payment must be approved with another API key than the one that submitted it. Sign in (or call) with another key of this workspace; create one under Settings → API keys.";
+
 export interface ApprovalDeps {
   readonly payments: PaymentsStore;
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
+  /** The four-eyes rule: approved only by another key than the submitter's. */
+  readonly fourEyes: WorkspaceSetting<boolean>;
   readonly clocks: SandboxClocks;
 }
 
@@ -21,29 +27,41 @@ export interface ApprovalDeps {
  * dashboard submit, an approver's approval. Tests and the contract verifier drive them here.
  */
 export function registerApprovalControls(control: FastifyInstance, deps: ApprovalDeps, ctx: ControlContext): void {
-  const { payments, approvalWorkflow, clocks } = deps;
+  const { payments, approvalWorkflow, fourEyes, clocks } = deps;
   registerSettingControl(control, ctx, {
     path: "approval-workflow",
     setting: approvalWorkflow,
     what: "The approval workflow",
   });
+  registerSettingControl(control, ctx, { path: "four-eyes", setting: fourEyes, what: "The four-eyes rule" });
+  /** Who calls: the key's fingerprint and mask, as the control API's authentication found it. */
+  const actorOf = (request: FastifyRequest) => {
+    const scope = ctx.scopeOf(request);
+    return scope.kind === "workspace" ? scope.signer : undefined;
+  };
 
   control.post("/_sandbox/payments", async (request, reply) => {
     const key = ctx.workspaceOf(request, "A dashboard submit");
     assertStorableText(request.body);
     const { body } = parseRequest(dashboardSubmit, { body: request.body });
     const now = await clocks.now(ctx.clockScopeOf(request));
-    const payment = await submitFromDashboard(payments, approvalWorkflow, key, body, now);
+    const payment = await submitFromDashboard(payments, approvalWorkflow, key, body, now, actorOf(request));
     return reply.code(201).send(paymentToApi(payment));
   });
 
   control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/approve", async (request) => {
     const key = ctx.workspaceOf(request, "Approving");
     const id = request.params.id;
-    const result = await approvePayment(payments, key, id, await clocks.now(ctx.clockScopeOf(request)));
+    const result = await approvePayment(payments, key, id, await clocks.now(ctx.clockScopeOf(request)), {
+      fourEyes: await fourEyes.get(key),
+      ...(actorOf(request) ? { actor: actorOf(request) } : {}),
+    });
     if (result.ok) return paymentToApi(result.payment);
     if (result.reason === "not_found") {
       throw new ApiFailure("not_found", `No payment ${id} in this workspace.`, { param: "id" });
+    }
+    if (result.reason === "same_person") {
+      throw new ApiFailure("forbidden", FOUR_EYES_REFUSAL, { status: 403 });
     }
     throw new ApiFailure(
       "invalid_request",

@@ -22,9 +22,17 @@ export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
         setting: deps.approvalWorkflow,
         done: "workflow",
       });
+      registerSettingToggle(dashboard, ctx, { path: "four-eyes", setting: deps.fourEyes, done: "four-eyes" });
       approvalsPage(deps.payments)(dashboard, ctx);
     },
-    resetWorkspace: (apiKey) => deps.approvalWorkflow.clear(apiKey),
-    reset: () => deps.approvalWorkflow.clear(),
+    resetWorkspace: async (apiKey) => {
+      await deps.approvalWorkflow.clear(apiKey);
+      await deps.fourEyes.clear(apiKey);
+    },
+    reset: async () => {
+      await deps.approvalWorkflow.clear();
+      await deps.fourEyes.clear();
+    },
   };
 }
+export { APPROVAL_FOUR_EYES } from "./approval-workflow-setting.js";

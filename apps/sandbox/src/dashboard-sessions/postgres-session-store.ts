@@ -5,6 +5,7 @@ interface SessionRow {
   id_sha256: string;
   subject_kind: "workspace" | "gateway";
   subject_tag: string;
+  signer: string;
   csrf_token: string;
   created_at: string;
   last_seen_at: string;
@@ -13,7 +14,10 @@ interface SessionRow {
 function toSession(row: SessionRow): DashboardSession {
   return {
     idHash: row.id_sha256,
-    subject: row.subject_kind === "gateway" ? { kind: "gateway" } : { kind: "workspace", tag: row.subject_tag },
+    subject:
+      row.subject_kind === "gateway"
+        ? { kind: "gateway" }
+        : { kind: "workspace", tag: row.subject_tag, ...(row.signer ? { signer: row.signer } : {}) },
     csrfToken: row.csrf_token,
     createdAt: Number(row.created_at),
     lastSeenAt: Number(row.last_seen_at),
@@ -34,8 +38,8 @@ export class PostgresSessionStore implements SessionStore {
     // Sessions that timed out are removed when new ones are made, so the table stays small.
     await this.#pool.query("DELETE FROM dashboard_sessions WHERE last_seen_at < $1", [session.createdAt - 86_400_000]);
     await this.#pool.query(
-      `INSERT INTO dashboard_sessions (id_sha256, subject_kind, subject_tag, csrf_token, created_at, last_seen_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO dashboard_sessions (id_sha256, subject_kind, subject_tag, csrf_token, created_at, last_seen_at, signer)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         session.idHash,
         session.subject.kind,
@@ -43,6 +47,7 @@ export class PostgresSessionStore implements SessionStore {
         session.csrfToken,
         session.createdAt,
         session.lastSeenAt,
+        session.subject.kind === "workspace" ? (session.subject.signer ?? "") : "",
       ],
     );
   }
@@ -53,7 +58,7 @@ export class PostgresSessionStore implements SessionStore {
       name: "payspec_use_session",
       text: `UPDATE dashboard_sessions SET last_seen_at = greatest(last_seen_at, $2)
              WHERE id_sha256 = $1 AND last_seen_at >= $3 AND created_at >= $4
-             RETURNING id_sha256, subject_kind, subject_tag, csrf_token, created_at, last_seen_at`,
+             RETURNING id_sha256, subject_kind, subject_tag, signer, csrf_token, created_at, last_seen_at`,
       values: [idHash, now, idleSince, createdSince],
     });
     if (rows[0]) return toSession(rows[0]);

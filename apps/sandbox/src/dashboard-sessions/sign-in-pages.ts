@@ -13,7 +13,7 @@ export interface SignInDeps {
   readonly authenticate: (
     key: string,
   ) => Promise<
-    | { readonly ok: true; readonly tag: string }
+    | { readonly ok: true; readonly tag: string; readonly signer: string }
     | { readonly ok: false; readonly message: string; readonly unknown: boolean }
   >;
   /** The gateway's Basic-login credentials: the only sign-in that shows the gateway's data. */
@@ -55,7 +55,7 @@ export function signInPages({ sessions, authenticate, gatewayCredentials }: Sign
           const unknown = "That is not the API key of a workspace of this sandbox. Use one it printed at start.";
           return signIn(request, reply, signedIn.unknown ? unknown : signedIn.message);
         }
-        await sessions.signIn(request, reply, { kind: "workspace", tag: signedIn.tag });
+        await sessions.signIn(request, reply, { kind: "workspace", tag: signedIn.tag, signer: signedIn.signer });
         return reply.redirect(nextPage(formField(request, "next")) ?? DASHBOARD, 303);
       }
       const secret = formField(request, "gatewaySecret") ?? "";

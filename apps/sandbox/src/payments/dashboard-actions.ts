@@ -1,7 +1,13 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { preparePayment } from "./create-payment.js";
-import type { PaymentsStore, StoredPayment, TransitionResult } from "./payments-store.js";
+import {
+  type Actor,
+  type PaymentsStore,
+  type StoredPayment,
+  sameActor,
+  type TransitionResult,
+} from "./payments-store.js";
 
 /**
  * The seed's dashboard paths, shared by the dashboard's pages and the control API (so tests and the
@@ -24,6 +30,8 @@ export async function submitFromDashboard(
   workspace: string,
   input: PaymentCreate,
   now: number,
+  /** Who submits (kept on the payment's first history entry: the four-eyes rule compares it). */
+  actor?: Actor,
 ): Promise<StoredPayment> {
   const { countdownFrom: _countdown, ...draft } = await preparePayment(
     (id) => store.account(workspace, id),
@@ -34,23 +42,33 @@ export async function submitFromDashboard(
   return store.insert(
     workspace,
     workflow
-      ? { ...draft, status: "pending", cause: "dashboard" }
-      : { ...draft, status: "processing", countdownFrom: now, cause: "dashboard" },
+      ? { ...draft, status: "pending", cause: "dashboard", ...(actor ? { actor } : {}) }
+      : { ...draft, status: "processing", countdownFrom: now, cause: "dashboard", ...(actor ? { actor } : {}) },
   );
 }
 
+/** An approval's outcome: a transition's, or `same_person` when the four-eyes rule refused it. */
+export type ApprovalResult =
+  | TransitionResult
+  | { readonly ok: false; readonly reason: "same_person"; readonly payment: StoredPayment };
+
 /**
  * An approver's approval: `pending → approved` for a payment waiting for one, which starts its
- * completion countdown. `status` when the payment is not waiting for an approver.
+ * completion countdown. `status` when the payment is not waiting for an approver; `same_person`
+ * when the workspace's four-eyes rule is on and the approver is the key that submitted it.
  */
 export async function approvePayment(
   store: PaymentsStore,
   workspace: string,
   id: string,
   now: number,
-): Promise<TransitionResult> {
+  approver: { readonly actor?: Actor; readonly fourEyes?: boolean } = {},
+): Promise<ApprovalResult> {
   const payment = await store.payment(workspace, id);
   if (!payment) return { ok: false, reason: "not_found", payment: undefined };
   if (!awaitsApproval(payment)) return { ok: false, reason: "status", payment };
-  return store.transition(workspace, id, ["pending"], "approved", now, "dashboard");
+  if (approver.fourEyes && (!approver.actor || sameActor(payment.history[0]?.actor, approver.actor))) {
+    return { ok: false, reason: "same_person", payment };
+  }
+  return store.transition(workspace, id, ["pending"], "approved", now, "dashboard", approver.actor);
 }

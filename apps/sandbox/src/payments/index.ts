@@ -20,6 +20,7 @@ export interface PaymentsFeatureDeps {
   readonly clocks: SandboxClocks;
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
   readonly autoSettlement: WorkspaceSetting<boolean>;
+  readonly fourEyes: WorkspaceSetting<boolean>;
   /** The configured keys: each is one workspace, seeded with accounts. */
   readonly workspaceKeys: readonly string[];
   /** Whether a (re)seeded workspace gets sample payments (never the verifier's workspace). */

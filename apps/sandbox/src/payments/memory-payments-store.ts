@@ -3,6 +3,7 @@ import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
 import {
+  type Actor,
   AWAITING_COMPLETION,
   MONEY_MOVED,
   type NewPayment,
@@ -188,7 +189,15 @@ export class MemoryPaymentsStore implements PaymentsStore {
       completedAt: undefined,
       settledAt: undefined,
       countdownFrom: draft.countdownFrom === undefined ? undefined : draft.countdownFrom + shift,
-      history: [{ status: draft.status, at: draft.createdAt + shift, cause: draft.cause, version: ws.version }],
+      history: [
+        {
+          status: draft.status,
+          at: draft.createdAt + shift,
+          cause: draft.cause,
+          version: ws.version,
+          ...(draft.actor ? { actor: draft.actor } : {}),
+        },
+      ],
     };
     ws.payments.push(payment);
     ws.byId.add(ws.payments.length - 1);
@@ -208,6 +217,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     at: number,
     cause: TransitionCause,
     shortfall?: Shortfall,
+    actor?: Actor,
   ) {
     const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
     const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
@@ -247,6 +257,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       ...(p.completedAt === undefined ? {} : { completedAt: p.completedAt }),
       ...(p.settledAt === undefined ? {} : { settledAt: p.settledAt }),
       ...(shortfall ? { shortfall } : {}),
+      ...(actor ? { actor } : {}),
     });
     return true;
   }
@@ -258,12 +269,13 @@ export class MemoryPaymentsStore implements PaymentsStore {
     to: StoredPayment["status"],
     at: number,
     cause: TransitionCause,
+    actor?: Actor,
   ): Promise<TransitionResult> {
     const ws = this.#ws(workspace);
     const payment = ws.byId.get(id);
     if (!payment) return { ok: false, reason: "not_found", payment: undefined };
     if (from !== "any" && !from.includes(payment.status)) return { ok: false, reason: "status", payment };
-    if (!this.#apply(ws, payment, to, at, cause)) return { ok: false, reason: "funds", payment };
+    if (!this.#apply(ws, payment, to, at, cause, undefined, actor)) return { ok: false, reason: "funds", payment };
     return { ok: true, payment };
   }
 

@@ -191,7 +191,9 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       const now = await deps.clocks.now(workspaceScope(key));
       let payment: StoredPayment;
       try {
-        payment = await submitFromDashboard(deps.payments, deps.approvalWorkflow, key, input, now);
+        const subject = request.dashboardSession?.subject;
+        const signer = subject?.kind === "workspace" ? subject.signer : undefined;
+        payment = await submitFromDashboard(deps.payments, deps.approvalWorkflow, key, input, now, signer);
       } catch (failure) {
         if (!(failure instanceof ApiFailure)) throw failure;
         return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });

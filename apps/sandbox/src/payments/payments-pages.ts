@@ -12,10 +12,18 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
-import type { PaymentsStore, Shortfall, StoredAccount, StoredPayment, TransitionCause } from "./payments-store.js";
+import {
+  actorShown,
+  type PaymentsStore,
+  type Shortfall,
+  type StoredAccount,
+  type StoredPayment,
+  type TransitionCause,
+} from "./payments-store.js";
 import { paymentToApi } from "./serialize.js";
 
 const PAGE_SIZE = 25;
@@ -86,7 +94,15 @@ const DONE: Record<string, string> = {
 export interface PaymentsPagesDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
+  /** The approval workflow's four-eyes rule, which an approval from the payment's page obeys. */
+  readonly fourEyes: WorkspaceSetting<boolean>;
 }
+
+/** Who is signed in, as histories record it. */
+const signerOf = (request: FastifyRequest) => {
+  const subject = request.dashboardSession?.subject;
+  return subject?.kind === "workspace" ? subject.signer : undefined;
+};
 
 /** The overview (accounts, settings, payments) and a payment's page with its actions. */
 export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
@@ -171,7 +187,17 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       const key = request.dashboardKey;
       const { id } = request.params;
       // No completion first: a payment waiting for an approver never becomes due.
-      const result = await approvePayment(deps.payments, key, id, await now(key));
+      const signer = signerOf(request);
+      const result = await approvePayment(deps.payments, key, id, await now(key), {
+        fourEyes: await deps.fourEyes.get(key),
+        ...(signer ? { actor: signer } : {}),
+      });
+      if (!result.ok && result.reason === "same_person") {
+        return ctx.redirect(request, reply, pageOf(id), {
+          error:
+            "The four-eyes rule is on: someone else must approve what you submitted. Sign in with another API key of this workspace (create one under API keys).",
+        });
+      }
       if (!result.ok) {
         return ctx.redirect(request, reply, pageOf(id), {
           error: `Only a dashboard payment waiting for an approver can be approved; this one is ${result.payment?.status ?? "gone"}.`,
@@ -322,7 +348,7 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
   );
   const history = payment.history.map(
     (change) =>
-      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}</td>
+      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}${change.actor ? html` · <code>${actorShown(change.actor)}</code>` : ""}</td>
         <td>${change.shortfall ? shortfallInWords(change.shortfall, payment.currency, accounts) : ""}</td></tr>`,
   );
   const cancellable = payment.status === "pending" || payment.status === "approved";

@@ -30,6 +30,24 @@ export interface StatusChange {
   readonly settledAt?: number;
   /** Why completion failed: the debit account could not cover the payment when it fell due. */
   readonly shortfall?: Shortfall;
+  /** Who made the change from the dashboard or the control API, when known (see `Actor`). */
+  readonly actor?: Actor;
+}
+
+/**
+ * Who acted: a keyed fingerprint of the API key used (what "someone else" is compared by), a space,
+ * and the key masked as people see it (`3f9a0c… sk_sandbox_…o_1`). Never the key itself.
+ */
+export type Actor = string;
+
+/** The actor as people see it: the masked key. */
+export function actorShown(actor: Actor): string {
+  return actor.slice(actor.indexOf(" ") + 1);
+}
+
+/** Whether two actors are one key. */
+export function sameActor(a: Actor | undefined, b: Actor | undefined): boolean {
+  return a !== undefined && b !== undefined && a.split(" ", 1)[0] === b.split(" ", 1)[0];
 }
 
 /** What the debit account held when a payment fell due, and what the payment needed (minor units). */
@@ -77,6 +95,8 @@ export type NewPayment = Omit<StoredPayment, "seq" | "completedAt" | "settledAt"
    * that holds the clock in this process has no other offset and ignores it.
    */
   readonly clockOffsetMs?: number;
+  /** Who made it (dashboard and control-API submits), kept on its first history entry. */
+  readonly actor?: Actor;
 };
 
 /** A payment without its history: what a listing returns (a page never needs 100 histories). */
@@ -195,6 +215,7 @@ export interface PaymentsStore {
     to: PaymentStatus,
     at: number,
     cause: TransitionCause,
+    actor?: Actor,
   ): Promise<TransitionResult>;
   /**
    * Completes every payment AWAITING_COMPLETION whose countdown started `delayMs` before `now`, in the

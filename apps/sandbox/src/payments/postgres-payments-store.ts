@@ -7,6 +7,7 @@ import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import {
+  type Actor,
   AWAITING_COMPLETION,
   MONEY_MOVED,
   type NewPayment,
@@ -48,6 +49,7 @@ interface CreationRow {
   created_status: string;
   created_cause: string;
   created_version: string;
+  created_actor: string | null;
 }
 
 interface HistoryJson {
@@ -58,6 +60,7 @@ interface HistoryJson {
   completed_at: number | null;
   settled_at: number | null;
   shortfall: Shortfall | null;
+  actor: string | null;
 }
 
 function toChange(h: HistoryJson): StatusChange {
@@ -69,6 +72,7 @@ function toChange(h: HistoryJson): StatusChange {
     ...(h.completed_at === null ? {} : { completedAt: num(h.completed_at) }),
     ...(h.settled_at === null ? {} : { settledAt: num(h.settled_at) }),
     ...(h.shortfall ? { shortfall: h.shortfall } : {}),
+    ...(h.actor ? { actor: h.actor } : {}),
   };
 }
 
@@ -130,6 +134,7 @@ function insertedFields(d: NewPayment) {
     asked_countdown: d.countdownFrom ?? null,
     cause: d.cause,
     offset_used: d.clockOffsetMs ?? null,
+    actor: d.actor ?? null,
   };
 }
 
@@ -296,9 +301,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
          SELECT t.*, t.asked_at + coalesce(clock.offset_ms - t.offset_used, 0) AS asked_now
          FROM ROWS FROM (json_to_recordset($3::json) AS (id text, amount bigint, currency text, method text,
                            from_account text, to_account text, description text, reference text, asked_at bigint,
-                           status text, asked_countdown bigint, cause text, offset_used bigint))
+                           status text, asked_countdown bigint, cause text, offset_used bigint, actor text))
            WITH ORDINALITY AS t(id, amount, currency, method, from_account, to_account, description, reference,
-                                asked_at, status, asked_countdown, cause, offset_used, n),
+                                asked_at, status, asked_countdown, cause, offset_used, actor, n),
            clock
        ), ws AS (
          UPDATE workspaces SET payment_count = payment_count + $2, version = version + $2,
@@ -313,10 +318,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
        ), payment AS (
          INSERT INTO payments (workspace, seq, id, amount, currency, method, from_account, to_account,
                                description, reference, status, created_at, countdown_from, version,
-                               created_status, created_cause, created_version)
+                               created_status, created_cause, created_version, created_actor)
          SELECT $1, base_seq + n, id, amount, currency, method, from_account, to_account,
                 description, reference, status, created_at, asked_countdown + (created_at - asked_at),
-                base_version + n, status, cause, base_version + n FROM input
+                base_version + n, status, cause, base_version + n, actor FROM input
        )
        SELECT base_seq, base_version, created_at FROM input ORDER BY n`,
       // One JSON text, not a PostgreSQL array per column: node-postgres escapes arrays element by
@@ -326,7 +331,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
     const baseSeq = num(rows[0].base_seq);
     const baseVersion = num(rows[0].base_version);
-    return drafts.map(({ cause, clockOffsetMs: _offset, ...draft }, i) => {
+    return drafts.map(({ cause, clockOffsetMs: _offset, actor, ...draft }, i) => {
       const createdAt = num((rows[i] as { created_at: string }).created_at);
       const shift = createdAt - draft.createdAt;
       return {
@@ -334,7 +339,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
         createdAt,
         ...(draft.countdownFrom === undefined ? {} : { countdownFrom: draft.countdownFrom + shift }),
         seq: baseSeq + i + 1,
-        history: [{ status: draft.status, at: createdAt, cause, version: baseVersion + i + 1 }],
+        history: [
+          { status: draft.status, at: createdAt, cause, version: baseVersion + i + 1, ...(actor ? { actor } : {}) },
+        ],
       };
     });
   }
@@ -346,9 +353,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
   async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
     const { rows } = await client.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
       name: "payspec_payment",
-      text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version,
+      text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version, created_actor,
          (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
-                   'completed_at', h.completed_at, 'settled_at', h.settled_at, 'shortfall', h.shortfall) ORDER BY h.version)
+                   'completed_at', h.completed_at, 'settled_at', h.settled_at, 'shortfall', h.shortfall,
+                   'actor', h.actor) ORDER BY h.version)
           FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
        FROM payments p WHERE workspace = $1 AND id = $2`,
       values: [workspace, id],
@@ -360,6 +368,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       at: num(row.created_at),
       cause: row.created_cause as TransitionCause,
       version: num(row.created_version),
+      ...(row.created_actor ? { actor: row.created_actor } : {}),
     };
     return { ...toRecord(row), history: [creation, ...(row.changes ?? []).map(toChange)] };
   }
@@ -375,6 +384,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     to: PaymentStatus,
     at: number,
     cause: TransitionCause,
+    actor?: Actor,
   ) {
     const moves = MONEY_MOVED.has(to) && !MONEY_MOVED.has(payment.status);
     const undoes = !MONEY_MOVED.has(to) && MONEY_MOVED.has(payment.status);
@@ -411,9 +421,19 @@ export class PostgresPaymentsStore implements PaymentsStore {
          UPDATE payments SET status = $3, completed_at = $4, settled_at = $5, countdown_from = $8, version = ws.version
          FROM ws WHERE payments.workspace = $1 AND payments.seq = $2
        )
-       INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
-       SELECT $1, $2, ws.version, $3, $6, $7, $4, $5 FROM ws`,
-      [workspace, payment.seq, to, completedAt ?? null, settledAt ?? null, at, cause, countdownFrom ?? null],
+       INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at, actor)
+       SELECT $1, $2, ws.version, $3, $6, $7, $4, $5, $9 FROM ws`,
+      [
+        workspace,
+        payment.seq,
+        to,
+        completedAt ?? null,
+        settledAt ?? null,
+        at,
+        cause,
+        countdownFrom ?? null,
+        actor ?? null,
+      ],
     );
     return true;
   }
@@ -425,6 +445,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     to: PaymentStatus,
     at: number,
     cause: TransitionCause,
+    actor?: Actor,
   ): Promise<TransitionResult> {
     const outcome = await inTransaction(this.#pool, async (client) => {
       await lockWorkspace(client, workspace);
@@ -435,7 +456,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       if (!rows[0]) return "not_found" as const;
       const payment = toRecord(rows[0]);
       if (from !== "any" && !from.includes(payment.status)) return "status" as const;
-      if (!(await this.#apply(client, workspace, payment, to, at, cause))) return "funds" as const;
+      if (!(await this.#apply(client, workspace, payment, to, at, cause, actor))) return "funds" as const;
       return "ok" as const;
     });
     // Read after commit: what every instance now sees.

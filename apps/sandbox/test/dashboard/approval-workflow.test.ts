@@ -19,11 +19,19 @@ async function fillNewPayment(fields: { amount: string; method?: string; descrip
 const statusOnPage = () => d.page.locator("#payment-status").textContent();
 const paymentIdOnPage = () => d.page.url().split("/payments/")[1]?.split("?")[0] as string;
 const apiStatus = async (id: string) => (await d.h.call("GET", `/v1/payments/${id}`, { key: KEY })).body.status;
-/** The status history as "status cause" per change (the time left out). */
+/** The status history as "status cause" per change (the time and who acted left out). */
 const history = async () => {
   const rows = d.page.getByRole("table", { name: "Status history" }).locator("tbody tr");
   const out: string[] = [];
-  for (const row of await rows.all()) out.push((await row.locator("td").allTextContents()).slice(1, 3).join(" "));
+  // Who acted (a masked key) is left out here: the four-eyes case checks it.
+  for (const row of await rows.all()) {
+    out.push(
+      (await row.locator("td").allTextContents())
+        .slice(1, 3)
+        .join(" ")
+        .replace(/ · .*$/, ""),
+    );
+  }
   return out;
 };
 
@@ -115,6 +123,36 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     // No money moved.
     expect(await d.h.accounts()).toEqual(before);
     expect(await apiStatus(id)).toBe("failed");
+  });
+
+  it("with four eyes on, whoever submitted cannot approve; another key can, and the history names both", async () => {
+    await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
+    await d.h.sandbox.stores.fourEyes.set(KEY, true);
+    const second = (await d.h.call("POST", "/_sandbox/api-keys", { key: KEY, json: { name: "Onaycı Şükrü" } })).body
+      .key as string;
+    await d.signIn();
+    await fillNewPayment({ amount: "12.00" });
+    const id = paymentIdOnPage();
+    await d.page.getByRole("button", { name: "Approve" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("four-eyes rule is on");
+    expect(await apiStatus(id)).toBe("pending");
+    // Through the control API too, with the submitting key: refused, saying what to do.
+    const refused = await d.h.call("POST", `/_sandbox/payments/${id}/approve`, { key: KEY });
+    expect([refused.status, refused.body.message]).toEqual([403, expect.stringContaining("another API key")]);
+    // Another key of the workspace approves it.
+    await d.page.getByRole("button", { name: "Sign out" }).click();
+    await d.signIn(second);
+    await d.page.goto(`${d.url}/payments/${id}`);
+    await d.page.getByRole("button", { name: "Approve" }).click();
+    expect(await statusOnPage()).toBe("approved");
+    const causes = await d.page
+      .getByRole("table", { name: "Status history" })
+      .locator("tbody tr td:nth-child(3)")
+      .allTextContents();
+    expect(causes).toEqual([`Dashboard · sk_sandbox_…${KEY.slice(-4)}`, `Dashboard · sk_sandbox_…${second.slice(-4)}`]);
+    // Never the keys themselves.
+    expect(await d.page.content()).not.toContain(second);
+    expect(await d.page.content()).not.toContain(KEY);
   });
 
   it("an approved payment completes once the delay has passed since its approval", async () => {

@@ -2,7 +2,14 @@ import type { FastifyRequest } from "fastify";
 import { GATEWAY_SCOPE, workspaceScope } from "../clock/clock.js";
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
-export type ControlScope = { readonly kind: "workspace"; readonly apiKey: string } | { readonly kind: "gateway" };
+export type ControlScope =
+  | {
+      readonly kind: "workspace";
+      readonly apiKey: string;
+      /** Who calls, as histories record it: the key's fingerprint and its mask (never the key). */
+      readonly signer?: string;
+    }
+  | { readonly kind: "gateway" };
 
 /** What a feature's control routes get from the control API: who is calling. */
 export interface ControlContext {

@@ -1,5 +1,12 @@
 /** Who a dashboard session is for: one payments workspace (by its tag) or the card gateway. */
-export type SessionSubject = { readonly kind: "workspace"; readonly tag: string } | { readonly kind: "gateway" };
+export type SessionSubject =
+  | {
+      readonly kind: "workspace";
+      readonly tag: string;
+      /** Who signed in: a keyed fingerprint and the masked key (see the payments' `Actor`). */
+      readonly signer?: string;
+    }
+  | { readonly kind: "gateway" };
 
 /** What the dashboard's pages know of the signed-in session: whom it is for and its CSRF token. */
 export interface SignedInSession {

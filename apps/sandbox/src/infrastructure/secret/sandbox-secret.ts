@@ -9,7 +9,8 @@ export type DigestPurpose =
   | "api-key"
   | "dashboard-sign-in"
   | "dashboard-flash"
-  | "export-link";
+  | "export-link"
+  | "actor";
 
 /** Workspaces are the configured keys, a handful; the bound only keeps a mistake from growing memory. */
 const MAX_REMEMBERED_WORKSPACE_IDS = 10_000;
