@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
+import iconv from "iconv-lite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { istanbulDate, istanbulMidnightAfter } from "../src/index.js";
 import { expectBooksBalanced } from "./support/books.js";
@@ -290,26 +291,88 @@ describe("reconciliation", () => {
     await expectBooksBalanced(h);
   });
 
+  it("reconciles the statements banks send: camt.053, MT940 and a Windows-1254 CSV, references found in the narrative", async () => {
+    const { made, valueDate } = await settledPayments([
+      { amount: 150_075, reference: "INV-2026-0007" },
+      { amount: 2_000, reference: "-INV-77" },
+      { amount: 3_000, reference: "INV-1" },
+      { amount: 4_000, reference: "DUP-9" },
+      { amount: 4_000, reference: "DUP-9" },
+    ]);
+    const [date6, dmy] = [valueDate.slice(2).replaceAll("-", ""), valueDate.split("-").reverse().join(".")];
+    // An internet branch's export: semicolons, 1.500,75, a debit as "-", the bank's capital İ, Windows-1254.
+    const csv = iconv.encode(
+      `Tarih;Açıklama;Tutar;Bakiye\r\n${dmy};FATURA NO: İNV-2026-0007 ÖDEMESİ;-1.500,75;10.000,00\r\n${dmy};GELEN EFT IŞIK;500,00;10.500,00\r\n`,
+      "windows-1254",
+    );
+    const fromCsv = await importStatement(csv);
+    expect(fromCsv.status).toBe(201);
+    expect(fromCsv.body.lines.map((l: { outcome: string }) => l.outcome)).toEqual(["matched", "credit_entry"]);
+    expect(fromCsv.body.lines[0]).toMatchObject({
+      payment_id: made[0]?.id,
+      amount_minor: 150_075,
+      direction: "debit",
+      narrative: "FATURA NO: İNV-2026-0007 ÖDEMESİ",
+    });
+    // ISO 20022 camt.053 (V02): the EndToEndId names it, even one a spreadsheet would take for a formula.
+    const camt = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+<GrpHdr><MsgId>TR-1</MsgId><CreDtTm>${valueDate}T18:00:00+03:00</CreDtTm></GrpHdr>
+<Stmt><Id>TR-1-1</Id><CreDtTm>${valueDate}T18:00:00+03:00</CreDtTm><Acct><Id><IBAN>TR330006100519786457841326</IBAN></Id></Acct>
+<Ntry><Amt Ccy="TRY">20.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>${valueDate}</Dt></BookgDt><ValDt><Dt>${valueDate}</Dt></ValDt>
+<NtryDtls><TxDtls><Refs><EndToEndId>-INV-77</EndToEndId></Refs><RmtInf><Ustrd>Kaya Tekstil A.Ş. ödemesi</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="TRY">30.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>${valueDate}</Dt></BookgDt>
+<NtryDtls><TxDtls><Refs><EndToEndId>NOTPROVIDED</EndToEndId></Refs><RmtInf><Strd><CdtrRefInf><Ref> INV-1 </Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+    const fromCamt = await importStatement(Buffer.from(camt));
+    expect(fromCamt.body.lines.map((l: { outcome: string }) => l.outcome)).toEqual(["matched", "matched"]);
+    // SWIFT MT940: the first payment again (already reconciled: nothing twice, whatever the format) and
+    // a reference two payments share (reported, never guessed).
+    const mt940 = [
+      ":20:STMT-1",
+      ":25:TR330006100519786457841326",
+      ":28C:1/1",
+      `:60F:C${date6}TRY10000,00`,
+      `:61:${date6}D1500,75NTRFNONREF`,
+      ":86:FATURA NO: INV-2026-0007",
+      `:61:${date6}D40,00NTRFNONREF`,
+      ":86:ODEME DUP-9",
+      `:62F:C${date6}TRY8459,25`,
+      "-",
+    ].join("\r\n");
+    const fromMt940 = await importStatement(Buffer.from(mt940));
+    expect(fromMt940.body.lines.map((l: { outcome: string }) => l.outcome)).toEqual([
+      "already_reconciled",
+      "ambiguous",
+    ]);
+    expect((await payment(made[0]?.id as string)).status).toBe("reconciled");
+    expect((await payment(made[1]?.id as string)).status).toBe("reconciled");
+    expect((await payment(made[2]?.id as string)).status).toBe("reconciled");
+    expect((await payment(made[3]?.id as string)).status).toBe("settled");
+    // A day with no movement: accepted, nothing to match.
+    const empty = await importStatement(Buffer.from("Tarih;Açıklama;Tutar;Bakiye\r\n"));
+    expect([empty.status, empty.body.lines]).toEqual([201, []]);
+    await expectBooksBalanced(h);
+  });
+
   it("refuses a bad file naming the line and what is wrong, and changes nothing", async () => {
     const { made, valueDate } = await settledPayments([{ amount: 1_000, reference: "GOOD-1" }]);
     const good = `GOOD-1,1000,TRY,${valueDate}`;
     const cases: [string | Buffer, RegExp][] = [
       ["ref,amount,currency,date\nGOOD-1,1000,TRY,2026-01-01\n", /Line 1 must be the header/],
+      ["ref,amount,currency,date\nGOOD-1,1000,TRY,2026-01-01\n", /Not a statement format this sandbox reads/],
       [`${header}\n${good}\nX-2,12.50,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): must be a whole number/],
       [`${header}\n${good}\nX-2,-5,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): a negative amount/],
       [`${header}\n${good}\nX-2,500,TRX,${valueDate}\n`, /Line 3 \(currency\): not an ISO 4217/],
       [`${header}\n${good}\nX-2,500,TRY,2026-13-01\n`, /Line 3 \(value_date\): not a calendar date/],
-      [
-        `${header}\n${good}\n=HYPERLINK(1),500,TRY,${valueDate}\n`,
-        /Line 3 \(reference\): starts like a spreadsheet formula/,
-      ],
+      // A byte no encoding a Turkish bank uses can hold (0x81 is undefined in Windows-1254).
       [
         Buffer.concat([
           Buffer.from(`${header}\n${good}\nKas`),
-          Buffer.from([0xfd]),
+          Buffer.from([0x81]),
           Buffer.from(`m,1,TRY,${valueDate}\n`),
         ]),
-        /^Line 3, column 4 \(byte \d+\): not UTF-8/,
+        /^Line 3, column 4 \(byte \d+\): neither UTF-8 nor Windows-1254/,
       ],
       // Columns count characters, so Turkish letters before the bad byte count once each.
       [
@@ -320,7 +383,6 @@ describe("reconciliation", () => {
         ]),
         /^Line 3, column 4 \(byte \d+\): not UTF-8/,
       ],
-      [`${header}\n`, /no lines/],
       [`${header}\n${good}\nX-2,500,TRY\n`, /Line 3 has 3 cells/],
     ];
     for (const [file, message] of cases) {

@@ -1,11 +1,13 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import type { PaymentRecord } from "../payments/index.js";
 import type {
   LineOutcome,
   ReconciledLine,
   ReconciliationRun,
   Statement,
+  StatementLine,
   UnmatchedPayment,
 } from "./reconciliation-store.js";
 
@@ -18,7 +20,24 @@ export const LINE_OUTCOMES: readonly LineOutcome[] = [
   "not_settled",
   "ambiguous",
   "repeated_line",
+  "credit_entry",
 ];
+
+/** What separates words in a bank's narrative (a reference's own `-`, `/`, `.` and `_` do not). */
+const WORD_BREAK = /[\s,;:()"'<>[\]{}|]+/;
+
+/**
+ * The keys a statement line may name a payment by: its own reference whole, then each word of its
+ * narrative, as `foldForSearch` compares them (trimmed, NFC, case-insensitive by Turkish rules), so
+ * `FATURA NO: İNV-2026-0007 ÖDEMESİ` names `INV-2026-0007`. A payment's reference is folded alike.
+ */
+export function referenceKeys(line: Pick<StatementLine, "reference" | "narrative">): string[] {
+  const words = (line.narrative ?? "").split(WORD_BREAK).map((word) => word.replace(/[.]+$/, ""));
+  return [...new Set([line.reference.trim(), ...words].filter(Boolean).map(foldForSearch))];
+}
+
+/** A payment's reference as a key (see referenceKeys). */
+export const referenceKey = (reference: string) => foldForSearch(reference.trim());
 
 /** What a store shows the matcher: the payments a statement's lines name, and the settled ones of its dates. */
 export interface StatementCandidates {
@@ -49,23 +68,41 @@ export function matchStatement(
   const byReference = new Map<string, PaymentRecord[]>();
   for (const payment of candidates.byReference) {
     if (payment.reference === undefined) continue;
-    const list = byReference.get(payment.reference) ?? [];
+    const key = referenceKey(payment.reference);
+    const list = byReference.get(key) ?? [];
     list.push(payment);
-    byReference.set(payment.reference, list);
+    byReference.set(key, list);
   }
   const seenLines = new Set<string>();
   const reconciledNow = new Set<string>();
   const toReconcile: PaymentRecord[] = [];
   const lines: ReconciledLine[] = statement.lines.map((line) => {
-    const identity = JSON.stringify([line.reference, line.amountMinor, line.currency, line.valueDate]);
+    const identity = JSON.stringify([
+      line.reference,
+      line.narrative,
+      line.direction,
+      line.amountMinor,
+      line.currency,
+      line.valueDate,
+    ]);
     const judged = (outcome: LineOutcome, payment?: PaymentRecord, status?: PaymentStatus): ReconciledLine => ({
       ...line,
       outcome,
-      ...(payment ? { paymentId: payment.id, paymentStatus: status ?? payment.status } : {}),
+      ...(payment
+        ? { paymentId: payment.id, paymentStatus: status ?? payment.status, paymentAmountMinor: payment.amount }
+        : {}),
     });
     if (seenLines.has(identity)) return judged("repeated_line");
     seenLines.add(identity);
-    const named = byReference.get(line.reference) ?? [];
+    if (line.direction === "credit") return judged("credit_entry");
+    // Every payment the line names by any key, once each: two different ones are ambiguous, never guessed.
+    const named = [
+      ...new Map(
+        referenceKeys(line)
+          .flatMap((key) => byReference.get(key) ?? [])
+          .map((p) => [p.id, p]),
+      ).values(),
+    ];
     if (named.length === 0) return judged("no_payment");
     if (named.length > 1) return judged("ambiguous");
     const payment = named[0] as PaymentRecord;

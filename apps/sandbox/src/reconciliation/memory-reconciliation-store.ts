@@ -1,5 +1,5 @@
 import type { MemoryLedger } from "../payments/index.js";
-import { matchStatement } from "./match-statement.js";
+import { matchStatement, referenceKey, referenceKeys } from "./match-statement.js";
 import type { ReconciliationRun, ReconciliationStore, Statement } from "./reconciliation-store.js";
 
 /** Runs kept in this process, beside the in-memory payments they reconcile. */
@@ -16,8 +16,8 @@ export class MemoryReconciliationStore implements ReconciliationStore {
     const ledger = this.#payments.ledger(workspace);
     const runs = this.#runs.get(workspace) ?? [];
     // No await from here to the end: the run sees one state and is applied whole.
-    const references = new Set(statement.lines.map((line) => line.reference));
-    const byReference = ledger.payments.filter((p) => p.reference !== undefined && references.has(p.reference));
+    const keys = new Set(statement.lines.flatMap(referenceKeys));
+    const byReference = ledger.payments.filter((p) => p.reference !== undefined && keys.has(referenceKey(p.reference)));
     const settledOnValueDates = ledger.payments.filter((p) => p.status === "settled");
     const repeatOf = runs.find((run) => run.sha256 === statement.sha256)?.id;
     const { run, toReconcile } = matchStatement(statement, { byReference, settledOnValueDates }, at, repeatOf);

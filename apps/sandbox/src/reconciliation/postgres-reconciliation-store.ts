@@ -3,8 +3,9 @@ import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/clock/istanbul-tim
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
+import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "../payments/index.js";
-import { matchStatement } from "./match-statement.js";
+import { matchStatement, referenceKeys } from "./match-statement.js";
 import type {
   ReconciliationRun,
   ReconciliationStore,
@@ -51,10 +52,12 @@ export class PostgresReconciliationStore implements ReconciliationStore {
     // together, and two imports at once (any instances) take turns, so nothing reconciles twice.
     return inTransaction(this.#pool, async (client) => {
       await lockWorkspace(client, workspace);
-      const references = [...new Set(statement.lines.map((line) => line.reference))];
+      // References compared as referenceKey folds them: the same table in SQL as in JavaScript.
+      const keys = [...new Set(statement.lines.flatMap(referenceKeys))];
       const byReference = await client.query<PaymentRow>(
-        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference = ANY($2::text[])`,
-        [workspace, references],
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference IS NOT NULL
+           AND translate(normalize(btrim(reference), NFC), $3, $4) = ANY($2::text[])`,
+        [workspace, keys, FOLD_FROM, FOLD_TO],
       );
       // Settled payments of the value dates: settled_at within those Istanbul days (by day number).
       const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
-import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { money } from "../infrastructure/dashboard-shell/money-format.js";
 
 interface RunSummary {
   readonly id: string;
@@ -36,12 +37,16 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       "Reconciliation",
       html`${result ?? ""}
       <section aria-labelledby="import"><h2 id="import">Import a statement</h2>
-      <p>CSV in UTF-8 with the header <code>reference,amount_minor,currency,value_date</code>. Each line is
-      matched to the settled payment with its reference, amount and currency, which becomes reconciled.</p>
+      <p>The statement as the bank sent it: ISO 20022 camt.053 (XML), SWIFT MT940, or the internet branch's
+      CSV export (<code>Tarih;Açıklama;Tutar;Bakiye</code>, or debit and credit columns), in UTF-8,
+      Windows-1254 or ISO-8859-9; or the sandbox's own CSV (<code>reference,amount_minor,currency,value_date</code>).
+      Each debit is matched to the settled payment its reference names (in a reference field or as a word of the
+      description), by amount and currency; it becomes reconciled.</p>
       <form method="post" action="${DASHBOARD}/reconciliation" class="stacked">${token(request)}
-        <label>Statement file <input type="file" id="statement-file" accept=".csv,text/csv"></label>
-        <label>Statement (the file's text; choosing a file fills it in)
-          <textarea name="statement" id="statement" rows="8" required></textarea></label>
+        <label>Statement file <input type="file" id="statement-file" accept=".csv,.xml,.sta,.txt,.940,text/csv,text/xml"></label>
+        <input type="hidden" name="statement_base64" id="statement-base64">
+        <label>Or its text (choosing a file fills this in)
+          <textarea name="statement" id="statement" rows="8"></textarea></label>
         <p><button type="submit">Reconcile</button></p>
       </form></section>
       <h2>Past runs</h2>
@@ -56,13 +61,10 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
   dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => reconciliationPage(request, reply));
 
   dashboard.post(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => {
-    const statement = formField(request, "statement") ?? "";
-    const answer = await ctx.control(
-      request.dashboardKey,
-      "POST",
-      "/_sandbox/reconciliations",
-      Buffer.from(statement, "utf8"),
-    );
+    // The file's own bytes when one was chosen (a Windows-1254 file stays Windows-1254), else the text.
+    const encoded = formField(request, "statement_base64");
+    const bytes = encoded ? Buffer.from(encoded, "base64") : Buffer.from(formField(request, "statement") ?? "", "utf8");
+    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reconciliations", bytes);
     if (answer.statusCode !== 201) {
       return reconciliationPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
     }
@@ -83,11 +85,28 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
     );
     if (answer.statusCode !== 200) return reconciliationPage(request, reply, undefined, 404);
     const run = answer.json() as RunSummary & {
-      lines: { line: number; outcome: string; reference: string; payment_id?: string }[];
+      lines: {
+        line: number;
+        outcome: string;
+        reference: string;
+        amount_minor: number;
+        currency: string;
+        value_date: string;
+        direction?: string;
+        narrative?: string;
+        payment_id?: string;
+        payment_amount_minor?: number;
+      }[];
     };
-    const lines = run.lines.map(
-      (l) => html`<tr><td>${l.line}</td><td>${l.reference}</td><td class="status">${l.outcome.replaceAll("_", " ")}</td>
-        <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td></tr>`,
+    const outcome = queryField(request, "outcome");
+    const shown = outcome ? run.lines.filter((l) => l.outcome === outcome) : run.lines;
+    const outcomes = [...new Set(run.lines.map((l) => l.outcome))];
+    const lines = shown.map(
+      (l) => html`<tr><td>${l.line}</td><td>${statusBadge(l.outcome)}</td><td>${l.value_date}</td>
+        <td class="money">${l.direction === "credit" ? "+" : ""}${money(l.amount_minor, l.currency)}</td>
+        <td>${l.reference}${l.narrative ? html`<br>${l.narrative}` : ""}</td>
+        <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td>
+        <td class="money">${l.payment_amount_minor === undefined ? "" : money(l.payment_amount_minor, l.currency)}</td></tr>`,
     );
     return ctx.render(
       request,
@@ -96,8 +115,12 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       html`<p>${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.
         <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">Report (CSV)</a> ·
         <a href="${DASHBOARD}/reconciliation">All runs</a></p>
-      <table aria-label="Statement lines"><thead><tr><th>Line</th><th>Reference</th><th>Outcome</th><th>Payment</th></tr></thead>
-      <tbody>${lines.slice(0, 1000)}</tbody></table>`,
+      <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="Filter lines">
+        <label>Outcome <select name="outcome"><option value="">any</option>${outcomes.map((o) => html`<option value="${o}" ${o === outcome ? html`selected` : ""}>${o.replaceAll("_", " ")}</option>`)}</select></label>
+        <button type="submit">Show</button></form>
+      <table aria-label="Statement lines"><thead><tr><th>Line</th><th>Outcome</th><th>Value date</th><th class="money">Statement amount</th>
+        <th>Reference and description</th><th>Payment</th><th class="money">Payment amount</th></tr></thead>
+      <tbody>${lines.length > 0 ? lines.slice(0, 1000) : html`<tr><td colspan="7">No lines${outcome ? " with this outcome" : ""}.</td></tr>`}</tbody></table>`,
     );
   });
 
@@ -123,6 +146,11 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
 export const STATEMENT_FILE_SCRIPT = `
 document.getElementById("statement-file")?.addEventListener("change", async (event) => {
   const file = event.target.files?.[0];
-  if (file) document.getElementById("statement").value = await file.text();
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  document.getElementById("statement-base64").value = btoa(binary);
+  document.getElementById("statement").value = await file.text();
 });
 `;

@@ -4,11 +4,19 @@ import type { PaymentStatus } from "@payspec/payments-zod";
 export interface StatementLine {
   /** 1 for the first line after the header: what a report and an error name. */
   readonly line: number;
+  /**
+   * The entry's own reference: our CSV's reference column, or a bank file's structured one (camt.053's
+   * EndToEndId or creditor reference, MT940's customer reference); "" when it has none.
+   */
   readonly reference: string;
   readonly amountMinor: number;
   readonly currency: string;
   /** yyyy-MM-dd: the day the bank says the money settled. */
   readonly valueDate: string;
+  /** Money out of the account (a payment of ours) or into it; our CSV's lines are payments out. */
+  readonly direction?: "debit" | "credit";
+  /** The bank's free text for the entry (card numbers masked), where references often hide. */
+  readonly narrative?: string;
 }
 
 export interface Statement {
@@ -27,7 +35,9 @@ export type LineOutcome =
   | "no_payment"
   | "not_settled"
   | "ambiguous"
-  | "repeated_line";
+  | "repeated_line"
+  /** Money into the account: not one of the workspace's payments (they are debits). */
+  | "credit_entry";
 
 export interface ReconciledLine extends StatementLine {
   readonly outcome: LineOutcome;
@@ -35,6 +45,8 @@ export interface ReconciledLine extends StatementLine {
   readonly paymentId?: string;
   /** That payment's status before the run. */
   readonly paymentStatus?: PaymentStatus;
+  /** That payment's amount (minor units), beside the statement's own. */
+  readonly paymentAmountMinor?: number;
 }
 
 /** A settled payment of one of the statement's value dates that no line matched. */

@@ -13,6 +13,8 @@ export const REPORT_COLUMNS = [
   "payment_id",
   "payment_status",
   "settled_at",
+  "direction",
+  "narrative",
 ] as const;
 
 /**

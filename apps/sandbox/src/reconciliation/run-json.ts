@@ -23,7 +23,15 @@ export function runToApi(run: ReconciliationRun) {
       amount_minor: line.amountMinor,
       currency: line.currency,
       value_date: line.valueDate,
-      ...(line.paymentId === undefined ? {} : { payment_id: line.paymentId, payment_status: line.paymentStatus }),
+      ...(line.direction === undefined ? {} : { direction: line.direction }),
+      ...(line.narrative === undefined ? {} : { narrative: line.narrative }),
+      ...(line.paymentId === undefined
+        ? {}
+        : {
+            payment_id: line.paymentId,
+            payment_status: line.paymentStatus,
+            ...(line.paymentAmountMinor === undefined ? {} : { payment_amount_minor: line.paymentAmountMinor }),
+          }),
     })),
     unmatched: run.unmatched.map((p) => ({
       payment_id: p.paymentId,

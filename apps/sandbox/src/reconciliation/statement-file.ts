@@ -2,8 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-kit";
 import { parse } from "csv-parse/sync";
 import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
-import { firstBadUtf8 } from "./first-bad-utf8.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
+import { bankCsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
+import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
+import { statementLine } from "./statement-formats/entry-fields.js";
+import { isMt940, readMt940 } from "./statement-formats/mt940.js";
+import { statementText } from "./statement-formats/statement-text.js";
 
 /** The statement's header, exactly: the columns a bank export is mapped to before import. */
 export const STATEMENT_COLUMNS = ["reference", "amount_minor", "currency", "value_date"] as const;
@@ -16,9 +20,6 @@ const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
 const bad = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
 
-/** What a spreadsheet would run as a formula (OWASP): a statement holds plain values only. */
-const looksLikeFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell);
-
 function readLine(cells: string[], line: number): StatementLine {
   const at = (column: string) => `Line ${line} (${column})`;
   if (cells.length !== STATEMENT_COLUMNS.length) {
@@ -29,11 +30,6 @@ function readLine(cells: string[], line: number): StatementLine {
     const column = STATEMENT_COLUMNS[i] as string;
     if (column === "amount_minor" && /^-\d/.test(cell))
       throw bad(`${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`);
-    if (looksLikeFormula(cell)) {
-      throw bad(
-        `${at(column)}: starts like a spreadsheet formula (=, +, -, @, tab); a statement holds plain values only.`,
-      );
-    }
     if (!isStorableText(cell)) throw bad(`${at(column)}: holds NUL or a broken character; fix the file's text.`);
   }
   if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
@@ -50,24 +46,13 @@ function readLine(cells: string[], line: number): StatementLine {
   }
   if (endOfIstanbulDate(valueDate) === undefined)
     throw bad(`${at("value_date")}: not a calendar date; use yyyy-MM-dd.`);
-  return { line, reference, amountMinor: Number(amount), currency, valueDate };
+  // A reference is whatever the payment was given (`-INV-77` included): the report escapes what a
+  // spreadsheet would run, so nothing is refused for how it starts.
+  return { line, reference: reference.trim(), amountMinor: Number(amount), currency, valueDate, direction: "debit" };
 }
 
-/**
- * A bank statement file (CSV, UTF-8, a header of STATEMENT_COLUMNS): its lines, or a 400 that names
- * the first bad line and column, never quoting the file. Nothing is changed by a file that fails.
- */
-export function readStatement(bytes: Buffer): Statement {
-  if (bytes.length > STATEMENT_MAX_BYTES) {
-    throw bad(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
-  }
-  const undecodable = firstBadUtf8(bytes);
-  if (undecodable) {
-    throw bad(
-      `Line ${undecodable.line}, column ${undecodable.column} (byte ${undecodable.byte}): not UTF-8 text; save the statement as UTF-8 (in Excel: CSV UTF-8).`,
-    );
-  }
-  const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
+/** Our own CSV (STATEMENT_COLUMNS): its lines, named by their line in the file. */
+function readOurCsv(text: string): StatementLine[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // `info` tells each record's line in the file (blank lines are skipped), so errors name the right one.
@@ -75,22 +60,53 @@ export function readStatement(bytes: Buffer): Statement {
       relax_column_count: true,
       skip_empty_lines: true,
       info: true,
+      bom: true,
     }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw bad(`The statement is not valid CSV${line ? ` near line ${line}` : ""}: check its quotes.`);
   }
-  const [header, ...rows] = records;
-  if (!header || header.record.join(",") !== STATEMENT_COLUMNS.join(",")) {
-    throw bad(`Line 1 must be the header ${STATEMENT_COLUMNS.join(",")}, exactly (see the sample statement).`);
+  const [, ...rows] = records;
+  return rows.map(({ record, info }) => readLine(record, info.lines));
+}
+
+/**
+ * A bank statement file, its format recognised from the file itself: ISO 20022 camt.053 (XML),
+ * SWIFT MT940, a Turkish bank's CSV export (see TURKISH_BANK_MAPPINGS), or our own CSV (a header of
+ * STATEMENT_COLUMNS); UTF-8, Windows-1254, ISO-8859-9 or UTF-16 (see statementText). Its lines, or a
+ * 400 that names the first bad line (or entry) and field, never quoting the file. A statement with no
+ * entries is a statement (a day with no movement). Nothing is changed by a file that fails.
+ */
+export function readStatement(bytes: Buffer): Statement {
+  if (bytes.length > STATEMENT_MAX_BYTES) {
+    throw bad(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
   }
-  if (rows.length === 0) throw bad("The statement has a header and no lines.");
-  if (rows.length > STATEMENT_MAX_LINES) {
+  const { text } = statementText(bytes);
+  const head = text.slice(0, 2_000).replace(/^\uFEFF/, "");
+  const firstLine = head.split(/\r?\n/, 1)[0]?.trim() ?? "";
+  let lines: StatementLine[];
+  if (head.trimStart().startsWith("<")) {
+    if (!isCamt053(head)) throw bad("The XML file is not a camt.053 statement (BkToCstmrStmt, ISO 20022).");
+    lines = readCamt053(text).map(statementLine);
+  } else if (isMt940(text)) {
+    lines = readMt940(text).map(statementLine);
+  } else if (firstLine === STATEMENT_COLUMNS.join(",")) {
+    lines = readOurCsv(text);
+  } else {
+    const mapping = bankCsvMapping(head.replace(/^\uFEFF/, ""), TURKISH_BANK_MAPPINGS);
+    if (!mapping) {
+      throw bad(
+        `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement).`,
+      );
+    }
+    lines = readBankCsv(text, mapping).map(statementLine);
+  }
+  if (lines.length > STATEMENT_MAX_LINES) {
     throw bad(`The statement has more than ${STATEMENT_MAX_LINES} lines; split it by value date.`);
   }
   return {
     id: `rec_${randomBytes(8).toString("hex")}`,
     sha256: createHash("sha256").update(bytes).digest("hex"),
-    lines: rows.map(({ record, info }) => readLine(record, info.lines)),
+    lines,
   };
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { istanbulDate, istanbulMidnightAfter } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
@@ -78,22 +79,36 @@ describe("the dashboard's back office, in a real browser", () => {
     const cutoff = istanbulMidnightAfter(now);
     await d.h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
     const valueDate = istanbulDate(cutoff);
+    // The internet branch's export as the bank writes it: semicolons, decimal commas, Windows-1254.
     const file = join(tmpdir(), `statement-${process.pid}.csv`);
+    const dmy = valueDate.split("-").reverse().join(".");
     writeFileSync(
       file,
-      `reference,amount_minor,currency,value_date\nFTR-ŞĞİ-0042,4990,TRY,${valueDate}\nYOK-1,100,TRY,${valueDate}\n`,
+      iconv.encode(
+        `Tarih;Açıklama;Tutar;Bakiye\r\n${dmy};KİRA ÖDEMESİ FTR-ŞĞİ-0042;-49,90;100,00\r\n${dmy};YOK-1 İADE;-1,00;99,00\r\n`,
+        "windows-1254",
+      ),
     );
 
     await d.signIn();
     await d.page.getByRole("link", { name: "Reconciliation" }).click();
     await d.page.getByLabel("Statement file").setInputFiles(file);
-    await expect.poll(() => d.page.locator("#statement").inputValue()).toContain("FTR-ŞĞİ-0042");
+    await expect.poll(() => d.page.locator("#statement-base64").inputValue()).not.toBe("");
     await d.page.getByRole("button", { name: "Reconcile" }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("1 matched");
     const rows = d.page.getByRole("table", { name: "Statement lines" }).locator("tbody tr");
     const lines: string[] = [];
     for (const row of await rows.all()) lines.push((await row.locator("td").allTextContents()).join("|"));
-    expect(lines).toEqual([`2|FTR-ŞĞİ-0042|matched|${made.id}`, "3|YOK-1|no payment|"]);
+    // The statement's own amount, date and description beside the payment's, Turkish letters exact.
+    expect(lines.map((line) => line.replace(/\s+/g, " "))).toEqual([
+      `2|matched|${valueDate}|49.90 TRY|KİRA ÖDEMESİ FTR-ŞĞİ-0042|${made.id}|49.90 TRY`,
+      `3|no payment|${valueDate}|1.00 TRY|YOK-1 İADE||`,
+    ]);
+    // Filtered by outcome.
+    await d.page.getByLabel("Outcome").selectOption("no_payment");
+    await d.page.getByRole("button", { name: "Show" }).click();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("YOK-1");
     await d.page.screenshot({ path: `${SHOTS}reconciliation.png`, fullPage: true });
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("reconciled");
 
@@ -103,18 +118,17 @@ describe("the dashboard's back office, in a real browser", () => {
     const chunks: Buffer[] = [];
     for await (const chunk of report) chunks.push(chunk as Buffer);
     const csv = Buffer.concat(chunks).toString("utf8");
-    expect(csv).toContain(`2,matched,FTR-ŞĞİ-0042,4990,TRY,${valueDate},${made.id},settled`);
+    expect(csv).toContain(`2,matched,,4990,TRY,${valueDate},${made.id},settled`);
+    expect(csv).toContain("debit,KİRA ÖDEMESİ FTR-ŞĞİ-0042");
 
     // The import landed on the run's own page: a reload shows the run again and imports nothing.
-    await d.page.reload();
+    await d.page.goto(d.page.url().split("?")[0] as string);
     expect(await d.page.getByRole("table", { name: "Statement lines" }).locator("tbody tr").count()).toBe(2);
     expect((await d.h.call("GET", "/_sandbox/reconciliations", { key: KEY })).body.data).toHaveLength(1);
 
     // A bad file changes nothing and names the line.
     await d.page.getByRole("link", { name: "All runs" }).click();
-    await d.page
-      .getByLabel(/Statement \(the file's text/)
-      .fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");
+    await d.page.getByLabel(/Or its text/).fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");
     await d.page.getByRole("button", { name: "Reconcile" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor)");
   });

@@ -1,0 +1,93 @@
+import { XMLParser } from "fast-xml-parser";
+import type { RawEntry } from "./entry-fields.js";
+import { statementProblem } from "./entry-fields.js";
+
+type Node = Record<string, unknown>;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  // Elements that may repeat are always lists, so one statement or one entry reads like many.
+  isArray: (name) => ["Stmt", "Ntry", "TxDtls", "Ustrd", "Bal"].includes(name),
+  processEntities: true,
+});
+
+const text = (value: unknown): string => {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "object") return String((value as Node)["#text"] ?? "");
+  return String(value);
+};
+const child = (node: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((at, key) => (at && typeof at === "object" ? (at as Node)[key] : undefined), node);
+const list = (value: unknown): Node[] => (Array.isArray(value) ? (value as Node[]) : value ? [value as Node] : []);
+
+/** A date element (`<Dt>` or `<DtTm>`) as yyyy-MM-dd. */
+function dateOf(node: unknown): string {
+  const date = text(child(node, "Dt")) || text(child(node, "DtTm")).slice(0, 10);
+  return date;
+}
+
+/** Whether the text is an ISO 20022 bank-to-customer statement (camt.053), any version. */
+export function isCamt053(head: string): boolean {
+  return /<(\w+:)?BkToCstmrStmt[\s>]/.test(head) || /camt\.053\.001\.\d\d/.test(head);
+}
+
+/**
+ * The entries of an ISO 20022 camt.053 statement (BankToCustomerStatement; V02 and V08 share these
+ * paths): each `Ntry` with its amount and currency, debit or credit, value date (booking date when
+ * there is none), references (EndToEndId, the creditor's structured reference) and narrative
+ * (unstructured remittance information and the entry's additional information). A batch booking with
+ * its transactions' own amounts becomes one entry per transaction.
+ */
+export function readCamt053(xml: string): RawEntry[] {
+  let document: Node;
+  try {
+    document = parser.parse(xml, true) as Node;
+  } catch (error) {
+    const line = /Line (\d+)/i.exec(String((error as Error).message))?.[1];
+    throw statementProblem(`The camt.053 file is not well-formed XML${line ? ` near line ${line}` : ""}.`);
+  }
+  const statement = child(document, "Document", "BkToCstmrStmt");
+  if (!statement) throw statementProblem("The XML file is not a camt.053 statement (Document/BkToCstmrStmt).");
+  const entries: RawEntry[] = [];
+  for (const stmt of list(child(statement, "Stmt"))) {
+    for (const ntry of list(child(stmt, "Ntry"))) {
+      const direction = text(child(ntry, "CdtDbtInd")) === "DBIT" ? "debit" : "credit";
+      const valueDate = dateOf(child(ntry, "ValDt")) || dateOf(child(ntry, "BookgDt"));
+      const transactions = list(child(ntry, "NtryDtls", "TxDtls"));
+      const additional = text(child(ntry, "AddtlNtryInf"));
+      const parts =
+        transactions.length > 1 && transactions.every((tx) => child(tx, "Amt") !== undefined)
+          ? transactions
+          : [undefined];
+      for (const tx of parts) {
+        const details = tx ?? transactions[0];
+        const amountNode = tx ? child(tx, "Amt") : child(ntry, "Amt");
+        const n = entries.length + 1;
+        entries.push({
+          where: `Entry ${n}`,
+          line: n,
+          amount: text(amountNode),
+          currency: String(child(amountNode, "@Ccy") ?? ""),
+          direction,
+          valueDate,
+          references: [
+            text(child(details, "Refs", "EndToEndId")),
+            text(child(details, "RmtInf", "Strd", "CdtrRefInf", "Ref")),
+          ],
+          narrative: [
+            ...list(child(details, "RmtInf", "Ustrd")).map(text),
+            text(child(details, "AddtlTxInf")),
+            additional,
+          ]
+            .filter(Boolean)
+            .join(" "),
+        });
+      }
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,66 @@
+import { toMinorUnits } from "@payspec/client-core";
+import { ApiFailure, maskCardNumbers } from "@payspec/server-kit";
+import { endOfIstanbulDate } from "../../infrastructure/clock/istanbul-time.js";
+import type { StatementLine } from "../reconciliation-store.js";
+
+/** Statements in any format become these; the reader of each format names where a bad field is. */
+export interface RawEntry {
+  /** How an error names the entry: "Line 4", "Entry 2". */
+  readonly where: string;
+  readonly line: number;
+  readonly amount: string;
+  readonly currency: string;
+  readonly direction: "debit" | "credit";
+  readonly valueDate: string;
+  readonly references: readonly string[];
+  readonly narrative: string;
+}
+
+/** A reference's own bound in the payments spec; a longer one in a bank file is narrative. */
+const MAX_REFERENCE_LENGTH = 140;
+/** What banks write for "no reference". */
+const NO_REFERENCE = new Set(["NOTPROVIDED", "NONREF", "NONE", ""]);
+
+export const statementProblem = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
+
+/**
+ * One entry as the matcher reads it: an exact amount in the currency's minor units, an ISO currency,
+ * a calendar date, the first real reference, and the narrative with card numbers masked (a statement
+ * is kept with its run, and a full card number is never kept anywhere).
+ */
+export function statementLine(entry: RawEntry): StatementLine {
+  const currency = entry.currency.trim().toUpperCase();
+  // Any three-letter code: banks' files still carry codes ISO 4217 has withdrawn (DEM), which no
+  // payment here uses, so such an entry simply matches nothing.
+  if (!/^[A-Z]{3}$/.test(currency)) {
+    throw statementProblem(`${entry.where} (currency): not a currency code such as TRY, USD or EUR.`);
+  }
+  let amountMinor: number;
+  try {
+    amountMinor = toMinorUnits(entry.amount.trim(), currency, { exact: true });
+  } catch {
+    throw statementProblem(
+      `${entry.where} (amount): not an amount in ${currency} with at most its currency's decimals, such as 1500.75.`,
+    );
+  }
+  if (amountMinor < 0)
+    throw statementProblem(`${entry.where} (amount): negative; the debit or credit mark says which way money moved.`);
+  if (endOfIstanbulDate(entry.valueDate) === undefined) {
+    throw statementProblem(`${entry.where} (value date): not a calendar date.`);
+  }
+  const reference =
+    entry.references
+      .map((r) => r.trim())
+      .find((r) => !NO_REFERENCE.has(r.toUpperCase()) && r.length <= MAX_REFERENCE_LENGTH) ?? "";
+  return {
+    line: entry.line,
+    reference: maskCardNumbers(reference),
+    amountMinor,
+    currency,
+    valueDate: entry.valueDate,
+    direction: entry.direction,
+    ...(entry.narrative.trim()
+      ? { narrative: maskCardNumbers(entry.narrative.replace(/\s+/g, " ").trim()).slice(0, 500) }
+      : {}),
+  };
+}

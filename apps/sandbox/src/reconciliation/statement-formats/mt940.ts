@@ -1,0 +1,83 @@
+import type { RawEntry } from "./entry-fields.js";
+import { statementProblem } from "./entry-fields.js";
+
+/** Whether the text is a SWIFT MT940 statement: a `:20:` reference and statement lines (`:61:`). */
+export function isMt940(text: string): boolean {
+  return /(^|\n):20:/.test(text) && /(^|\n):61:/.test(text);
+}
+
+/**
+ * `:61:` — value date YYMMDD, an optional entry date MMDD, the mark (C, D, RC, RD), an optional
+ * funds code, the amount with a decimal comma, the transaction type (N, F or S and three
+ * characters), then the customer's reference up to `//` and the bank's after it.
+ */
+const STATEMENT_LINE = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9 ]{3})([^\n]*)/;
+
+/** YYMMDD as yyyy-MM-dd: SWIFT's years 00–79 are this century, 80–99 the last. */
+function date(yymmdd: string): string {
+  const yy = Number(yymmdd.slice(0, 2));
+  return `${yy < 80 ? 2000 + yy : 1900 + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+}
+
+/**
+ * The entries of a SWIFT MT940 statement (one or more messages): each `:61:` line with the currency
+ * of its statement's opening balance (`:60F:`/`:60M:`), its `:86:` narrative (continuation lines
+ * joined; `?20`–`?29` subfields of German banks read as text), and its customer reference.
+ */
+export function readMt940(text: string): RawEntry[] {
+  const entries: RawEntry[] = [];
+  let currency = "";
+  let current: { line: number; fields: string[]; narrative: string[] } | undefined;
+  let tag = "";
+  const finish = () => {
+    if (!current) return;
+    const [valueDate, , mark, , amount, , rest] = current.fields as string[];
+    const [customer = "", bank = ""] = (rest ?? "").split("//");
+    const n = entries.length + 1;
+    entries.push({
+      where: `Line ${current.line}`,
+      line: n,
+      amount: (amount ?? "").replace(",", ".").replace(/\.$/, ""),
+      currency,
+      direction: mark === "D" || mark === "RC" ? "debit" : "credit",
+      valueDate: date(valueDate ?? ""),
+      references: [customer.trim(), bank.trim()],
+      narrative: current.narrative
+        .join("")
+        .replace(/\?\d\d/g, " ")
+        .trim(),
+    });
+    current = undefined;
+  };
+  const lines = text.split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
+    const tagged = /^:(\d\d[A-Z]?):(.*)$/.exec(raw);
+    if (!tagged) {
+      // A continuation of the field above (narrative, or the rest of a :61:'s details).
+      if (tag === "86" && current) current.narrative.push(raw);
+      continue;
+    }
+    tag = tagged[1] as string;
+    const value = tagged[2] as string;
+    if (tag === "60F" || tag === "60M") {
+      currency = /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1] ?? "";
+    } else if (tag === "61") {
+      finish();
+      const fields = STATEMENT_LINE.exec(value);
+      if (!fields)
+        throw statementProblem(`Line ${i + 1} (:61:): not an MT940 statement line (value date, C or D, amount).`);
+      current = { line: i + 1, fields: fields.slice(1), narrative: [] };
+    } else if (tag === "86") {
+      if (current) current.narrative.push(value);
+    } else {
+      finish();
+    }
+  }
+  finish();
+  if (entries.some((entry) => entry.currency === "")) {
+    throw statementProblem(
+      "The MT940 file has statement lines (:61:) without an opening balance (:60F:) naming the currency.",
+    );
+  }
+  return entries;
+}
