@@ -298,6 +298,7 @@ describe("reconciliation", () => {
       { amount: 3_000, reference: "INV-1" },
       { amount: 4_000, reference: "DUP-9" },
       { amount: 4_000, reference: "DUP-9" },
+      { amount: 5_000, reference: "LATE-1" },
     ]);
     const [date6, dmy] = [valueDate.slice(2).replaceAll("-", ""), valueDate.split("-").reverse().join(".")];
     // An internet branch's export: semicolons, 1.500,75, a debit as "-", the bank's capital İ, Windows-1254.
@@ -337,6 +338,11 @@ describe("reconciliation", () => {
       ":86:FATURA NO: INV-2026-0007",
       `:61:${date6}D40,00NTRFNONREF`,
       ":86:ODEME DUP-9",
+      // A month after it settled: outside its value-date window, so not this payment's booking.
+      `:61:${istanbulDate(Date.parse(`${valueDate}T12:00:00+03:00`) + 30 * 86_400_000)
+        .slice(2)
+        .replaceAll("-", "")}D50,00NTRFLATE-1`,
+      ":86:GEC ODEME",
       `:62F:C${date6}TRY8459,25`,
       "-",
     ].join("\r\n");
@@ -344,6 +350,7 @@ describe("reconciliation", () => {
     expect(fromMt940.body.lines.map((l: { outcome: string }) => l.outcome)).toEqual([
       "already_reconciled",
       "ambiguous",
+      "date_differs",
     ]);
     expect((await payment(made[0]?.id as string)).status).toBe("reconciled");
     expect((await payment(made[1]?.id as string)).status).toBe("reconciled");
@@ -353,6 +360,42 @@ describe("reconciliation", () => {
     const empty = await importStatement(Buffer.from("Tarih;Açıklama;Tutar;Bakiye\r\n"));
     expect([empty.status, empty.body.lines]).toEqual([201, []]);
     await expectBooksBalanced(h);
+  });
+
+  it("reads another bank's CSV through a layout the workspace added, refusing a layout that cannot work", async () => {
+    const { made, valueDate } = await settledPayments([{ amount: 987_654, reference: "SİP-2026-11" }]);
+    const put = (mappings: unknown[]) =>
+      h.call("PUT", "/_sandbox/settings/statement-mappings", { headers: bearer(KEY), json: { mappings } });
+    const layout = {
+      name: "Örnek Bankası",
+      date: "Valör",
+      date_format: "dd/MM/yyyy",
+      narrative: ["İşlem Açıklaması"],
+      debit: "Çıkan",
+      credit: "Giren",
+      currency: "TRY",
+      decimal: ",",
+      thousands: " ",
+    };
+    // Neither an amount column nor both debit and credit: refused, naming the field.
+    const { debit: _d, ...noMoney } = layout;
+    const refused = await put([noMoney]);
+    expect([refused.status, refused.body.param]).toEqual([400, "mappings.0.amount"]);
+    expect((await put([layout])).status).toBe(200);
+    expect(
+      (await h.call("GET", "/_sandbox/settings/statement-mappings", { headers: bearer(KEY) })).body.mappings,
+    ).toEqual([{ ...layout }]);
+    const [y, m, d] = valueDate.split("-");
+    // Dates with slashes, a space for thousands, debit and credit columns: the layout says how to read it.
+    const file = `Valör;İşlem Açıklaması;Çıkan;Giren\n${d}/${m}/${y};SİPARİŞ SİP-2026-11 ÖDEMESİ;9 876,54;\n`;
+    const reply = await importStatement(Buffer.from(file));
+    expect(reply.status).toBe(201);
+    expect(reply.body.lines[0]).toMatchObject({ outcome: "matched", payment_id: made[0]?.id, amount_minor: 987_654 });
+    // A reset of the workspace forgets its layouts.
+    await h.control("/reset");
+    expect(
+      (await h.call("GET", "/_sandbox/settings/statement-mappings", { headers: bearer(KEY) })).body.mappings,
+    ).toEqual([]);
   });
 
   it("refuses a bad file naming the line and what is wrong, and changes nothing", async () => {

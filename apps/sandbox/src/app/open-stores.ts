@@ -14,7 +14,7 @@ import {
 } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { MemoryOutboxStore, PostgresOutboxStore, REPORT_RECIPIENTS } from "../mail/index.js";
 import { HashedWorkspacesStore, MemoryPaymentsStore, PostgresPaymentsStore } from "../payments/index.js";
-import { MemoryReconciliationStore, PostgresReconciliationStore } from "../reconciliation/index.js";
+import { MemoryReconciliationStore, PostgresReconciliationStore, STATEMENT_MAPPINGS } from "../reconciliation/index.js";
 import { MemoryScheduleStore, PostgresScheduleStore } from "../scheduled-reports/index.js";
 import { AUTO_SETTLEMENT } from "../settlement/index.js";
 import type { SandboxStores } from "./sandbox-stores.js";
@@ -32,6 +32,7 @@ export function memoryStores(): SandboxStores {
     autoSettlement,
     reportRecipients: new MemoryWorkspaceSetting(REPORT_RECIPIENTS),
     reconciliation: new MemoryReconciliationStore(payments),
+    statementMappings: new MemoryWorkspaceSetting(STATEMENT_MAPPINGS),
     gateway: new MemoryGatewayStore(),
     clocks: new MemoryClockStore(),
     sessions: new MemorySessionStore(),
@@ -68,6 +69,7 @@ export async function postgresStores(
     autoSettlement: new PostgresWorkspaceSetting(pool, AUTO_SETTLEMENT, storedWorkspaceId),
     reportRecipients: new PostgresWorkspaceSetting(pool, REPORT_RECIPIENTS, storedWorkspaceId),
     reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId),
+    statementMappings: new PostgresWorkspaceSetting(pool, STATEMENT_MAPPINGS, storedWorkspaceId),
     gateway: new PostgresGatewayStore(pool),
     clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
     sessions: new PostgresSessionStore(pool),

@@ -6,7 +6,7 @@ import type { ClockStore } from "../infrastructure/clock/clock-store.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { OutboxStore } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
-import type { ReconciliationStore } from "../reconciliation/index.js";
+import type { CsvMapping, ReconciliationStore } from "../reconciliation/index.js";
 import type { ScheduleStore } from "../scheduled-reports/index.js";
 
 /** Everything the sandbox keeps, from one place: in memory, or in one PostgreSQL database. */
@@ -21,6 +21,8 @@ export interface SandboxStores {
   /** Who receives the workspace's reports by e-mail; empty until set. */
   readonly reportRecipients: WorkspaceSetting<readonly string[]>;
   readonly reconciliation: ReconciliationStore;
+  /** The workspace's own bank CSV layouts for statements (none until added). */
+  readonly statementMappings: WorkspaceSetting<readonly CsvMapping[]>;
   readonly gateway: GatewayStore;
   readonly clocks: ClockStore;
   readonly sessions: SessionStore;

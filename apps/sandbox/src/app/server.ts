@@ -164,7 +164,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       exportQueueRows: config.exportQueueRows,
     }),
     scheduledReportsFeature(schedules, stores.schedules),
-    reconciliationFeature({ reconciliation: stores.reconciliation, clocks, elapsedTime: catchUp }),
+    reconciliationFeature({
+      reconciliation: stores.reconciliation,
+      statementMappings: stores.statementMappings,
+      clocks,
+      elapsedTime: catchUp,
+    }),
     ...(requestLog ? [requestLogFeature(requestLog, config.apiKeys)] : []),
     ...(faults ? [faultsFeature(faults)] : []),
     gatewayFeature({ gateway, clocks }),

@@ -10,6 +10,8 @@ import { registerReconciliationPages, STATEMENT_FILE_SCRIPT } from "./reconcilia
 export { MemoryReconciliationStore } from "./memory-reconciliation-store.js";
 export { PostgresReconciliationStore } from "./postgres-reconciliation-store.js";
 export type { ReconciliationStore } from "./reconciliation-store.js";
+export type { CsvMapping } from "./statement-formats/bank-csv.js";
+export { STATEMENT_MAPPINGS } from "./statement-mappings.js";
 
 export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature {
   return {
@@ -17,7 +19,13 @@ export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature 
     controlRoutes: (control, ctx) => registerReconciliationControls(control, deps, ctx),
     dashboardPages: registerReconciliationPages,
     scripts: { "statement-file.js": STATEMENT_FILE_SCRIPT },
-    resetWorkspace: (apiKey) => deps.reconciliation.deleteFor(apiKey),
-    reset: () => deps.reconciliation.deleteFor(),
+    resetWorkspace: async (apiKey) => {
+      await deps.reconciliation.deleteFor(apiKey);
+      await deps.statementMappings.clear(apiKey);
+    },
+    reset: async () => {
+      await deps.reconciliation.deleteFor();
+      await deps.statementMappings.clear();
+    },
   };
 }

@@ -11,6 +11,22 @@ import type {
   UnmatchedPayment,
 } from "./reconciliation-store.js";
 
+/**
+ * How far from its payment a statement entry's value date may be: from the day the payment completed
+ * (its money moved) to this many days after the day it settled (a bank may book a Friday's payment on
+ * Monday, or after a holiday), Istanbul dates.
+ */
+export const VALUE_DATE_DAYS_AFTER_SETTLEMENT = 4;
+
+const DAY = 86_400_000;
+
+/** Whether a value date lies in the payment's window (see VALUE_DATE_DAYS_AFTER_SETTLEMENT). */
+export function inValueDateWindow(payment: PaymentRecord, valueDate: string): boolean {
+  if (payment.completedAt === undefined || payment.settledAt === undefined) return false;
+  const last = istanbulDate(payment.settledAt + VALUE_DATE_DAYS_AFTER_SETTLEMENT * DAY);
+  return valueDate >= istanbulDate(payment.completedAt) && valueDate <= last;
+}
+
 export const LINE_OUTCOMES: readonly LineOutcome[] = [
   "matched",
   "already_reconciled",
@@ -21,6 +37,7 @@ export const LINE_OUTCOMES: readonly LineOutcome[] = [
   "ambiguous",
   "repeated_line",
   "credit_entry",
+  "date_differs",
 ];
 
 /** What separates words in a bank's narrative (a reference's own `-`, `/`, `.` and `_` do not). */
@@ -43,7 +60,10 @@ export const referenceKey = (reference: string) => foldForSearch(reference.trim(
 export interface StatementCandidates {
   /** Every payment of the workspace whose reference is one of the statement's. */
   readonly byReference: readonly PaymentRecord[];
-  /** Every `settled` payment of the workspace settled on one of the statement's value dates (Istanbul). */
+  /**
+   * At least every `settled` payment whose value-date window (see inValueDateWindow) holds one of the
+   * statement's value dates; the matcher checks each.
+   */
   readonly settledOnValueDates: readonly PaymentRecord[];
 }
 
@@ -112,6 +132,7 @@ export function matchStatement(
     if (payment.currency !== line.currency) return judged("currency_differs", payment);
     if (payment.amount !== line.amountMinor) return judged("amount_differs", payment);
     if (payment.status !== "settled") return judged("not_settled", payment);
+    if (!inValueDateWindow(payment, line.valueDate)) return judged("date_differs", payment);
     reconciledNow.add(payment.id);
     toReconcile.push(payment);
     return judged("matched", payment);
@@ -122,7 +143,7 @@ export function matchStatement(
       (p) =>
         p.status === "settled" &&
         p.settledAt !== undefined &&
-        valueDates.has(istanbulDate(p.settledAt)) &&
+        [...valueDates].some((date) => inValueDateWindow(p, date)) &&
         !reconciledNow.has(p.id),
     )
     .map((p) => ({

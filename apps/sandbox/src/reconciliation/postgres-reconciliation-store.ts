@@ -5,7 +5,7 @@ import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "../payments/index.js";
-import { matchStatement, referenceKeys } from "./match-statement.js";
+import { matchStatement, referenceKeys, VALUE_DATE_DAYS_AFTER_SETTLEMENT } from "./match-statement.js";
 import type {
   ReconciliationRun,
   ReconciliationStore,
@@ -59,12 +59,15 @@ export class PostgresReconciliationStore implements ReconciliationStore {
            AND translate(normalize(btrim(reference), NFC), $3, $4) = ANY($2::text[])`,
         [workspace, keys, FOLD_FROM, FOLD_TO],
       );
-      // Settled payments of the value dates: settled_at within those Istanbul days (by day number).
+      // Settled payments whose value-date window (completion to a few days after settlement) may hold
+      // one of the statement's dates, by Istanbul day number; the matcher decides each exactly.
       const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];
+      const [first, last] = days.length > 0 ? [Math.min(...days), Math.max(...days)] : [1, 0];
       const settled = await client.query<PaymentRow>(
         `SELECT ${PAYMENT_COLUMNS} FROM payments
-         WHERE workspace = $1 AND status = 'settled' AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} = ANY($2::bigint[])`,
-        [workspace, days],
+         WHERE workspace = $1 AND status = 'settled' AND (completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} <= $3
+           AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} + ${VALUE_DATE_DAYS_AFTER_SETTLEMENT} >= $2`,
+        [workspace, first, last],
       );
       const earlier = await client.query<{ id: string }>(
         "SELECT id FROM reconciliation_runs WHERE workspace = $1 AND sha256 = $2 ORDER BY position LIMIT 1",

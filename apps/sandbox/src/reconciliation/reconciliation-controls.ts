@@ -4,14 +4,19 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import { readCappedBody } from "../infrastructure/control-api/capped-body.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { ElapsedTime } from "../payments/index.js";
 import type { ReconciliationStore } from "./reconciliation-store.js";
 import { writeReportCsv } from "./report-csv.js";
 import { runToApi, summaryToApi } from "./run-json.js";
 import { readStatement, STATEMENT_MAX_BYTES } from "./statement-file.js";
+import type { CsvMapping } from "./statement-formats/bank-csv.js";
+import { registerStatementMappingControls } from "./statement-mappings.js";
 
 export interface ReconciliationDeps {
   readonly reconciliation: ReconciliationStore;
+  /** The workspace's own bank CSV layouts. */
+  readonly statementMappings: WorkspaceSetting<readonly CsvMapping[]>;
   readonly clocks: SandboxClocks;
   /** Statuses brought up to the clock first: a payment that completed and settled by now is reconcilable. */
   readonly elapsedTime: ElapsedTime;
@@ -20,9 +25,11 @@ export interface ReconciliationDeps {
 /** `/_sandbox/reconciliations`: a bank statement imported (CSV body), the runs, each run and its CSV report. */
 export function registerReconciliationControls(
   control: FastifyInstance,
-  { reconciliation, clocks, elapsedTime }: ReconciliationDeps,
-  { workspaceOf, clockScopeOf }: ControlContext,
+  { reconciliation, statementMappings, clocks, elapsedTime }: ReconciliationDeps,
+  ctx: ControlContext,
 ): void {
+  const { workspaceOf, clockScopeOf } = ctx;
+  registerStatementMappingControls(control, statementMappings, ctx);
   // A bank statement, as CSV: read whole (bounded) before anything changes, then reconciled in one go.
   control.addContentTypeParser("text/csv", (_request, payload, done) => {
     readCappedBody(payload, STATEMENT_MAX_BYTES).then(
@@ -38,7 +45,7 @@ export function registerReconciliationControls(
         param: "Content-Type",
       });
     }
-    const statement = readStatement(request.body);
+    const statement = readStatement(request.body, await statementMappings.get(key));
     const at = await clocks.now(clockScopeOf(request));
     await elapsedTime.apply(key, at);
     const run = await reconciliation.reconcile(key, statement, at);

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.js";
 
 interface RunSummary {
   readonly id: string;
@@ -53,12 +54,14 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       <table aria-label="Reconciliation runs"><thead><tr><th>Run at (Istanbul)</th><th>Matched</th><th>Other lines</th>
         <th>Settled, no line</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">No statement imported yet.</td></tr>`}</tbody></table>
+      ${await layoutsSection(ctx, request)}
       <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,
       status,
     );
   }
 
   dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => reconciliationPage(request, reply));
+  registerLayoutActions(dashboard, ctx, reconciliationPage);
 
   dashboard.post(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => {
     // The file's own bytes when one was chosen (a Windows-1254 file stays Windows-1254), else the text.

@@ -37,7 +37,9 @@ export type LineOutcome =
   | "ambiguous"
   | "repeated_line"
   /** Money into the account: not one of the workspace's payments (they are debits). */
-  | "credit_entry";
+  | "credit_entry"
+  /** The value date is outside the payment's window (completion to a few days after settlement). */
+  | "date_differs";
 
 export interface ReconciledLine extends StatementLine {
   readonly outcome: LineOutcome;

@@ -3,7 +3,7 @@ import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-
 import { parse } from "csv-parse/sync";
 import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
-import { bankCsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
+import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
 import { statementLine } from "./statement-formats/entry-fields.js";
 import { isMt940, readMt940 } from "./statement-formats/mt940.js";
@@ -77,7 +77,7 @@ function readOurCsv(text: string): StatementLine[] {
  * 400 that names the first bad line (or entry) and field, never quoting the file. A statement with no
  * entries is a statement (a day with no movement). Nothing is changed by a file that fails.
  */
-export function readStatement(bytes: Buffer): Statement {
+export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] = []): Statement {
   if (bytes.length > STATEMENT_MAX_BYTES) {
     throw bad(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
   }
@@ -93,10 +93,11 @@ export function readStatement(bytes: Buffer): Statement {
   } else if (firstLine === STATEMENT_COLUMNS.join(",")) {
     lines = readOurCsv(text);
   } else {
-    const mapping = bankCsvMapping(head.replace(/^\uFEFF/, ""), TURKISH_BANK_MAPPINGS);
+    // The workspace's own layouts first: a bank it named knows better than a guess.
+    const mapping = bankCsvMapping(head.replace(/^\uFEFF/, ""), [...ownMappings, ...TURKISH_BANK_MAPPINGS]);
     if (!mapping) {
       throw bad(
-        `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement).`,
+        `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement). Another bank's CSV: add its layout under Reconciliation (PUT /_sandbox/settings/statement-mappings).`,
       );
     }
     lines = readBankCsv(text, mapping).map(statementLine);

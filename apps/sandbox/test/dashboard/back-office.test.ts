@@ -132,4 +132,30 @@ describe("the dashboard's back office, in a real browser", () => {
     await d.page.getByRole("button", { name: "Reconcile" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor)");
   });
+
+  it("adds a bank's CSV layout from the Reconciliation page, and removes it after asking", async () => {
+    await d.signIn();
+    await d.page.getByRole("link", { name: "Reconciliation" }).click();
+    const form = d.page.getByRole("form", { name: "Add a CSV layout" });
+    await form.getByLabel("Name").fill("Örnek Bankası");
+    await form.getByLabel("Date column").fill("Valör");
+    await form.getByLabel("Date format").selectOption("dd/MM/yyyy");
+    await form.getByLabel(/^Debit column/).fill("Çıkan");
+    await form.getByLabel(/^Credit column/).fill("Giren");
+    await form.getByLabel(/Description columns/).fill("İşlem Açıklaması");
+    await form.getByRole("button", { name: "Add the layout" }).click();
+    expect(await d.page.getByRole("status").textContent()).toContain('Layout "Örnek Bankası" added.');
+    const layouts = d.page.getByRole("table", { name: "CSV layouts" });
+    expect(await layouts.textContent()).toContain("Çıkan / Giren");
+    const saved = (await d.h.call("GET", "/_sandbox/settings/statement-mappings", { key: KEY })).body.mappings;
+    expect(saved).toEqual([expect.objectContaining({ name: "Örnek Bankası", date: "Valör", debit: "Çıkan" })]);
+    // A layout that cannot work is refused, saying why.
+    await form.getByLabel("Name").fill("Eksik");
+    await form.getByLabel("Date column").fill("Tarih");
+    await form.getByRole("button", { name: "Add the layout" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("either amount");
+    await d.page.getByRole("button", { name: "Remove Örnek Bankası" }).click();
+    await d.page.getByRole("button", { name: 'Yes, remove "Örnek Bankası"' }).click();
+    expect((await d.h.call("GET", "/_sandbox/settings/statement-mappings", { key: KEY })).body.mappings).toEqual([]);
+  });
 });

@@ -1,0 +1,3 @@
+-- Reconciliation: a workspace's own CSV layouts for its banks' exports (column names, number and date
+-- formats), tried before the built-in Turkish layouts.
+ALTER TABLE workspaces ADD COLUMN statement_mappings jsonb NOT NULL DEFAULT '[]';
