@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-kit";
-import { parse } from "csv-parse/sync";
 import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
 import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
+import { csvRecords } from "./statement-formats/csv-records.js";
 import { statementLine } from "./statement-formats/entry-fields.js";
 import { isMt940, readMt940 } from "./statement-formats/mt940.js";
 import { statementText } from "./statement-formats/statement-text.js";
@@ -53,20 +53,7 @@ function readLine(cells: string[], line: number): StatementLine {
 
 /** Our own CSV (STATEMENT_COLUMNS): its lines, named by their line in the file. */
 function readOurCsv(text: string): StatementLine[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    // `info` tells each record's line in the file (blank lines are skipped), so errors name the right one.
-    records = parse(text, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-      bom: true,
-    }) as unknown as typeof records;
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    throw bad(`The statement is not valid CSV${line ? ` near line ${line}` : ""}: check its quotes.`);
-  }
-  const [, ...rows] = records;
+  const [, ...rows] = csvRecords(text);
   return rows.map(({ record, info }) => readLine(record, info.lines));
 }
 

@@ -1,7 +1,6 @@
-import { parse } from "csv-parse/sync";
 import { foldForSearch } from "../../infrastructure/text/search-fold.js";
+import { csvRecords } from "./csv-records.js";
 import type { RawEntry } from "./entry-fields.js";
-import { statementProblem } from "./entry-fields.js";
 
 /**
  * How a bank's CSV export is read: which columns hold the date, the narrative and the money, and how
@@ -96,20 +95,7 @@ export function bankCsvMapping(text: string, mappings: readonly CsvMapping[]): C
  */
 export function readBankCsv(text: string, mapping: CsvMapping): RawEntry[] {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, {
-      delimiter: delimiterOf(firstLine),
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-      bom: true,
-    }) as unknown as typeof records;
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    throw statementProblem(`The bank's CSV is not valid${line ? ` near line ${line}` : ""}: check its quotes.`);
-  }
-  const [header, ...rows] = records;
+  const [header, ...rows] = csvRecords(text, delimiterOf(firstLine));
   const columns = new Map((header?.record ?? []).map((name, i) => [fold(name), i]));
   const cell = (record: string[], name: string | undefined) =>
     name === undefined ? "" : (record[columns.get(fold(name)) ?? -1] ?? "").trim();
