@@ -123,5 +123,14 @@ describe("statement formats recognised from the file itself", () => {
     expect(refused(latin)).toMatch(/^Line 2, column 15 \(byte \d+\): neither UTF-8 nor Windows-1254/);
     expect(refused(Buffer.from("hello,world\n1,2\n"))).toContain("Not a statement format this sandbox reads");
     expect(refused(Buffer.from("<html><body>no</body></html>"))).toContain("not a camt.053 statement");
+    // An entity that expands without end (billion laughs) is refused before any parsing, at once.
+    const laughs = `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><Amt Ccy="TRY">1.00</Amt>
+<CdtDbtInd>DBIT</CdtDbtInd><ValDt><Dt>2026-11-26</Dt></ValDt><AddtlNtryInf>&b;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>`;
+    expect(refused(Buffer.from(laughs))).toContain("declares a document type or entities");
+    // Not well-formed XML: said so, near its line.
+    expect(
+      refused(Buffer.from('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>')),
+    ).toContain("not well-formed XML");
   });
 });

@@ -12,7 +12,9 @@ const parser = new XMLParser({
   trimValues: true,
   // Elements that may repeat are always lists, so one statement or one entry reads like many.
   isArray: (name) => ["Stmt", "Ntry", "TxDtls", "Ustrd", "Bal"].includes(name),
+  // Only XML's five predefined entities: a statement defines none of its own.
   processEntities: true,
+  htmlEntities: false,
 });
 
 const text = (value: unknown): string => {
@@ -43,6 +45,12 @@ export function isCamt053(head: string): boolean {
  * its transactions' own amounts becomes one entry per transaction.
  */
 export function readCamt053(xml: string): RawEntry[] {
+  // Banks send no document type: one here could only define entities that expand without end.
+  if (/<!(DOCTYPE|ENTITY)/i.test(xml)) {
+    throw statementProblem(
+      "The camt.053 file declares a document type or entities; send the statement as the bank produced it, without them.",
+    );
+  }
   let document: Node;
   try {
     document = parser.parse(xml, true) as Node;
