@@ -269,6 +269,35 @@ describe("the probes that let a request skip completion and settlement", () => {
   });
 });
 
+describe("a request's share of completion", () => {
+  it("completes at most one chunk when asked for one, and the rest when asked for all", async () => {
+    for (let i = 0; i < 3_000; i += 500) {
+      await Promise.all(
+        Array.from({ length: 500 }, (_, n) => stores.payments.insert(A.workspace, draft(1, 1_000 + i + n))),
+      );
+    }
+    const completed = async () => {
+      const snapshot = await stores.payments.snapshot(A.workspace);
+      const listed = await stores.payments.list(A.workspace, {
+        afterSeq: 0,
+        snapshotSeq: snapshot.seq,
+        asOfVersion: snapshot.version,
+        status: "completed",
+        limit: 0,
+        countTotal: true,
+      });
+      return listed.total ?? 0;
+    };
+    await stores.payments.completeDue(A.workspace, 1_000_000, 5_000, 1);
+    const first = await completed();
+    // One chunk: 2,000 in memory, 1,000 on PostgreSQL; never all 3,000.
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(2_000);
+    await stores.payments.completeDue(A.workspace, 1_000_000, 5_000);
+    expect(await completed()).toBe(3_000);
+  });
+});
+
 describe("workspace settings (approval workflow, automatic settlement, report recipients)", () => {
   it("have their defaults in a fresh workspace, are set per workspace, and go back to the default when cleared", async () => {
     const cases = [

@@ -17,7 +17,7 @@ import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.
 import { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { Mailer, mailFeature } from "../mail/index.js";
-import { elapsedTime, paymentsFeature, registerPaymentsApi } from "../payments/index.js";
+import { elapsedTime, paymentsFeature, REQUEST_CHUNKS, registerPaymentsApi } from "../payments/index.js";
 import { reconciliationFeature } from "../reconciliation/index.js";
 import { ApiRequestLog, requestLogFeature } from "../request-log/index.js";
 import { ReportSchedules, scheduledReportsFeature } from "../scheduled-reports/index.js";
@@ -220,7 +220,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       signInPage: sessions.signInPage,
       keyOfTag: (tag) => byTag.get(tag),
       navCounts: async (key) => ({ "/approvals": await approvalsWaiting(payments, key) }),
-      catchUp: async (key) => catchUp.apply(key, await clocks.now(workspaceScope(key))),
+      catchUp: async (key) => catchUp.apply(key, await clocks.now(workspaceScope(key)), REQUEST_CHUNKS),
       scripts: Object.assign({}, ...features.map((feature) => feature.scripts ?? {})),
       features: [
         ...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : [])),

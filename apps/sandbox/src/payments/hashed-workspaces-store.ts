@@ -47,11 +47,11 @@ export class HashedWorkspacesStore implements PaymentsStore {
   ) {
     return this.#inner.transition(this.#id(workspace), ...rest);
   }
-  completeDue(workspace: string, now: number, delayMs: number) {
-    return this.#inner.completeDue(this.#id(workspace), now, delayMs);
+  completeDue(workspace: string, now: number, delayMs: number, chunks?: number) {
+    return this.#inner.completeDue(this.#id(workspace), now, delayMs, chunks);
   }
-  settleDue(workspace: string, now: number) {
-    return this.#inner.settleDue(this.#id(workspace), now);
+  settleDue(workspace: string, now: number, chunks?: number) {
+    return this.#inner.settleDue(this.#id(workspace), now, chunks);
   }
   somethingElapsed(workspace: string, now: number, delayMs: number) {
     // A store that cannot tell at once leaves the answer to completeDue and settleDue.

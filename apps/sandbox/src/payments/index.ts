@@ -8,6 +8,7 @@ import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { DueWork } from "./due-work.js";
 import { newPaymentPage } from "./new-payment-page.js";
 import { registerPaymentControls } from "./payment-controls.js";
 import { paymentsPages } from "./payments-pages.js";
@@ -35,6 +36,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
   const { payments, clocks } = deps;
   const overview = paymentsPages(deps);
   const newPayment = newPaymentPage(deps);
+  const dueWork = new DueWork(deps);
   const addSamples = async (apiKey: string) => {
     if (!deps.samplesFor(apiKey)) return;
     const now = await clocks.now(workspaceScope(apiKey));
@@ -55,6 +57,8 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
       await payments.reset(deps.workspaceKeys.map(seedWorkspace));
       for (const key of deps.workspaceKeys) await addSamples(key);
     },
+    start: () => dueWork.start(),
+    stop: () => dueWork.stop(),
     ensureWorkspaces: async () => {
       const created = new Set(await payments.ensureWorkspaces(deps.workspaceKeys.map(seedWorkspace)));
       for (const key of deps.workspaceKeys) if (created.has(key)) await addSamples(key);
@@ -65,7 +69,7 @@ export type { CursorState } from "./cursor.js";
 export { encodeCursor } from "./cursor.js";
 export { approvePayment, submitFromDashboard } from "./dashboard-actions.js";
 export type { ElapsedTime } from "./elapsed-time.js";
-export { applyElapsedTime, elapsedTime } from "./elapsed-time.js";
+export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
 export { listingFilterFields } from "./filter-fields.js";
 export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 export type { ListingFilters } from "./list-payments.js";

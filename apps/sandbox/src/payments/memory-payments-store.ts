@@ -279,13 +279,14 @@ export class MemoryPaymentsStore implements PaymentsStore {
     return { ok: true, payment };
   }
 
-  async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
+  async completeDue(workspace: string, now: number, delayMs: number, chunks = Number.POSITIVE_INFINITY): Promise<void> {
     const ws = this.#ws(workspace);
     let done = 0;
     while (this.#somethingDue(ws, now, delayMs)) {
       // Thousands falling due at once: other requests (other workspaces' too) get a turn between
       // chunks, and the schedule is looked at afresh after it (another completion may have run).
       if (++done % COMPLETION_CHUNK === 0) {
+        if (done / COMPLETION_CHUNK >= chunks) return;
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
@@ -320,14 +321,15 @@ export class MemoryPaymentsStore implements PaymentsStore {
     return ws.earliestCompletedAt < cutoff && this.#autoSettlement.peek(workspace);
   }
 
-  async settleDue(workspace: string, now: number): Promise<number> {
+  async settleDue(workspace: string, now: number, chunks = Number.POSITIVE_INFINITY): Promise<number> {
     const ws = this.#ws(workspace);
     const cutoff = istanbulMidnightAtOrBefore(now);
     // Every request asks; nearly always the earliest completion is after the last cut-off.
     if (!this.#settlementDue(workspace, ws, cutoff)) return 0;
     const due = [...ws.completed]
       .filter((p) => (p.completedAt as number) < cutoff)
-      .sort((a, b) => (a.completedAt as number) - (b.completedAt as number) || a.seq - b.seq);
+      .sort((a, b) => (a.completedAt as number) - (b.completedAt as number) || a.seq - b.seq)
+      .slice(0, chunks * COMPLETION_CHUNK);
     let settled = 0;
     for (const payment of due) {
       if (++settled % COMPLETION_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));

@@ -221,9 +221,10 @@ export interface PaymentsStore {
    * Completes every payment AWAITING_COMPLETION whose countdown started `delayMs` before `now`, in the
    * order they became due (creation order among equals), as of the moment each became due: debit and
    * credit move together, or the payment fails when the debit account cannot cover it. Each payment
-   * completes once, whoever calls.
+   * completes once, whoever calls. `chunks`: at most that many of the store's chunks now (a request's
+   * share; the due-work loop completes the rest), else all.
    */
-  completeDue(workspace: string, now: number, delayMs: number): Promise<void>;
+  completeDue(workspace: string, now: number, delayMs: number, chunks?: number): Promise<void>;
   /**
    * Settles every `completed` payment whose settlement cut-off (the first Istanbul midnight after its
    * completion) is at or before `now`, as of that cut-off: status `settled`, `settledAt` the cut-off,
@@ -231,7 +232,7 @@ export interface PaymentsStore {
    * setting, which the store reads where it keeps it) is off. Each payment settles
    * once, whoever calls; returns how many this call settled.
    */
-  settleDue(workspace: string, now: number): Promise<number>;
+  settleDue(workspace: string, now: number, chunks?: number): Promise<number>;
   /**
    * Whether neither completeDue nor settleDue has anything to do at `now`, answered at once by a store
    * that holds its payments in this process; a store that must ask a database leaves it out. It may

@@ -476,7 +476,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return rows[0]?.due === true;
   }
 
-  async completeDue(workspace: string, now: number, delayMs: number): Promise<void> {
+  async completeDue(workspace: string, now: number, delayMs: number, chunks = Number.POSITIVE_INFINITY): Promise<void> {
     // Every request asks; nearly always nothing is due, and that answer needs no lock.
     const dueBy = now - delayMs;
     const probe = await this.#pool.query({
@@ -489,7 +489,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
     // get the lock between chunks, and each chunk costs a fixed number of statements, so the whole
     // costs time linear in the number of payments (one row updated thousands of times in a single
     // transaction costs quadratic time in PostgreSQL: every update walks the row's version chain).
-    while (await this.#completeChunk(workspace, dueBy, delayMs)) {
+    let done = 0;
+    while (++done <= chunks && (await this.#completeChunk(workspace, dueBy, delayMs))) {
       // The event loop, too, gets a turn between chunks.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -575,7 +576,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     });
   }
 
-  async settleDue(workspace: string, now: number): Promise<number> {
+  async settleDue(workspace: string, now: number, chunks = Number.POSITIVE_INFINITY): Promise<number> {
     const cutoff = istanbulMidnightAtOrBefore(now);
     const probe = await this.#pool.query({
       name: "payspec_settlement_probe",
@@ -584,10 +585,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
     });
     if (probe.rowCount === 0) return 0;
     let settled = 0;
-    for (;;) {
+    for (let done = 1; ; done++) {
       const chunk = await this.#settleChunk(workspace, cutoff);
       settled += chunk;
-      if (chunk < SETTLEMENT_CHUNK) return settled;
+      if (chunk < SETTLEMENT_CHUNK || done >= chunks) return settled;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -1,0 +1,41 @@
+import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
+import { applyElapsedTime } from "./elapsed-time.js";
+import type { PaymentsStore } from "./payments-store.js";
+
+/** How often each instance looks for payments that fell due while nobody asked. */
+const DUE_WORK_INTERVAL_MS = 250;
+
+/**
+ * Completion and settlement in the background: every instance, now and again, brings each workspace
+ * up to its clock, chunk by chunk under the workspace's lock (instances sharing a database take
+ * turns, and each payment moves once). A request does only one chunk itself (REQUEST_CHUNKS), so
+ * however many payments fell due at once, no request waits for more than that.
+ */
+export class DueWork {
+  readonly #loop: PollingLoop;
+
+  constructor(deps: {
+    readonly payments: PaymentsStore;
+    readonly clocks: SandboxClocks;
+    readonly workspaceKeys: readonly string[];
+    readonly completeAfterMs: number;
+  }) {
+    this.#loop = new PollingLoop(async () => {
+      for (const key of deps.workspaceKeys) {
+        const now = await deps.clocks.now(workspaceScope(key));
+        // A store that holds its payments in this process answers at once when nothing is due.
+        if (deps.payments.nothingElapsed?.(key, now, deps.completeAfterMs) === true) continue;
+        await applyElapsedTime(deps.payments, key, now, deps.completeAfterMs);
+      }
+    }, DUE_WORK_INTERVAL_MS);
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+}
