@@ -16,6 +16,7 @@ import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-actions.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
@@ -191,8 +192,7 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       const now = await deps.clocks.now(workspaceScope(key));
       let payment: StoredPayment;
       try {
-        const subject = request.dashboardSession?.subject;
-        const signer = subject?.kind === "workspace" ? subject.signer : undefined;
+        const signer = signerOf(request.dashboardSession);
         payment = await submitFromDashboard(deps.payments, deps.approvalWorkflow, key, input, now, signer);
       } catch (failure) {
         if (!(failure instanceof ApiFailure)) throw failure;

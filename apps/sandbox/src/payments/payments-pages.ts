@@ -12,6 +12,7 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
 import type { ListingFilters } from "./list-payments.js";
@@ -98,12 +99,6 @@ export interface PaymentsPagesDeps {
   readonly fourEyes: WorkspaceSetting<boolean>;
 }
 
-/** Who is signed in, as histories record it. */
-const signerOf = (request: FastifyRequest) => {
-  const subject = request.dashboardSession?.subject;
-  return subject?.kind === "workspace" ? subject.signer : undefined;
-};
-
 /** The overview (accounts, settings, payments) and a payment's page with its actions. */
 export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
@@ -187,7 +182,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       const key = request.dashboardKey;
       const { id } = request.params;
       // No completion first: a payment waiting for an approver never becomes due.
-      const signer = signerOf(request);
+      const signer = signerOf(request.dashboardSession);
       const result = await approvePayment(deps.payments, key, id, await now(key), {
         fourEyes: await deps.fourEyes.get(key),
         ...(signer ? { actor: signer } : {}),

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ApiFailure, containsCardNumber, isStorableText } from "@payspec/server-kit";
+import { containsCardNumber, isStorableText } from "@payspec/server-kit";
 import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
 import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
 import { csvRecords } from "./statement-formats/csv-records.js";
-import { statementLine } from "./statement-formats/entry-fields.js";
+import { statementLine, statementProblem } from "./statement-formats/entry-fields.js";
 import { isMt940, readMt940 } from "./statement-formats/mt940.js";
 import { statementText } from "./statement-formats/statement-text.js";
 
@@ -18,34 +18,38 @@ export const STATEMENT_MAX_LINES = 100_000;
 const MAX_REFERENCE_LENGTH = 140;
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
-const bad = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
-
 function readLine(cells: string[], line: number): StatementLine {
   const at = (column: string) => `Line ${line} (${column})`;
   if (cells.length !== STATEMENT_COLUMNS.length) {
-    throw bad(`Line ${line} has ${cells.length} cells; every line needs ${STATEMENT_COLUMNS.join(", ")}.`);
+    throw statementProblem(`Line ${line} has ${cells.length} cells; every line needs ${STATEMENT_COLUMNS.join(", ")}.`);
   }
   const [reference, amount, currency, valueDate] = cells as [string, string, string, string];
   for (const [i, cell] of cells.entries()) {
     const column = STATEMENT_COLUMNS[i] as string;
     if (column === "amount_minor" && /^-\d/.test(cell))
-      throw bad(`${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`);
-    if (!isStorableText(cell)) throw bad(`${at(column)}: holds NUL or a broken character; fix the file's text.`);
+      throw statementProblem(`${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`);
+    if (!isStorableText(cell))
+      throw statementProblem(`${at(column)}: holds NUL or a broken character; fix the file's text.`);
   }
   if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
-    throw bad(`${at("reference")}: must be 1 to ${MAX_REFERENCE_LENGTH} characters, as a payment's reference is.`);
+    throw statementProblem(
+      `${at("reference")}: must be 1 to ${MAX_REFERENCE_LENGTH} characters, as a payment's reference is.`,
+    );
   }
-  if (containsCardNumber(reference)) throw bad(`${at("reference")}: looks like it holds a card number; remove it.`);
+  if (containsCardNumber(reference))
+    throw statementProblem(`${at("reference")}: looks like it holds a card number; remove it.`);
   if (!/^\d+$/.test(amount) || !Number.isSafeInteger(Number(amount))) {
-    throw bad(
+    throw statementProblem(
       `${at("amount_minor")}: must be a whole number of minor units (kuruş, cents), digits only, at most 2^53 − 1.`,
     );
   }
   if (!/^[A-Z]{3}$/.test(currency) || !ISO_CURRENCIES.has(currency)) {
-    throw bad(`${at("currency")}: not an ISO 4217 currency code; use three capital letters such as TRY, USD or EUR.`);
+    throw statementProblem(
+      `${at("currency")}: not an ISO 4217 currency code; use three capital letters such as TRY, USD or EUR.`,
+    );
   }
   if (endOfIstanbulDate(valueDate) === undefined)
-    throw bad(`${at("value_date")}: not a calendar date; use yyyy-MM-dd.`);
+    throw statementProblem(`${at("value_date")}: not a calendar date; use yyyy-MM-dd.`);
   // A reference is whatever the payment was given (`-INV-77` included): the report escapes what a
   // spreadsheet would run, so nothing is refused for how it starts.
   return { line, reference: reference.trim(), amountMinor: Number(amount), currency, valueDate, direction: "debit" };
@@ -66,14 +70,15 @@ function readOurCsv(text: string): StatementLine[] {
  */
 export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] = []): Statement {
   if (bytes.length > STATEMENT_MAX_BYTES) {
-    throw bad(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
+    throw statementProblem(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
   }
   const { text } = statementText(bytes);
   const head = text.slice(0, 2_000).replace(/^\uFEFF/, "");
   const firstLine = head.split(/\r?\n/, 1)[0]?.trim() ?? "";
   let lines: StatementLine[];
   if (head.trimStart().startsWith("<")) {
-    if (!isCamt053(head)) throw bad("The XML file is not a camt.053 statement (BkToCstmrStmt, ISO 20022).");
+    if (!isCamt053(head))
+      throw statementProblem("The XML file is not a camt.053 statement (BkToCstmrStmt, ISO 20022).");
     lines = readCamt053(text).map(statementLine);
   } else if (isMt940(text)) {
     lines = readMt940(text).map(statementLine);
@@ -83,14 +88,14 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
     // The workspace's own layouts first: a bank it named knows better than a guess.
     const mapping = bankCsvMapping(head.replace(/^\uFEFF/, ""), [...ownMappings, ...TURKISH_BANK_MAPPINGS]);
     if (!mapping) {
-      throw bad(
+      throw statementProblem(
         `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement). Another bank's CSV: add its layout under Reconciliation (PUT /_sandbox/settings/statement-mappings).`,
       );
     }
     lines = readBankCsv(text, mapping).map(statementLine);
   }
   if (lines.length > STATEMENT_MAX_LINES) {
-    throw bad(`The statement has more than ${STATEMENT_MAX_LINES} lines; split it by value date.`);
+    throw statementProblem(`The statement has more than ${STATEMENT_MAX_LINES} lines; split it by value date.`);
   }
   return {
     id: `rec_${randomBytes(8).toString("hex")}`,

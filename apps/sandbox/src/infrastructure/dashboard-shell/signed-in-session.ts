@@ -13,3 +13,8 @@ export interface SignedInSession {
   readonly subject: SessionSubject;
   readonly csrfToken: string;
 }
+
+/** Who is signed in to a workspace's session, as histories record it; undefined for the gateway or nobody. */
+export function signerOf(session: SignedInSession | undefined): string | undefined {
+  return session?.subject.kind === "workspace" ? session.subject.signer : undefined;
+}

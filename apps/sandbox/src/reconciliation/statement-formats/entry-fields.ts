@@ -21,6 +21,7 @@ const MAX_REFERENCE_LENGTH = 140;
 /** What banks write for "no reference". */
 const NO_REFERENCE = new Set(["NOTPROVIDED", "NONREF", "NONE", ""]);
 
+/** A statement refused: 400 in the payments API's shape, naming the statement (never quoting it). */
 export const statementProblem = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
 
 /**

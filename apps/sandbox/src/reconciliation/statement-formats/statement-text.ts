@@ -1,11 +1,9 @@
-import { ApiFailure } from "@payspec/server-kit";
 import iconv from "iconv-lite";
 import { firstBadUtf8 } from "../first-bad-utf8.js";
+import { statementProblem } from "./entry-fields.js";
 
 /** The encodings a statement may come in: what banks in Türkiye send, and UTF-16 with its BOM. */
 export type StatementEncoding = "utf-8" | "windows-1254" | "iso-8859-9" | "utf-16le" | "utf-16be";
-
-const bad = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
 
 /** Bytes Windows-1254 leaves undefined: text holding one is not Windows-1254 either. */
 const UNDEFINED_IN_1254 = new Set([0x81, 0x8d, 0x8e, 0x8f, 0x90, 0x9d, 0x9e]);
@@ -46,7 +44,7 @@ export function statementText(bytes: Buffer): { text: string; encoding: Statemen
     return { text: iconv.decode(bytes, "iso-8859-9"), encoding: "iso-8859-9" };
   if (declared === "windows-1254" || declared === "cp1254") return turkish(bytes);
   if (declared !== undefined && declared !== "utf-8" && declared !== "utf8") {
-    throw bad(
+    throw statementProblem(
       `The statement declares the encoding ${declared.slice(0, 20)}; save it as UTF-8, Windows-1254 or ISO-8859-9.`,
     );
   }
@@ -61,7 +59,7 @@ export function statementText(bytes: Buffer): { text: string; encoding: Statemen
 function utf8(bytes: Buffer): { text: string; encoding: "utf-8" } {
   const wrong = firstBadUtf8(bytes);
   if (wrong) {
-    throw bad(
+    throw statementProblem(
       `Line ${wrong.line}, column ${wrong.column} (byte ${wrong.byte}): not UTF-8 text; save the statement as UTF-8, or as the bank sent it.`,
     );
   }
@@ -72,7 +70,7 @@ function turkish(bytes: Buffer): { text: string; encoding: "windows-1254" } {
   const offset = bytes.findIndex((b) => UNDEFINED_IN_1254.has(b));
   if (offset !== -1) {
     const at = position(bytes, offset);
-    throw bad(
+    throw statementProblem(
       `Line ${at.line}, column ${at.column} (byte ${offset}): neither UTF-8 nor Windows-1254 text; save the statement as UTF-8, or as the bank sent it.`,
     );
   }
