@@ -1,3 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { testTimeout: 120_000, hookTimeout: 60_000 } });
+/**
+ * Two files at a time, whatever the machine: most of this suite waits on servers (Unleash's scheduled
+ * jobs, WireMock's JVM, Prism), not on a core, and vitest's default on a 2-core machine is one. Files
+ * share their worker's modules (no isolation): each starts the servers it needs and keeps no state in
+ * a module, and importing the verifier again for each of them cost a tenth of the run.
+ */
+export default defineConfig({
+  test: { testTimeout: 120_000, hookTimeout: 60_000, maxWorkers: 2, isolate: false },
+});

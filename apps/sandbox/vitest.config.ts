@@ -1,17 +1,37 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Every test runs twice: on the in-memory store and on PostgreSQL (a real server started for the run,
- * a database of its own per sandbox). Tests of PostgreSQL alone (several instances on one database,
- * SIGKILL and restart, what the tables hold) live in test/postgres/.
+ * Three projects:
+ * - `unit`: code that touches no store (parsers, formats, queues), run once.
+ * - `memory` and `postgres`: every other test runs twice, on the in-memory store and on PostgreSQL
+ *   (a real server started for the run, a database of its own per sandbox). Tests of PostgreSQL alone
+ *   (several instances on one database, SIGKILL and restart, what the tables hold) live in
+ *   test/postgres/.
+ * Every page at two widths in two languages under axe (`dashboard/every-page`) checks layout and
+ * accessibility, which no store changes: it runs on memory only; every page's behaviour is tested on
+ * both stores by the other dashboard tests.
+ * Files share their worker's modules (no isolation): every test starts its own sandbox and stores, and
+ * importing the sandbox again for each of ~90 file runs took a quarter of the suite's time.
  */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    isolate: false,
     projects: [
-      { extends: true, test: { name: "memory", exclude: ["test/postgres/**", "**/node_modules/**"] } },
-      { extends: true, test: { name: "postgres", globalSetup: ["test/support/postgres-server.ts"] } },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "memory", exclude: ["test/unit/**", "test/postgres/**", "**/node_modules/**"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          exclude: ["test/unit/**", "test/dashboard/every-page.test.ts", "**/node_modules/**"],
+          globalSetup: ["test/support/postgres-server.ts"],
+        },
+      },
     ],
   },
 });

@@ -5,6 +5,8 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { ApiKeyView } from "./api-keys.js";
 
 /**
@@ -25,29 +27,29 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
     const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
     const keys = listed.json().data as ApiKeyView[];
     const rows = keys.map(
-      (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${k.status}</td>
-        <td>${k.created_at ? localTime(k.created_at) : "at start"}</td><td>${k.expires_on ?? "never"}</td><td>${localTime(k.last_used_at)}</td>
+      (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusWord(k.status)}</td>
+        <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ?? t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
         <td>${
           k.source === "created" && k.status !== "revoked"
             ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
-                <button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
+                <button type="submit" class="danger" aria-label="${t("Revoke", "İptal et:")} ${k.name}">${t("Revoke", "İptal et")}</button></form>`
             : k.source === "environment"
-              ? "configured (PAYSPEC_API_KEYS)"
+              ? t("configured (PAYSPEC_API_KEYS)", "yapılandırmada (PAYSPEC_API_KEYS)")
               : ""
         }</td></tr>`,
     );
     return ctx.render(
       request,
       reply,
-      "API keys",
+      t("API keys", "API anahtarları"),
       html`${notice ?? ""}
-      <table aria-label="API keys"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created (Istanbul)</th><th>Expires</th><th>Last used (Istanbul)</th><th></th></tr></thead>
+      <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${t("Created (Istanbul)", "Oluşturulma (İstanbul)")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${t("Last used (Istanbul)", "Son kullanım (İstanbul)")}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
-      <section aria-labelledby="new-key"><h2 id="new-key">Create a key</h2>
+      <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
       <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
-        <label>Name <input name="name" required maxlength="100" value="${entered.name ?? ""}"></label>
-        <label>Expires on (optional; valid through the end of that day, Europe/Istanbul) <input name="expires_on" type="date" value="${entered.expires ?? ""}"></label>
-        <p><button type="submit">Create key</button></p>
+        <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${entered.name ?? ""}"></label>
+        <label>${t("Expires on (optional; valid through the end of that day, Europe/Istanbul)", "Son geçerlilik tarihi (isteğe bağlı; o günün sonuna kadar, İstanbul saatiyle)")} <input name="expires_on" type="date" value="${entered.expires ?? ""}"></label>
+        <p><button type="submit">${t("Create key", "Anahtarı oluştur")}</button></p>
       </form></section>`,
       status,
     );
@@ -73,8 +75,11 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
     // Shown once, on the page the action redirects to: a reload of that page shows it no more, and
     // cannot post the form again to mint a second key.
     return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, {
-      notice: `Key "${made.name}" created. Copy it now: it will not be shown again.`,
-      once: { id: "new-api-key", label: "The new key:", value: made.key },
+      notice: t(
+        `Key "${made.name}" created. Copy it now: it will not be shown again.`,
+        `"${made.name}" anahtarı oluşturuldu. Şimdi kopyalayın: bir daha gösterilmeyecek.`,
+      ),
+      once: { id: "new-api-key", label: t("The new key:", "Yeni anahtar:"), value: made.key },
     });
   });
 
@@ -87,13 +92,19 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
         const listed = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys")).json()
           .data as ApiKeyView[];
         const key = listed.find((k) => k.id === request.params.id);
-        if (!key) return ctx.redirect(request, reply, keysPath, { error: "No such key in this workspace." });
+        if (!key)
+          return ctx.redirect(request, reply, keysPath, {
+            error: t("No such key in this workspace.", "Bu çalışma alanında böyle bir anahtar yok."),
+          });
         return confirmPage(ctx, request, reply, {
-          title: "Revoke this key?",
-          question: html`Revoke the key "${key.name}" (<code>${key.masked}</code>)? Every request with it is refused from now on; a revoked key cannot be used again.`,
-          confirm: `Yes, revoke "${key.name}"`,
+          title: t("Revoke this key?", "Bu anahtar iptal edilsin mi?"),
+          question: t(
+            `Revoke the key "${key.name}" (${key.masked})? Every request with it is refused from now on; a revoked key cannot be used again.`,
+            `"${key.name}" anahtarı (${key.masked}) iptal edilsin mi? Bundan sonra onunla gelen her istek reddedilir; iptal edilen bir anahtar yeniden kullanılamaz.`,
+          ),
+          confirm: t(`Yes, revoke "${key.name}"`, `Evet, "${key.name}" iptal edilsin`),
           back: keysPath,
-          backLabel: "No, keep it",
+          backLabel: t("No, keep it", "Hayır, kalsın"),
         });
       }
       const answer = await ctx.control(
@@ -103,7 +114,7 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
       );
       const flash =
         answer.statusCode === 200
-          ? { notice: `Key "${answer.json().name}" revoked.` }
+          ? { notice: t(`Key "${answer.json().name}" revoked.`, `"${answer.json().name}" anahtarı iptal edildi.`) }
           : { error: answer.json().message };
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, flash);
     },

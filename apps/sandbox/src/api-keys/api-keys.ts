@@ -3,6 +3,7 @@ import { ApiFailure, assertStorableText, containsCardNumber, parseRequest } from
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
 import { endOfIstanbulDate, istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
@@ -123,14 +124,20 @@ export class ApiKeys {
     if (key.revokedAt !== undefined) {
       return {
         ok: false,
-        message: `The API key ${key.masked} ("${key.name}") was revoked on ${istanbulDate(key.revokedAt)}. Use another key of the workspace, or create one under Settings → API keys.`,
+        message: t(
+          `The API key ${key.masked} ("${key.name}") was revoked on ${istanbulDate(key.revokedAt)}. Use another key of the workspace, or create one under Settings → API keys.`,
+          `${key.masked} API anahtarı ("${key.name}") ${istanbulDate(key.revokedAt)} tarihinde iptal edildi. Çalışma alanının başka bir anahtarını kullanın ya da API anahtarları sayfasında yenisini oluşturun.`,
+        ),
       };
     }
     const now = await this.#now(workspace);
     if (key.expiresAt !== undefined && now >= key.expiresAt) {
       return {
         ok: false,
-        message: `The API key ${key.masked} ("${key.name}") expired on ${key.expiresOn} (at the end of that day, Europe/Istanbul, on this workspace's sandbox clock). Create a new key under Settings → API keys.`,
+        message: t(
+          `The API key ${key.masked} ("${key.name}") expired on ${key.expiresOn} (at the end of that day, Europe/Istanbul, on this workspace's sandbox clock). Create a new key under Settings → API keys.`,
+          `${key.masked} API anahtarının ("${key.name}") süresi ${key.expiresOn} tarihinde doldu (o günün sonunda, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre). API anahtarları sayfasında yeni bir anahtar oluşturun.`,
+        ),
       };
     }
     const written = this.#lastWritten.get(key.id) ?? Number.NEGATIVE_INFINITY;

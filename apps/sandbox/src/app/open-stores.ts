@@ -12,7 +12,7 @@ import {
   MemoryWorkspaceSetting,
   PostgresWorkspaceSetting,
 } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { MemoryOutboxStore, PostgresOutboxStore, REPORT_RECIPIENTS } from "../mail/index.js";
+import { MAIL_LANGUAGE, MemoryOutboxStore, PostgresOutboxStore, REPORT_RECIPIENTS } from "../mail/index.js";
 import { HashedWorkspacesStore, MemoryPaymentsStore, PostgresPaymentsStore } from "../payments/index.js";
 import { MemoryReconciliationStore, PostgresReconciliationStore, STATEMENT_MAPPINGS } from "../reconciliation/index.js";
 import { MemoryScheduleStore, PostgresScheduleStore } from "../scheduled-reports/index.js";
@@ -31,6 +31,7 @@ export function memoryStores(): SandboxStores {
     fourEyes: new MemoryWorkspaceSetting(APPROVAL_FOUR_EYES),
     autoSettlement,
     reportRecipients: new MemoryWorkspaceSetting(REPORT_RECIPIENTS),
+    mailLanguage: new MemoryWorkspaceSetting(MAIL_LANGUAGE),
     reconciliation: new MemoryReconciliationStore(payments),
     statementMappings: new MemoryWorkspaceSetting(STATEMENT_MAPPINGS),
     gateway: new MemoryGatewayStore(),
@@ -68,6 +69,7 @@ export async function postgresStores(
     fourEyes: new PostgresWorkspaceSetting(pool, APPROVAL_FOUR_EYES, storedWorkspaceId),
     autoSettlement: new PostgresWorkspaceSetting(pool, AUTO_SETTLEMENT, storedWorkspaceId),
     reportRecipients: new PostgresWorkspaceSetting(pool, REPORT_RECIPIENTS, storedWorkspaceId),
+    mailLanguage: new PostgresWorkspaceSetting(pool, MAIL_LANGUAGE, storedWorkspaceId),
     reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId),
     statementMappings: new PostgresWorkspaceSetting(pool, STATEMENT_MAPPINGS, storedWorkspaceId),
     gateway: new PostgresGatewayStore(pool),

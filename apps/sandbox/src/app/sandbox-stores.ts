@@ -3,6 +3,7 @@ import type { SessionStore } from "../dashboard-sessions/index.js";
 import type { ExportJobStore } from "../exports/index.js";
 import type { GatewayStore } from "../gateway/index.js";
 import type { ClockStore } from "../infrastructure/clock/clock-store.js";
+import type { Locale } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { OutboxStore } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
@@ -20,6 +21,8 @@ export interface SandboxStores {
   readonly autoSettlement: WorkspaceSetting<boolean>;
   /** Who receives the workspace's reports by e-mail; empty until set. */
   readonly reportRecipients: WorkspaceSetting<readonly string[]>;
+  /** The language of the workspace's e-mails and the reports they carry (English until chosen). */
+  readonly mailLanguage: WorkspaceSetting<Locale>;
   readonly reconciliation: ReconciliationStore;
   /** The workspace's own bank CSV layouts for statements (none until added). */
   readonly statementMappings: WorkspaceSetting<readonly CsvMapping[]>;

@@ -90,6 +90,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Faults on demand exist only with the control API, through which tests declare them.
   const faults = config.control ? new DeclaredFaults() : undefined;
   const mailer = new Mailer(stores.outbox, {
+    language: stores.mailLanguage,
     from: config.mailFrom,
     retryMs: config.smtpRetryMs,
     ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),

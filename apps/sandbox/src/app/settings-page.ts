@@ -8,6 +8,7 @@ import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { notDone } from "../infrastructure/dashboard-shell/not-done.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 
 export interface SettingsPageDeps {
@@ -19,18 +20,44 @@ export interface SettingsPageDeps {
 }
 
 /** What the settings page's forms reported, by the code their redirect carries (never user text). */
-const DONE: Record<string, string> = {
-  "workflow-on": "Approval workflow on: dashboard payments now wait for an approver.",
-  "workflow-off": "Approval workflow off: dashboard payments now go straight to processing.",
-  "four-eyes-on": "Four eyes on: a payment must be approved with another API key than the one that submitted it.",
-  "four-eyes-off": "Four eyes off: whoever submitted a payment may approve it.",
-  "settlement-on": "Automatic settlement on: completed payments settle at 00:00 Istanbul.",
-  "settlement-off": "Automatic settlement off: completed payments stay completed.",
-  "clock-advanced": "Clock advanced; payments that became due have completed.",
+const DONE: Record<string, readonly [en: string, tr: string]> = {
+  "workflow-on": [
+    "Approval workflow on: dashboard payments now wait for an approver.",
+    "Onay akışı açık: panelden oluşturulan ödemeler artık bir onaylayıcı bekler.",
+  ],
+  "workflow-off": [
+    "Approval workflow off: dashboard payments now go straight to processing.",
+    "Onay akışı kapalı: panelden oluşturulan ödemeler artık doğrudan işleme alınır.",
+  ],
+  "four-eyes-on": [
+    "Four eyes on: a payment must be approved with another API key than the one that submitted it.",
+    "Dört göz açık: bir ödeme, onu gönderen API anahtarından farklı bir anahtarla onaylanmalı.",
+  ],
+  "four-eyes-off": [
+    "Four eyes off: whoever submitted a payment may approve it.",
+    "Dört göz kapalı: ödemeyi gönderen kişi onu onaylayabilir.",
+  ],
+  "settlement-on": [
+    "Automatic settlement on: completed payments settle at 00:00 Istanbul.",
+    "Otomatik hesaba geçiş açık: tamamlanan ödemeler İstanbul saatiyle 00:00'da hesaba geçer.",
+  ],
+  "settlement-off": [
+    "Automatic settlement off: completed payments stay completed.",
+    "Otomatik hesaba geçiş kapalı: tamamlanan ödemeler tamamlandı durumunda kalır.",
+  ],
+  "clock-advanced": [
+    "Clock advanced; payments that became due have completed.",
+    "Saat ilerletildi; vadesi gelen ödemeler tamamlandı.",
+  ],
 };
 
-/** Seconds per unit the clock form offers. */
-const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 };
+/** Seconds per unit the clock form offers, with the unit's name (English, Turkish). */
+const UNITS: Record<string, readonly [seconds: number, en: string, tr: string]> = {
+  seconds: [1, "seconds", "saniye"],
+  minutes: [60, "minutes", "dakika"],
+  hours: [3_600, "hours", "saat"],
+  days: [86_400, "days", "gün"],
+};
 
 /**
  * Settings: the workspace's settings and the sandbox controls, which act on every feature of the
@@ -48,46 +75,52 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
       const settlement = await deps.autoSettlement.get(key);
       const fourEyes = await deps.fourEyes.get(key);
       const now = await deps.clocks.now(workspaceScope(key));
-      const notice = DONE[queryField(request, "done") ?? ""];
+      const done = DONE[queryField(request, "done") ?? ""];
+      const notice = done && t(...done);
+      const onOff = (on: boolean) => (on ? t("on", "açık") : t("off", "kapalı"));
       const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
       return ctx.render(
         request,
         reply,
-        "Settings",
+        t("Settings", "Ayarlar"),
         html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
-        <section aria-labelledby="settings-heading"><h2 id="settings-heading">Workspace settings</h2>
+        <section aria-labelledby="settings-heading"><h2 id="settings-heading">${t("Workspace settings", "Çalışma alanı ayarları")}</h2>
         <form class="inline" method="post" action="${DASHBOARD}/settings/approval-workflow">${token}
           <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
-          <span>Approval workflow: <strong id="approval-workflow">${workflow ? "on" : "off"}</strong></span>
-          <button type="submit">${workflow ? "Turn the approval workflow off" : "Turn the approval workflow on"}</button>
+          <span>${t("Approval workflow:", "Onay akışı:")} <strong id="approval-workflow">${onOff(workflow)}</strong></span>
+          <button type="submit">${workflow ? t("Turn the approval workflow off", "Onay akışını kapat") : t("Turn the approval workflow on", "Onay akışını aç")}</button>
         </form>
         <form class="inline" method="post" action="${DASHBOARD}/settings/four-eyes">${token}
           <input type="hidden" name="enabled" value="${fourEyes ? "off" : "on"}">
-          <span>Four eyes (approved with another API key than the submitter's): <strong id="four-eyes">${fourEyes ? "on" : "off"}</strong></span>
-          <button type="submit">${fourEyes ? "Turn four eyes off" : "Turn four eyes on"}</button>
+          <span>${t("Four eyes (approved with another API key than the submitter's):", "Dört göz (gönderenden farklı bir API anahtarıyla onay):")} <strong id="four-eyes">${onOff(fourEyes)}</strong></span>
+          <button type="submit">${fourEyes ? t("Turn four eyes off", "Dört gözü kapat") : t("Turn four eyes on", "Dört gözü aç")}</button>
         </form>
         <form class="inline" method="post" action="${DASHBOARD}/settings/settlement">${token}
           <input type="hidden" name="enabled" value="${settlement ? "off" : "on"}">
-          <span>Automatic settlement (00:00 Istanbul): <strong id="auto-settlement">${settlement ? "on" : "off"}</strong></span>
-          <button type="submit">${settlement ? "Turn automatic settlement off" : "Turn automatic settlement on"}</button>
+          <span>${t("Automatic settlement (00:00 Istanbul):", "Otomatik hesaba geçiş (İstanbul 00:00):")} <strong id="auto-settlement">${onOff(settlement)}</strong></span>
+          <button type="submit">${settlement ? t("Turn automatic settlement off", "Otomatik hesaba geçişi kapat") : t("Turn automatic settlement on", "Otomatik hesaba geçişi aç")}</button>
         </form></section>
-        <section aria-labelledby="clock-heading"><h2 id="clock-heading">Sandbox clock</h2>
-        <p>Now on the sandbox clock: ${localTime(now, "sandbox-clock")} (Istanbul). Payments, their history and
-          reports follow this clock; the request log and the Outbox show real time.</p>
+        <section aria-labelledby="clock-heading"><h2 id="clock-heading">${t("Sandbox clock", "Sandbox saati")}</h2>
+        <p>${t("Now on the sandbox clock:", "Sandbox saatinde şu an:")} ${localTime(now, "sandbox-clock")} (${t("Istanbul", "İstanbul")}). ${t(
+          "Payments, their history and reports follow this clock; the request log and the Outbox show real time.",
+          "Ödemeler, geçmişleri ve raporlar bu saate uyar; istek kaydı ve giden kutusu gerçek zamanı gösterir.",
+        )}</p>
         <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
-          <label>Amount <input name="amount" type="number" min="1" step="1" required></label>
-          <label>Unit <select name="unit">${Object.keys(UNITS).map((unit) => html`<option value="${unit}" ${unit === "hours" ? html`selected` : ""}>${unit}</option>`)}</select></label>
-          <button type="submit">Advance the clock</button>
+          <label>${t("Amount", "Miktar")} <input name="amount" type="number" min="1" step="1" required></label>
+          <label>${t("Unit", "Birim")} <select name="unit">${Object.entries(UNITS).map(([unit, [, en, tr]]) => html`<option value="${unit}" ${unit === "hours" ? html`selected` : ""}>${t(en, tr)}</option>`)}</select></label>
+          <button type="submit">${t("Advance the clock", "Saati ilerlet")}</button>
         </form>
         <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
           <input type="hidden" name="to" value="cut-off">
-          <button type="submit">Advance to the next settlement cut-off (00:00 Istanbul)</button>
+          <button type="submit">${t("Advance to the next settlement cut-off (00:00 Istanbul)", "Bir sonraki hesaba geçiş saatine ilerlet (İstanbul 00:00)")}</button>
         </form></section>
-        <section aria-labelledby="reset-heading"><h2 id="reset-heading">Reset</h2>
+        <section aria-labelledby="reset-heading"><h2 id="reset-heading">${t("Reset", "Sıfırlama")}</h2>
         <form class="inline" method="post" action="${DASHBOARD}/reset">${token}
-          <label><span><input type="checkbox" name="confirm" value="yes" required> Yes, delete this workspace's payments,
-            keys, reports and e-mail</span></label>
-          <button type="submit" class="danger">Reset this workspace</button>
+          <label><span><input type="checkbox" name="confirm" value="yes" required> ${t(
+            "Yes, delete this workspace's payments, keys, reports and e-mail",
+            "Evet, bu çalışma alanının ödemelerini, anahtarlarını, raporlarını ve e-postalarını sil",
+          )}</span></label>
+          <button type="submit" class="danger">${t("Reset this workspace", "Bu çalışma alanını sıfırla")}</button>
         </form></section>`,
       );
     });
@@ -101,7 +134,7 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
       } else {
         // Whole seconds the control API judges (positive, within the allowance); anything else it names.
         const raw = formField(request, "amount") ?? formField(request, "seconds") ?? "";
-        const unit = UNITS[formField(request, "unit") ?? "seconds"] ?? 1;
+        const unit = UNITS[formField(request, "unit") ?? "seconds"]?.[0] ?? 1;
         seconds = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) * unit : raw;
       }
       const answer = await ctx.control(key, "POST", "/_sandbox/clock/advance", { seconds });
@@ -116,7 +149,10 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
           ctx,
           request,
           reply,
-          "Nothing was reset: tick the box to confirm that this workspace's data may be deleted.",
+          t(
+            "Nothing was reset: tick the box to confirm that this workspace's data may be deleted.",
+            "Hiçbir şey sıfırlanmadı: bu çalışma alanının verilerinin silinebileceğini onaylamak için kutuyu işaretleyin.",
+          ),
         );
       }
       const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reset");

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD, plural } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { count, money, plural } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import { browsePayments, type PaymentsStore } from "../payments/index.js";
 
 /** At most this many waiting payments on the page (newest first); the count says if there are more. */
@@ -38,18 +39,23 @@ export function approvalsPage(payments: PaymentsStore): DashboardPages {
         (p) => html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td>
           <td class="money">${money(p.amount, p.currency)}</td><td>${p.reference ?? ""}</td><td>${p.description ?? ""}</td>
           <td><form class="inline" method="post" action="${DASHBOARD}/payments/${p.id}/approve">${token}
-            <button type="submit" aria-label="Approve ${p.id}">Approve</button></form></td></tr>`,
+            <button type="submit" aria-label="${t("Approve", "Onayla:")} ${p.id}">${t("Approve", "Onayla")}</button></form></td></tr>`,
       );
       return ctx.render(
         request,
         reply,
-        "Approvals",
-        html`<p id="approvals-count">${plural(waiting.total, "payment")} waiting for an approver${
-          waiting.total > SHOWN ? ` (the newest ${SHOWN} are shown)` : ""
-        }. Only payments made in the dashboard while the approval workflow is on wait here.</p>
-        <table aria-label="Waiting for approval"><thead><tr><th>Payment</th><th>Created (Istanbul, sandbox clock)</th>
-          <th class="money">Amount</th><th>Reference</th><th>Description</th><th></th></tr></thead>
-        <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="6">Nothing waits for an approver.</td></tr>`}</tbody></table>`,
+        t("Approvals", "Onaylar"),
+        html`<p id="approvals-count">${plural(waiting.total, "payment", "ödeme")} ${t("waiting for an approver", "onay bekliyor")}${
+          waiting.total > SHOWN
+            ? t(` (the newest ${SHOWN} are shown)`, ` (en yeni ${count(SHOWN)} tanesi gösteriliyor)`)
+            : ""
+        }. ${t(
+          "Only payments made in the dashboard while the approval workflow is on wait here.",
+          "Burada yalnızca onay akışı açıkken panelden oluşturulan ödemeler bekler.",
+        )}</p>
+        <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${t("Created (Istanbul, sandbox clock)", "Oluşturulma (İstanbul, sandbox saati)")}</th>
+          <th class="money">${t("Amount", "Tutar")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th></th></tr></thead>
+        <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="6">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table>`,
       );
     });
   };

@@ -3,7 +3,8 @@ import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
 import { PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
+import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
@@ -133,35 +134,53 @@ export class ExportQueue {
   }
 
   async #run(job: ExportJob): Promise<void> {
-    const { jobs, payments, secret, clocks, mailer } = this.#deps;
+    const { jobs, mailer } = this.#deps;
     const workspace = this.#deps.workspaceOf(job.workspaceTag);
     if (!workspace) {
       await jobs.fail(job.id, this.#instance, "The workspace is no longer configured on this sandbox.");
       return;
     }
     try {
-      const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing));
-      const readyAt = await clocks.now(workspaceScope(workspace));
-      const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
-      const recipients = await this.#deps.reportRecipients.get(workspace);
-      const link = signedDownloadUrl(this.#deps.baseUrl(), secret, job.workspaceTag, job.id, expiresAt);
-      const mail =
-        recipients.length === 0
-          ? undefined
-          : mailer.compose(job.workspaceTag, {
-              to: recipients,
-              subject: `Your export of ${job.total.toLocaleString("en-US")} payments is ready`,
-              text: [
-                `${listingTitle(listingFilters(job.listing))}: ${job.total.toLocaleString("en-US")} payments as ${job.format.toUpperCase()}, ${(file.length / 1e6).toFixed(1)} MB.`,
-                `Download it (no sign-in needed; the link works until ${istanbulDateTime(expiresAt)} Istanbul time, on the sandbox clock):\n${link}`,
-                "The file holds the payments as they were when the export was requested.",
-              ].join("\n\n"),
-            });
-      if (await jobs.complete(job.id, this.#instance, file, { readyAt, expiresAt }, mail)) mailer.kept();
+      await mailer.inLanguageOf(workspace, () => this.#writeAndMail(job, workspace));
     } catch (error) {
       if (error instanceof LeaseLost) return;
       await jobs.fail(job.id, this.#instance, `The export could not be written: ${(error as Error).message}`);
     }
+  }
+
+  /** The job's file and its e-mail, in the language of the workspace's e-mails. */
+  async #writeAndMail(job: ExportJob, workspace: string): Promise<void> {
+    const { jobs, payments, secret, clocks, mailer } = this.#deps;
+    const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing));
+    const readyAt = await clocks.now(workspaceScope(workspace));
+    const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
+    const recipients = await this.#deps.reportRecipients.get(workspace);
+    const link = signedDownloadUrl(this.#deps.baseUrl(), secret, job.workspaceTag, job.id, expiresAt);
+    const mail =
+      recipients.length === 0
+        ? undefined
+        : mailer.compose(job.workspaceTag, {
+            to: recipients,
+            subject: t(
+              `Your export of ${count(job.total)} payments is ready`,
+              `${count(job.total)} ödemelik dışa aktarımınız hazır`,
+            ),
+            text: [
+              t(
+                `${listingTitle(listingFilters(job.listing))}: ${count(job.total)} payments as ${job.format.toUpperCase()}, ${megabytes(file.length)} MB.`,
+                `${listingTitle(listingFilters(job.listing))}: ${count(job.total)} ödeme, ${job.format.toUpperCase()} olarak, ${megabytes(file.length)} MB.`,
+              ),
+              t(
+                `Download it (no sign-in needed; the link works until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock):\n${link}`,
+                `İndirin (oturum açmak gerekmez; bağlantı sandbox saatine göre İstanbul saatiyle ${dateTime(expiresAt)} tarihine kadar çalışır):\n${link}`,
+              ),
+              t(
+                "The file holds the payments as they were when the export was requested.",
+                "Dosya, ödemeleri dışa aktarım istendiği andaki halleriyle içerir.",
+              ),
+            ].join("\n\n"),
+          });
+    if (await jobs.complete(job.id, this.#instance, file, { readyAt, expiresAt }, mail)) mailer.kept();
   }
 
   /** The job's file in memory, its progress recorded (and its lease renewed) every page. */

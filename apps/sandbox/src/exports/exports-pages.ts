@@ -4,6 +4,9 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { count } from "../infrastructure/i18n/formats.js";
+import { activeLocale, t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
@@ -15,12 +18,14 @@ import type { ExportQueue } from "./export-queue.js";
 import type { jobToApi } from "./export-routes.js";
 
 type JobView = ReturnType<typeof jobToApi>;
-const count = (n: number) => n.toLocaleString("en-US");
-
 function jobState(job: JobView): string {
-  if (job.state === "running") return `running: ${count(job.rows_written)} of ${count(job.total)} rows`;
-  if (job.state === "failed") return `failed: ${job.error ?? ""}`;
-  return job.state;
+  if (job.state === "running")
+    return t(
+      `running: ${count(job.rows_written)} of ${count(job.total)} rows`,
+      `hazırlanıyor: ${count(job.total)} satırın ${count(job.rows_written)} tanesi`,
+    );
+  if (job.state === "failed") return `${statusWord("failed")}: ${job.error ?? ""}`;
+  return statusWord(job.state);
 }
 
 export interface ExportsPagesDeps {
@@ -58,31 +63,46 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
       const recipients = await deps.reportRecipients.get(key);
       const queued = jobs.find((j) => j.id === request.query.queued);
       const notice = queued
-        ? html`<div class="notice" role="status"><p>That export has ${count(queued.total)} payments, more than ${count(deps.exportQueueRows)}: it was queued. ${
+        ? html`<div class="notice" role="status"><p>${t(
+            `That export has ${count(queued.total)} payments, more than ${count(deps.exportQueueRows)}: it was queued.`,
+            `Bu dışa aktarımda ${count(deps.exportQueueRows)} ödemeden fazlası (${count(queued.total)}) var: sıraya alındı.`,
+          )} ${
             recipients.length > 0
-              ? `A link to the file will be e-mailed to ${recipients.join(", ")} when it is ready.`
-              : "Nobody receives reports yet: set recipients under Settings → Reports to have the link e-mailed."
-          } It is also listed here.</p></div>`
+              ? t(
+                  `A link to the file will be e-mailed to ${recipients.join(", ")} when it is ready.`,
+                  `Dosya hazır olunca bağlantısı ${recipients.join(", ")} adresine e-postayla gönderilecek.`,
+                )
+              : t(
+                  "Nobody receives reports yet: set recipients under Settings → Reports to have the link e-mailed.",
+                  "Henüz rapor alan kimse yok: bağlantının e-postayla gönderilmesi için Raporlar sayfasında alıcı ekleyin.",
+                )
+          } ${t("It is also listed here.", "Burada da listelenir.")}</p></div>`
         : "";
       const rows = jobs.map(
         (j) => html`<tr><td>${localTime(j.requested_at)}</td><td>${j.format.toUpperCase()}</td>
           <td>${
             Object.entries(j.filters)
               .map(([name, value]) => `${name} ${value}`)
-              .join(", ") || "all"
+              .join(", ") || t("all", "tümü")
           }</td>
           <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${localTime(j.expires_at)}</td>
-          <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">Download</a>` : ""}</td></tr>`,
+          <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">${t("Download", "İndir")}</a>` : ""}</td></tr>`,
       );
       return ctx.render(
         request,
         reply,
-        "Exports",
-        html`${notice}<p>Exports of more than ${count(deps.exportQueueRows)} payments are written in the background
-          and sent as a link that works for ${deps.exports.linkHours} hours on the sandbox clock.
-          <a href="${DASHBOARD}/exports">Refresh</a></p>
-        <table aria-label="Exports"><thead><tr><th>Requested (Istanbul, sandbox clock)</th><th>Format</th><th>Filters</th><th class="money">Payments</th>
-          <th>State</th><th>Link expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+        t("Exports", "Dışa aktarımlar"),
+        html`${notice}<p>${t(
+          `Exports of more than ${count(deps.exportQueueRows)} payments are written in the background and sent as a link that works for ${deps.exports.linkHours} hours on the sandbox clock.`,
+          `${count(deps.exportQueueRows)} ödemeden büyük dışa aktarımlar arka planda yazılır ve sandbox saatine göre ${deps.exports.linkHours} saat çalışan bir bağlantıyla gönderilir.`,
+        )}
+          <a href="${DASHBOARD}/exports">${t("Refresh", "Yenile")}</a></p>
+        <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${t("Requested (Istanbul, sandbox clock)", "İstenme (İstanbul, sandbox saati)")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
+          <th>${t("State", "Durum")}</th><th>${t("Link expires", "Bağlantının son geçerliliği")}</th><th></th></tr></thead><tbody>${
+            rows.length > 0
+              ? rows
+              : html`<tr><td colspan="7">${t("No exports yet: exports of large listings appear here.", "Henüz dışa aktarım yok: büyük listelerin dışa aktarımları burada görünür.")}</td></tr>`
+          }</tbody></table>`,
       );
     });
 
@@ -92,8 +112,11 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         return ctx.render(
           request,
           reply,
-          "Export not available",
-          html`<p class="error" role="alert">That export is not ready, has expired, or is not this workspace's.</p>`,
+          t("Export not available", "Dışa aktarım yok"),
+          html`<p class="error" role="alert">${t(
+            "That export is not ready, has expired, or is not this workspace's.",
+            "Bu dışa aktarım hazır değil, süresi dolmuş ya da bu çalışma alanının değil.",
+          )}</p>`,
           404,
         );
       return sendFile(reply, found.job, found.file);
@@ -111,18 +134,28 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
             .code(status)
             .type("text/html; charset=utf-8")
             .send(
-              html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Export link · payspec sandbox</title></head>
-              <body><h1>Export link</h1><p role="alert">${message}</p></body></html>`.text,
+              html`<!doctype html><html lang="${activeLocale()}"><head><meta charset="utf-8"><title>${t("Export link", "Dışa aktarım bağlantısı")} · payspec sandbox</title></head>
+              <body><h1>${t("Export link", "Dışa aktarım bağlantısı")}</h1><p role="alert">${message}</p></body></html>`
+                .text,
             );
         if (!workspace || !validDownloadSignature(deps.secret, tag, id, expires, signature)) {
           return refuse(
             404,
-            "This link is not valid. Use the link from the e-mail as it was sent, or download the export from the dashboard's Exports page.",
+            t(
+              "This link is not valid. Use the link from the e-mail as it was sent, or download the export from the dashboard's Exports page.",
+              "Bu bağlantı geçerli değil. E-postadaki bağlantıyı gönderildiği gibi kullanın ya da dışa aktarımı paneldeki Dışa aktarımlar sayfasından indirin.",
+            ),
           );
         }
         const found = await deps.exports.file(workspace, id);
         if (!found || found.job.expiresAt !== Number(expires)) {
-          return refuse(410, "This link has expired. Request the export again from the dashboard.");
+          return refuse(
+            410,
+            t(
+              "This link has expired. Request the export again from the dashboard.",
+              "Bu bağlantının süresi doldu. Dışa aktarımı panelden yeniden isteyin.",
+            ),
+          );
         }
         return sendFile(reply, found.job, found.file);
       },

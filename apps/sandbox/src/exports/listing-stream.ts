@@ -1,4 +1,5 @@
 import type { Payment, PaymentPage } from "@payspec/payments-zod";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { CursorState, PaymentsStore } from "../payments/index.js";
 import { encodeCursor, type ListingFilters, listPayments } from "../payments/index.js";
@@ -43,5 +44,5 @@ function filtersText(filters: ListingFilters): string {
 /** A listing's title in exports and e-mail: "Payments (method card)". */
 export function listingTitle(filters: ListingFilters): string {
   const text = filtersText(filters);
-  return `Payments${text ? ` (${text})` : ""}`;
+  return `${t("Payments", "Ödemeler")}${text ? ` (${text})` : ""}`;
 }

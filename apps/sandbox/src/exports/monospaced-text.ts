@@ -26,8 +26,17 @@ interface EmbeddedFont {
 
 interface DocumentInternals {
   _font: EmbeddedFont;
-  page: { height: number; fonts: Record<string, unknown> };
+  page: { height: number; fonts: Record<string, unknown>; xobjects: Record<string, unknown> };
   addContent(data: string): unknown;
+  ref(data: Record<string, unknown>): { end(chunk: string): void };
+}
+
+/** Text known only once the document is written (a page count), shown on pages written before that. */
+export interface DeferredText {
+  /** Draws it on the current page, its top left at `x`, `y` (as PlacedText). */
+  place(x: number, y: number): void;
+  /** What it says, everywhere it was placed: once, at the end. */
+  fill(text: string): void;
 }
 
 export interface PlacedText {
@@ -86,6 +95,34 @@ export class MonospacedText {
     parts.push("ET Q");
     doc.addContent(parts.join("\n"));
   }
+
+  /**
+   * A PDF form XObject: each page draws it by name, and its content is written last, when it is known
+   * (the pages are already written, so "page 2 of 9" needs no second pass over the payments).
+   */
+  deferred(): DeferredText {
+    const doc = this.#doc;
+    const font = this.#font;
+    const size = this.#size;
+    const label = `Deferred${++this.#deferredCount}`;
+    const form = doc.ref({
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, -size, 40 * this.charWidth, 2 * size],
+      Resources: { Font: { [font.id]: font.ref() } },
+    });
+    return {
+      place: (x, y) => {
+        doc.page.xobjects[label] = form;
+        const height = doc.page.height;
+        const baseline = height - y - (font.ascender / 1000) * size;
+        doc.addContent(`q 1 0 0 -1 0 ${height} cm 1 0 0 1 ${x.toFixed(2)} ${baseline.toFixed(2)} cm /${label} Do Q`);
+      },
+      fill: (text) => form.end(`BT /${font.id} ${size} Tf <${this.#encode(text)}> Tj ET`),
+    };
+  }
+
+  #deferredCount = 0;
 
   #encode(text: string): string {
     let hex = "";

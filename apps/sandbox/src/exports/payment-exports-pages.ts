@@ -6,6 +6,7 @@ import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { PaymentsStore } from "../payments/index.js";
@@ -57,8 +58,8 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       await ctx.render(
         request,
         reply,
-        "Export not possible",
-        html`<p class="error" role="alert">${error}</p><p><a href="${DASHBOARD}">Back to payments</a></p>`,
+        t("Export not possible", "Dışa aktarılamıyor"),
+        html`<p class="error" role="alert">${error}</p><p><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`,
         400,
       );
       return undefined;

@@ -2,8 +2,9 @@ import type { Writable } from "node:stream";
 import { setImmediate, setTimeout as sleep } from "node:timers/promises";
 import type { Payment } from "@payspec/payments-zod";
 import PDFDocument from "pdfkit";
-import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
 
 /** PDF output waiting for a slow reader beyond this stops the writing until it drains. */
@@ -39,12 +40,33 @@ const COLUMNS: readonly Omit<Column, "width">[] = [
   // Right-aligned, as amounts are read and added up (a monospaced column: padding aligns them).
   { heading: ["           amount"], cell: (p) => [money(p.amount, p.currency).padStart(AMOUNT_WIDTH)] },
   { heading: ["method"], cell: (p) => [p.method ?? ""] },
-  { heading: ["status"], cell: (p) => [p.status ?? ""] },
+  { heading: ["status"], cell: (p) => [p.status ? statusWord(p.status) : ""] },
   { heading: ["from_account"], cell: (p) => [p.from_account ?? ""] },
   { heading: ["to_account"], cell: (p) => [p.to_account ?? ""] },
   { heading: ["reference"], cell: (p) => [flat(p.reference)] },
   { heading: ["description"], cell: (p) => [flat(p.description)] },
 ];
+/** The seed's column names in Turkish, for a PDF written in Turkish (CSV keeps the names programs read). */
+const TURKISH_HEADINGS: Readonly<Record<string, string>> = {
+  created_at: "oluşturulma",
+  settled_at: "hesaba geçiş",
+  id: "kimlik",
+  amount: "tutar",
+  method: "yöntem",
+  status: "durum",
+  from_account: "gönderen hesap",
+  to_account: "alıcı hesap",
+  reference: "referans",
+  description: "açıklama",
+};
+
+/** A heading in the active language, right-aligned as its column is (the amount's). */
+function headingIn(heading: string): string {
+  const name = heading.trim();
+  const turkish = TURKISH_HEADINGS[name] ?? name;
+  return t(heading, heading.startsWith(" ") ? turkish.padStart(heading.length) : turkish);
+}
+
 /** Widths for all but the description, which takes what is left of the line. */
 const WIDTHS = [24, 20, 18, 15, 10, 21, 21, 27];
 const AMOUNT_WIDTH = WIDTHS[2] as number;
@@ -101,13 +123,25 @@ export async function writePaymentsPdf(
     lines.push({
       x: MARGIN,
       y,
-      text: `Workspace ${about.workspace} · generated ${istanbulDateTime(about.generatedAt)} Istanbul time (sandbox clock)`,
+      text: t(
+        `Workspace ${about.workspace} · generated ${dateTime(about.generatedAt)} Istanbul time (sandbox clock)`,
+        `Çalışma alanı ${about.workspace} · ${dateTime(about.generatedAt)} İstanbul saatiyle oluşturuldu (sandbox saati)`,
+      ),
     });
     y += LINE_HEIGHT + ROW_GAP * 2;
   }
-  // Each page says its number at its foot (the file is written page by page, so the last number is
-  // known only at the end, where the totals say how many payments there were).
-  const footer = () => lines.push({ x: MARGIN, y: bottom - LINE_HEIGHT + 2, text: `page ${pageNumber}` });
+  // Each page says its number and the count at its foot. The file is written page by page, so the
+  // count is known only at the end: every page draws it from one object written last.
+  const pageCount = text.deferred();
+  /** The page's foot, and the page's lines written out. */
+  const finishPage = () => {
+    const y = bottom - LINE_HEIGHT + 2;
+    const label = t(`page ${pageNumber} of`, `sayfa ${pageNumber} /`);
+    lines.push({ x: MARGIN, y, text: label });
+    text.write(lines);
+    lines = [];
+    pageCount.place(MARGIN + (Array.from(label).length + 1) * text.charWidth, y);
+  };
   const totals = new Map<string, { minor: number; count: number }>();
 
   const place = (cells: string[][]) => {
@@ -118,7 +152,7 @@ export async function writePaymentsPdf(
     });
     y += Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT + ROW_GAP;
   };
-  const heading = rowLines(columns, (column) => column.heading);
+  const heading = rowLines(columns, (column) => column.heading.map(headingIn));
   place(heading);
 
   let count = 0;
@@ -126,9 +160,7 @@ export async function writePaymentsPdf(
     const row = rowLines(columns, (column) => column.cell(payment));
     const height = Math.max(...row.map((column) => column.length)) * LINE_HEIGHT;
     if (y + height > bottom) {
-      footer();
-      text.write(lines);
-      lines = [];
+      finishPage();
       // Between pages every other request gets its turn, and a reader that is behind is waited for.
       await setImmediate();
       while (!isGone() && doc.readableLength > PDF_BACKLOG_BYTES) await sleep(5);
@@ -148,23 +180,23 @@ export async function writePaymentsPdf(
     totals.set(payment.currency, { minor: total.minor + payment.amount, count: total.count + 1 });
   }
   const summary = [
-    `${count} payment${count === 1 ? "" : "s"}.`,
-    ...[...totals].map(
-      ([currency, t]) =>
-        `Total in ${currency}: ${money(t.minor, currency)} (${t.count} payment${t.count === 1 ? "" : "s"})`,
+    `${plural(count, "payment", "ödeme")}.`,
+    ...[...totals].map(([currency, total]) =>
+      t(
+        `Total in ${currency}: ${money(total.minor, currency)} (${plural(total.count, "payment", "ödeme")})`,
+        `${currency} toplamı: ${money(total.minor, currency)} (${plural(total.count, "payment", "ödeme")})`,
+      ),
     ),
   ];
   if (y + summary.length * LINE_HEIGHT > bottom) {
-    footer();
-    text.write(lines);
-    lines = [];
+    finishPage();
     doc.addPage();
     pageNumber++;
     y = MARGIN;
   }
   for (const [n, line] of summary.entries()) lines.push({ x: MARGIN, y: y + n * LINE_HEIGHT, text: line });
-  footer();
-  text.write(lines);
+  finishPage();
+  pageCount.fill(String(pageNumber));
   const finished = new Promise<void>((resolve, reject) => {
     doc.once("end", resolve);
     doc.once("error", reject);

@@ -4,21 +4,28 @@ import type { DashboardContext } from "../infrastructure/dashboard-shell/context
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { FaultView } from "./declared-faults.js";
 import { operationNames } from "./operation-names.js";
 
 const OPERATIONS = operationNames().namesFor("payments");
 
 /** What the page's forms reported, by the code their redirect carries. */
-const DONE: Record<string, string> = {
-  declared: "Fault declared: it strikes this workspace's next matching requests.",
-  cleared: "Every fault of this workspace cleared.",
+const DONE: Record<string, readonly [en: string, tr: string]> = {
+  declared: [
+    "Fault declared: it strikes this workspace's next matching requests.",
+    "Hata tanımlandı: bu çalışma alanının uyan sonraki isteklerine denk gelecek.",
+  ],
+  cleared: ["Every fault of this workspace cleared.", "Bu çalışma alanının tüm hataları temizlendi."],
 };
 
 function modeText(mode: FaultView["mode"]): string {
   return "next" in mode
-    ? `the next ${mode.next}`
-    : `probability ${mode.probability} (seed ${mode.seed}), at most ${mode.max}`;
+    ? t(`the next ${mode.next}`, `sonraki ${mode.next} istek`)
+    : t(
+        `probability ${mode.probability} (seed ${mode.seed}), at most ${mode.max}`,
+        `olasılık ${mode.probability} (tohum ${mode.seed}), en çok ${mode.max}`,
+      );
 }
 
 /** A whole number as a number (so the control API judges its range); any other text as text, which it names. */
@@ -69,35 +76,37 @@ export function registerFaultsPage(dashboard: FastifyInstance, ctx: DashboardCon
     const faults = listed.json().faults as FaultView[];
     const rows = faults.map(
       (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
-        <td>${f.clientSees}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? "active" : "spent"}</td></tr>`,
+        <td>${f.clientSees}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? t("active", "etkin") : t("spent", "tükendi")}</td></tr>`,
     );
     return ctx.render(
       request,
       reply,
-      "Faults",
+      t("Faults", "Hatalar"),
       html`${notice ?? ""}
-      <p>Make this workspace's API fail the way production does, to test a client's retries. Faults strike
-        only this workspace's requests; a reset clears them.</p>
+      <p>${t(
+        "Make this workspace's API fail the way production does, to test a client's retries. Faults strike only this workspace's requests; a reset clears them.",
+        "Bir istemcinin yeniden denemelerini sınamak için bu çalışma alanının API'sini üretimdeki gibi hata verdirin. Hatalar yalnızca bu çalışma alanının isteklerine denk gelir; sıfırlama onları temizler.",
+      )}</p>
       ${
         faults.length === 0
-          ? html`<p id="fault-count">No faults declared.</p>`
-          : html`<table aria-label="Declared faults"><thead><tr><th>Id</th><th>Operations</th><th>Fault</th><th>The client sees</th><th>When</th><th class="money">Struck</th><th></th></tr></thead>
+          ? html`<p id="fault-count">${t("No faults declared.", "Tanımlı hata yok.")}</p>`
+          : html`<table aria-label="${t("Declared faults", "Tanımlı hatalar")}"><thead><tr><th>${t("Id", "Kimlik")}</th><th>${t("Operations", "İşlemler")}</th><th>${t("Fault", "Hata")}</th><th>${t("The client sees", "İstemcinin gördüğü")}</th><th>${t("When", "Ne zaman")}</th><th class="money">${t("Struck", "Denk geldi")}</th><th></th></tr></thead>
             <tbody>${rows}</tbody></table>
             <form method="post" action="${DASHBOARD}/faults/clear" class="inline">${token(request)}
-              <button type="submit">Clear all faults</button></form>`
+              <button type="submit">${t("Clear all faults", "Tüm hataları temizle")}</button></form>`
       }
-      <section aria-labelledby="new-fault"><h2 id="new-fault">Declare a fault</h2>
+      <section aria-labelledby="new-fault"><h2 id="new-fault">${t("Declare a fault", "Hata tanımla")}</h2>
       <form method="post" action="${DASHBOARD}/faults" class="stacked">${token(request)}
-        <label>Operation <select name="operation" required>${OPERATIONS.map((o) => option(o))}</select></label>
-        <label>Fault <select name="fault" required>${FAULT_NAMES.map((f) => option(f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
-        <label>Strike the next N requests <input name="next" type="number" min="1" step="1" value="1"></label>
-        <label>Or each with probability (0–1, replaces N) <input name="probability" inputmode="decimal"></label>
-        <label>Seed (with a probability) <input name="seed" type="number" min="0" step="1"></label>
-        <label>At most (with a probability) <input name="max" type="number" min="1" step="1"></label>
-        <label>Latency in ms, or a range such as 200-800 (latency faults) <input name="latencyMs"></label>
-        <label>Retry-After seconds (error-503, rate-limit) <input name="retryAfterSeconds" type="number" min="0" step="1"></label>
-        <label>Results before the cut (batch-partial) <input name="results" type="number" min="0" step="1"></label>
-        <p><button type="submit">Declare the fault</button></p>
+        <label>${t("Operation", "İşlem")} <select name="operation" required>${OPERATIONS.map((o) => option(o))}</select></label>
+        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => option(f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
+        <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="1"></label>
+        <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal"></label>
+        <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1"></label>
+        <label>${t("At most (with a probability)", "En çok (olasılıkla birlikte)")} <input name="max" type="number" min="1" step="1"></label>
+        <label>${t("Latency in ms, or a range such as 200-800 (latency faults)", "Gecikme (ms) ya da 200-800 gibi bir aralık (gecikme hataları)")} <input name="latencyMs"></label>
+        <label>${t("Retry-After seconds (error-503, rate-limit)", "Retry-After saniyesi (error-503, rate-limit)")} <input name="retryAfterSeconds" type="number" min="0" step="1"></label>
+        <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1"></label>
+        <p><button type="submit">${t("Declare the fault", "Hatayı tanımla")}</button></p>
       </form></section>`,
       status,
     );
@@ -105,7 +114,7 @@ export function registerFaultsPage(dashboard: FastifyInstance, ctx: DashboardCon
 
   dashboard.get(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
     const done = DONE[queryField(request, "done") ?? ""];
-    return faultsPage(request, reply, done ? html`<p class="notice" role="status">${done}</p>` : undefined);
+    return faultsPage(request, reply, done ? html`<p class="notice" role="status">${t(...done)}</p>` : undefined);
   });
 
   dashboard.post(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {

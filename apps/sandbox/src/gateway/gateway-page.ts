@@ -7,8 +7,9 @@ import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
+import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import { dailyReport, XLSX } from "./gateway-api.js";
 import type { GatewayStore, StoredCardPayment } from "./gateway-store.js";
 
@@ -17,16 +18,28 @@ const zDate = z.iso.date();
 const detailPath = (referenceId: string) => `${DASHBOARD}/gateway/payments/${encodeURIComponent(referenceId)}`;
 
 function paymentRow({ payment: p }: StoredCardPayment) {
-  return html`<tr><td><a href="${detailPath(p.referenceId)}">${p.orderId}</a></td><td><time>${p.createdDate.replace("T", " ")}</time></td>
+  return html`<tr><td><a href="${detailPath(p.referenceId)}">${p.orderId}</a></td><td><time>${gatewayTime(p.createdDate)}</time></td>
     <td class="money">${money(toMinorUnits(p.amount, p.currency), p.currency)}</td><td>${statusBadge(p.paymentStatus.toLowerCase())}</td>
     <td>${p.cardDetails.cardHolderName}</td><td><code>${p.cardDetails.cardNumber}</code></td><td>${p.cardDetails.cardBank}</td><td>${p.installment}</td></tr>`;
+}
+
+/** The gateway's createdDate (Istanbul wall-clock time, as its API gives it) in the reader's format. */
+function gatewayTime(createdDate: string): string {
+  const ms = Date.parse(`${createdDate.replace(" ", "T")}+03:00`);
+  return Number.isFinite(ms) ? dateTime(ms) : createdDate;
 }
 
 /** Why the bank said no, in words: the sandbox's test cards decline only as the bank does. */
 function outcomeInWords(p: StoredCardPayment["payment"]): string {
   return p.paymentStatus === "SUCCESS"
-    ? `Approved by ${p.cardDetails.cardBank} (authorisation code ${p.authCode ?? "none"}).`
-    : `Declined by ${p.cardDetails.cardBank}: the bank refused the card (nothing was charged). A retry with the same card is declined again; ask the customer for another card.`;
+    ? t(
+        `Approved by ${p.cardDetails.cardBank} (authorisation code ${p.authCode ?? "none"}).`,
+        `${p.cardDetails.cardBank} tarafından onaylandı (provizyon kodu ${p.authCode ?? "yok"}).`,
+      )
+    : t(
+        `Declined by ${p.cardDetails.cardBank}: the bank refused the card (nothing was charged). A retry with the same card is declined again; ask the customer for another card.`,
+        `${p.cardDetails.cardBank} tarafından reddedildi: banka kartı kabul etmedi (tahsilat yapılmadı). Aynı kartla yeniden deneme yine reddedilir; müşteriden başka bir kart isteyin.`,
+      );
 }
 
 export interface GatewayPageDeps {
@@ -49,22 +62,26 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
       const valid = asked === undefined || zDate.safeParse(asked).success;
       const date = valid && asked ? asked : await today();
       const payments = await gateway.onLocalDate(date);
+      const successful = payments.filter((p) => p.payment.paymentStatus === "SUCCESS").length;
       return ctx.render(
         request,
         reply,
-        "Gateway card payments",
-        html`${valid ? "" : html`<p class="error" role="alert">date: enter a date as YYYY-MM-DD; showing today.</p>`}
-        <form class="filters" method="get" action="${DASHBOARD}/gateway" aria-label="Choose a date">
-          <label>Date (Istanbul) <input type="date" name="date" value="${date}"></label><button type="submit">Show</button>
+        t("Gateway card payments", "Ödeme geçidi kart ödemeleri"),
+        html`${valid ? "" : html`<p class="error" role="alert">${t("Date: enter a date as YYYY-MM-DD; showing today.", "Tarih: YYYY-AA-GG biçiminde bir tarih girin; bugün gösteriliyor.")}</p>`}
+        <form class="filters" method="get" action="${DASHBOARD}/gateway" aria-label="${t("Choose a date", "Tarih seçin")}">
+          <label>${t("Date (Istanbul)", "Tarih (İstanbul)")} <input type="date" name="date" value="${date}"></label><button type="submit">${t("Show", "Göster")}</button>
         </form>
-        <p>${plural(payments.length, "card payment")} on ${date}, ${plural(payments.filter((p) => p.payment.paymentStatus === "SUCCESS").length, "successful one")}.
-          <a href="${DASHBOARD}/gateway/report.xlsx?date=${date}" download>Download the daily report (.xlsx)</a>:
-          as the gateway's report does, it lists the successful payments only.</p>
-        <table aria-label="Card payments"><thead><tr><th>Order</th><th>Created (Istanbul, gateway clock)</th><th class="money">Amount</th><th>Outcome</th>
-        <th>Card holder</th><th>Card</th><th>Bank</th><th>Installments</th></tr></thead><tbody>${
+        <p>${t(
+          `${plural(payments.length, "card payment", "kart ödemesi")} on ${date}, ${plural(successful, "successful one", "başarılı")}.`,
+          `${date} tarihinde ${plural(payments.length, "card payment", "kart ödemesi")}, bunların ${plural(successful, "successful one", "tanesi başarılı")}.`,
+        )}
+          <a href="${DASHBOARD}/gateway/report.xlsx?date=${date}" download>${t("Download the daily report (.xlsx)", "Günlük raporu indir (.xlsx)")}</a>:
+          ${t("as the gateway's report does, it lists the successful payments only.", "ödeme geçidinin raporu gibi yalnızca başarılı ödemeleri listeler.")}</p>
+        <table aria-label="${t("Card payments", "Kart ödemeleri")}"><thead><tr><th>${t("Order", "Sipariş")}</th><th>${t("Created (Istanbul, gateway clock)", "Oluşturulma (İstanbul, ödeme geçidi saati)")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Outcome", "Sonuç")}</th>
+        <th>${t("Card holder", "Kart sahibi")}</th><th>${t("Card", "Kart")}</th><th>${t("Bank", "Banka")}</th><th>${t("Installments", "Taksit")}</th></tr></thead><tbody>${
           payments.length > 0
             ? payments.map(paymentRow)
-            : html`<tr><td colspan="8">No card payments on this date.</td></tr>`
+            : html`<tr><td colspan="8">${t("No card payments on this date.", "Bu tarihte kart ödemesi yok.")}</td></tr>`
         }</tbody></table>`,
         valid ? 200 : 400,
       );
@@ -79,37 +96,37 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
           return ctx.render(
             request,
             reply,
-            "Card payment not found",
-            html`<p>No card payment with that reference.</p>`,
+            t("Card payment not found", "Kart ödemesi bulunamadı"),
+            html`<p>${t("No card payment with that reference.", "Bu referansla bir kart ödemesi yok.")}</p>`,
             404,
           );
         }
         const p = stored.payment;
-        const row = (name: string, value: unknown) =>
-          html`<tr><th scope="row">${name}</th><td>${value as string}</td></tr>`;
+        const row = (en: string, tr: string, value: unknown) =>
+          html`<tr><th scope="row">${t(en, tr)}</th><td>${value as string}</td></tr>`;
         return ctx.render(
           request,
           reply,
-          `Card payment ${p.orderId}`,
+          `${t("Card payment", "Kart ödemesi")} ${p.orderId}`,
           html`<p class="${p.paymentStatus === "SUCCESS" ? "notice" : "warning"}" id="card-outcome">${outcomeInWords(p)}</p>
-          <table aria-label="Card payment"><tbody>
-            ${row("Outcome", statusBadge(p.paymentStatus.toLowerCase()))}
-            ${row("Amount", money(toMinorUnits(p.amount, p.currency), p.currency))}
-            ${row("Final amount", money(toMinorUnits(p.finalAmount, p.currency), p.currency))}
-            ${row("Installments", p.installment)}
-            ${row("Created (Istanbul, gateway clock)", p.createdDate.replace("T", " "))}
-            ${row("Card holder", p.cardDetails.cardHolderName)}
-            ${row("Card (masked)", html`<code>${p.cardDetails.cardNumber}</code>`)}
-            ${row("Card brand and scheme", `${p.cardDetails.cardBrand} · ${p.cardDetails.cardSchema}`)}
-            ${row("Bank", `${p.cardDetails.cardBank} (${p.bankCode})`)}
-            ${row("Name at the bank", p.bankCardHolderName)}
-            ${row("Reference", p.referenceId)}
-            ${row("Order", p.orderId)}
-            ${row("Transaction type", p.transactionType)}
-            ${row("Authorisation code", p.authCode ?? "none")}
-            ${row("Commission", money(toMinorUnits(stored.commission, p.currency), p.currency))}
+          <table aria-label="${t("Card payment", "Kart ödemesi")}"><tbody>
+            ${row("Outcome", "Sonuç", statusBadge(p.paymentStatus.toLowerCase()))}
+            ${row("Amount", "Tutar", money(toMinorUnits(p.amount, p.currency), p.currency))}
+            ${row("Final amount", "Son tutar", money(toMinorUnits(p.finalAmount, p.currency), p.currency))}
+            ${row("Installments", "Taksit", p.installment)}
+            ${row("Created (Istanbul, gateway clock)", "Oluşturulma (İstanbul, ödeme geçidi saati)", gatewayTime(p.createdDate))}
+            ${row("Card holder", "Kart sahibi", p.cardDetails.cardHolderName)}
+            ${row("Card (masked)", "Kart (maskeli)", html`<code>${p.cardDetails.cardNumber}</code>`)}
+            ${row("Card brand and scheme", "Kart markası ve şeması", `${p.cardDetails.cardBrand} · ${p.cardDetails.cardSchema}`)}
+            ${row("Bank", "Banka", `${p.cardDetails.cardBank} (${p.bankCode})`)}
+            ${row("Name at the bank", "Bankadaki ad", p.bankCardHolderName)}
+            ${row("Reference", "Referans", p.referenceId)}
+            ${row("Order", "Sipariş", p.orderId)}
+            ${row("Transaction type", "İşlem türü", p.transactionType)}
+            ${row("Authorisation code", "Provizyon kodu", p.authCode ?? t("none", "yok"))}
+            ${row("Commission", "Komisyon", money(toMinorUnits(stored.commission, p.currency), p.currency))}
           </tbody></table>
-          <p><a href="${DASHBOARD}/gateway?date=${p.createdDate.slice(0, 10)}">Back to ${p.createdDate.slice(0, 10)}</a></p>`,
+          <p><a href="${DASHBOARD}/gateway?date=${p.createdDate.slice(0, 10)}">${t("Back to", "Geri dön:")} ${p.createdDate.slice(0, 10)}</a></p>`,
         );
       },
     );
@@ -120,8 +137,8 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
         return ctx.render(
           request,
           reply,
-          "No report",
-          html`<p class="error" role="alert">date: enter a date as YYYY-MM-DD.</p>`,
+          t("No report", "Rapor yok"),
+          html`<p class="error" role="alert">${t("Date: enter a date as YYYY-MM-DD.", "Tarih: YYYY-AA-GG biçiminde bir tarih girin.")}</p>`,
           400,
         );
       }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import escapeHtml from "escape-html";
+import { activeLocale } from "../infrastructure/i18n/locale.js";
 import type { MailAttachment, OutboxMessage } from "./outbox-store.js";
 
 export interface Letter {
@@ -12,7 +13,7 @@ export interface Letter {
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"]+/g;
 
-/** The HTML part of a letter: its paragraphs, escaped, with its URLs as links. */
+/** The HTML part of a letter, in the language it is written in: its paragraphs, escaped, with its URLs as links. */
 export function letterHtml(text: string): string {
   const paragraphs = text.split(/\n{2,}/).map((paragraph) => {
     let out = "";
@@ -25,7 +26,7 @@ export function letterHtml(text: string): string {
     out += escapeHtml(paragraph.slice(at));
     return `<p>${out.replace(/\n/g, "<br>")}</p>`;
   });
-  return `<!doctype html><html lang="tr"><head><meta charset="utf-8"></head><body>${paragraphs.join("")}</body></html>`;
+  return `<!doctype html><html lang="${activeLocale()}"><head><meta charset="utf-8"></head><body>${paragraphs.join("")}</body></html>`;
 }
 
 /** The links of a letter's text, in order. */

@@ -11,6 +11,7 @@ import { outboxPages } from "./outbox-pages.js";
 import { registerOutboxControls } from "./outbox-routes.js";
 
 export { letterLinks } from "./compose.js";
+export { MAIL_LANGUAGE } from "./mail-language-setting.js";
 export { Mailer } from "./mailer.js";
 export { MemoryOutboxStore } from "./memory-outbox-store.js";
 export type { MailAttachment, MailDelivery, OutboxMessage, OutboxStore } from "./outbox-store.js";
@@ -30,10 +31,12 @@ export function mailFeature(deps: {
     resetWorkspace: async (apiKey) => {
       await mailer.outbox.deleteFor(workspaceTag(apiKey));
       await reportRecipients.clear(apiKey);
+      await mailer.language.clear(apiKey);
     },
     reset: async () => {
       await mailer.outbox.deleteFor();
       await reportRecipients.clear();
+      await mailer.language.clear();
     },
     start: () => mailer.start(),
     stop: () => mailer.stop(),

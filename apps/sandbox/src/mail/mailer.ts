@@ -1,3 +1,5 @@
+import { inLocale, type Locale } from "../infrastructure/i18n/locale.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { composeMessage, type Letter } from "./compose.js";
 import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 import { SmtpDelivery } from "./smtp-delivery.js";
@@ -6,6 +8,8 @@ export interface MailerOptions {
   readonly smtpUrl?: string;
   readonly from: string;
   readonly retryMs: number;
+  /** The language each workspace's e-mails are written in. */
+  readonly language: WorkspaceSetting<Locale>;
 }
 
 /**
@@ -15,14 +19,21 @@ export interface MailerOptions {
 export class Mailer {
   readonly outbox: OutboxStore;
   readonly from: string;
+  readonly language: WorkspaceSetting<Locale>;
   readonly #delivery: SmtpDelivery | undefined;
 
   constructor(outbox: OutboxStore, options: MailerOptions) {
     this.outbox = outbox;
     this.from = options.from;
+    this.language = options.language;
     this.#delivery = options.smtpUrl
       ? new SmtpDelivery(outbox, { smtpUrl: options.smtpUrl, from: options.from, retryMs: options.retryMs })
       : undefined;
+  }
+
+  /** Runs `write` (a letter and the files it carries) in the language of the workspace's e-mails. */
+  async inLanguageOf<T>(workspace: string, write: () => Promise<T>): Promise<T> {
+    return inLocale(await this.language.get(workspace), write);
   }
 
   /** A message for the outbox, not yet kept: for a caller that keeps it with other changes at once. */

@@ -4,6 +4,9 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { count } from "../infrastructure/i18n/formats.js";
+import { isLocale, LOCALES, type Locale, t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { Mailer } from "./mailer.js";
@@ -11,7 +14,8 @@ import type { messageToApi } from "./outbox-routes.js";
 
 type MessageView = ReturnType<typeof messageToApi>;
 
-const count = (n: number) => n.toLocaleString("en-US");
+/** Each language named in itself, as a person looks for their own. */
+const LANGUAGE_NAMES: Record<Locale, string> = { tr: "Türkçe", en: "English" };
 
 export interface OutboxPagesDeps {
   readonly mailer: Mailer;
@@ -32,17 +36,19 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       const rows = messages.map(
         (m) => html`<tr><td>${localTime(m.created_at)}</td><td>${m.to.join(", ")}</td>
           <td><a href="${DASHBOARD}/outbox/${m.id}">${m.subject}</a></td><td>${m.attachments.length || ""}</td>
-          <td class="status">${m.delivery.state}${m.delivery.last_error ? ` (${m.delivery.last_error})` : ""}</td></tr>`,
+          <td class="status">${statusWord(m.delivery.state)}${m.delivery.last_error ? ` (${m.delivery.last_error})` : ""}</td></tr>`,
       );
       return ctx.render(
         request,
         reply,
-        "Outbox",
-        html`<p>Every e-mail this workspace's sandbox sent, newest first. ${
-          messages.length === 0 ? "None yet." : ""
-        } State <em>caught</em>: kept here only (no SMTP server is configured); <em>sent</em>, <em>retrying</em>
-          or <em>failed</em>: what the SMTP server (PAYSPEC_SMTP_URL) answered.</p>
-        <table aria-label="Outbox"><thead><tr><th>Sent (Istanbul, real time)</th><th>To</th><th>Subject</th><th>Attachments</th><th>Delivery</th></tr></thead>
+        t("Outbox", "Giden kutusu"),
+        html`<p>${t("Every e-mail this workspace's sandbox sent, newest first.", "Bu çalışma alanının sandbox'ının gönderdiği her e-posta, en yenisi önce.")} ${
+          messages.length === 0 ? t("None yet.", "Henüz yok.") : ""
+        } ${t(
+          `State "${statusWord("caught")}": kept here only (no SMTP server is configured); "${statusWord("sent")}", "${statusWord("retrying")}" or "${statusWord("failed")}": what the SMTP server (PAYSPEC_SMTP_URL) answered.`,
+          `"${statusWord("caught")}" durumu: yalnızca burada tutuldu (SMTP sunucusu yapılandırılmamış); "${statusWord("sent")}", "${statusWord("retrying")}" ya da "${statusWord("failed")}": SMTP sunucusunun (PAYSPEC_SMTP_URL) yanıtı.`,
+        )}</p>
+        <table aria-label="${t("Outbox", "Giden kutusu")}"><thead><tr><th>${t("Sent (Istanbul, real time)", "Gönderilme (İstanbul, gerçek zaman)")}</th><th>${t("To", "Alıcı")}</th><th>${t("Subject", "Konu")}</th><th>${t("Attachments", "Ekler")}</th><th>${t("Delivery", "Teslim")}</th></tr></thead>
         <tbody>${rows}</tbody></table>`,
       );
     });
@@ -57,7 +63,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         return ctx.render(
           request,
           reply,
-          "E-mail not found",
+          t("E-mail not found", "E-posta bulunamadı"),
           html`<p class="error" role="alert">${answer.json().message}</p>`,
           404,
         );
@@ -66,21 +72,21 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       const links: SafeHtml[] = m.links.map((link) => html`<li><a href="${link}">${link}</a></li>`);
       const attachments = m.attachments.map(
         (a, n) =>
-          html`<li><a href="${DASHBOARD}/outbox/${m.id}/attachments/${n}">${a.filename}</a> (${a.content_type}, ${count(a.size)} bytes)</li>`,
+          html`<li><a href="${DASHBOARD}/outbox/${m.id}/attachments/${n}">${a.filename}</a> (${a.content_type}, ${count(a.size)} ${t("bytes", "bayt")})</li>`,
       );
       return ctx.render(
         request,
         reply,
         m.subject,
-        html`<table aria-label="Headers"><tbody>
-          <tr><th>From</th><td>${deps.mailer.from}</td></tr><tr><th>To</th><td>${m.to.join(", ")}</td></tr>
-          <tr><th>Date (Istanbul, real time)</th><td>${localTime(m.created_at)}</td></tr><tr><th>Delivery</th><td class="status">${m.delivery.state}${
-            m.delivery.attempts ? `, ${m.delivery.attempts} attempt(s)` : ""
+        html`<table aria-label="${t("Headers", "Başlıklar")}"><tbody>
+          <tr><th>${t("From", "Gönderen")}</th><td>${deps.mailer.from}</td></tr><tr><th>${t("To", "Alıcı")}</th><td>${m.to.join(", ")}</td></tr>
+          <tr><th>${t("Date (Istanbul, real time)", "Tarih (İstanbul, gerçek zaman)")}</th><td>${localTime(m.created_at)}</td></tr><tr><th>${t("Delivery", "Teslim")}</th><td class="status">${statusWord(m.delivery.state)}${
+            m.delivery.attempts ? t(`, ${m.delivery.attempts} attempt(s)`, `, ${m.delivery.attempts} deneme`) : ""
           }${m.delivery.last_error ? `: ${m.delivery.last_error}` : ""}</td></tr></tbody></table>
-        <h2>Message</h2><pre id="message-text">${m.text}</pre>
-        ${links.length > 0 ? html`<h2>Links</h2><ul>${links}</ul>` : ""}
-        ${attachments.length > 0 ? html`<h2>Attachments</h2><ul>${attachments}</ul>` : ""}
-        <p><a href="${DASHBOARD}/outbox">Back to the outbox</a></p>`,
+        <h2>${t("Message", "İleti")}</h2><pre id="message-text">${m.text}</pre>
+        ${links.length > 0 ? html`<h2>${t("Links", "Bağlantılar")}</h2><ul>${links}</ul>` : ""}
+        ${attachments.length > 0 ? html`<h2>${t("Attachments", "Ekler")}</h2><ul>${attachments}</ul>` : ""}
+        <p><a href="${DASHBOARD}/outbox">${t("Back to the outbox", "Giden kutusuna dön")}</a></p>`,
       );
     });
 
@@ -94,8 +100,8 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
           return ctx.render(
             request,
             reply,
-            "Attachment not found",
-            html`<p class="error" role="alert">No such attachment.</p>`,
+            t("Attachment not found", "Ek bulunamadı"),
+            html`<p class="error" role="alert">${t("No such attachment.", "Böyle bir ek yok.")}</p>`,
             404,
           );
         return reply
@@ -113,19 +119,24 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       entered?: string,
     ) {
       const recipients = await deps.reportRecipients.get(request.dashboardKey);
+      const language = await deps.mailer.language.get(request.dashboardKey);
       return ctx.render(
         request,
         reply,
-        "Reports",
+        t("Reports", "Raporlar"),
         html`${notice ?? ""}
         <form method="post" action="${DASHBOARD}/settings/reports" class="stacked">${token(request)}
-          <label>Report recipients (one e-mail address per line, at most 10)
+          <label>${t("Report recipients (one e-mail address per line, at most 10)", "Rapor alıcıları (her satıra bir e-posta adresi, en çok 10)")}
             <textarea name="recipients" id="recipients" rows="5">${entered ?? recipients.join("\n")}</textarea></label>
-          <p><button type="submit">Save recipients</button></p>
+          <p><button type="submit">${t("Save recipients", "Alıcıları kaydet")}</button></p>
         </form>
+        <form method="post" action="${DASHBOARD}/settings/reports/language" class="inline">${token(request)}
+          <label>${t("Language of e-mails and the reports they carry", "E-postaların ve ekindeki raporların dili")}
+            <select name="language" id="mail-language">${LOCALES.map((l) => html`<option value="${l}" lang="${l}" ${l === language ? html`selected` : ""}>${LANGUAGE_NAMES[l]}</option>`)}</select></label>
+          <button type="submit">${t("Save language", "Dili kaydet")}</button></form>
         <form method="post" action="${DASHBOARD}/settings/reports/test" class="inline">${token(request)}
-          <button type="submit">Send a test e-mail</button></form>
-        <p>Queued exports are e-mailed to these recipients. Every e-mail is kept in the <a href="${DASHBOARD}/outbox">Outbox</a>.</p>`,
+          <button type="submit">${t("Send a test e-mail", "Deneme e-postası gönder")}</button></form>
+        <p>${t("Queued exports are e-mailed to these recipients. Every e-mail is kept in the", "Sıraya alınan dışa aktarımlar bu alıcılara e-postayla gönderilir. Her e-posta şurada tutulur:")} <a href="${DASHBOARD}/outbox">${t("Outbox", "Giden kutusu")}</a>.</p>`,
         status,
       );
     }
@@ -146,7 +157,25 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
           typedAgain(entered),
         );
       }
-      return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, { notice: "Recipients saved." });
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, {
+        notice: t("Recipients saved.", "Alıcılar kaydedildi."),
+      });
+    });
+
+    dashboard.post(`${DASHBOARD}/settings/reports/language`, signedIn, async (request, reply) => {
+      const language = formField(request, "language");
+      if (!isLocale(language)) {
+        return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, {
+          error: t("Choose Türkçe or English.", "Türkçe ya da English seçin."),
+        });
+      }
+      await deps.mailer.language.set(request.dashboardKey, language);
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, {
+        notice: t(
+          `E-mails and their reports are now written in ${LANGUAGE_NAMES[language]}.`,
+          `E-postalar ve ekindeki raporlar artık ${language === "tr" ? "Türkçe" : "İngilizce"} yazılıyor.`,
+        ),
+      });
     });
 
     dashboard.post(`${DASHBOARD}/settings/reports/test`, signedIn, async (request, reply) => {
@@ -154,11 +183,13 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       // Said of this page's own box rather than of the control API's path.
       const flash =
         answer.statusCode === 201
-          ? { notice: "Test e-mail sent: it is in the Outbox." }
+          ? { notice: t("Test e-mail sent: it is in the Outbox.", "Deneme e-postası gönderildi: giden kutusunda.") }
           : answer.statusCode === 409
             ? {
-                error:
+                error: t(
                   "Nobody to send it to: add an address to Report recipients above, save, then send the test e-mail.",
+                  "Gönderilecek kimse yok: yukarıdaki Rapor alıcıları kutusuna bir adres ekleyip kaydedin, sonra deneme e-postasını gönderin.",
+                ),
               }
             : { error: answer.json().message };
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, flash);

@@ -2,6 +2,7 @@ import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
+import { LOCALES, t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { seedWorkspace } from "../payments/index.js";
@@ -11,6 +12,7 @@ import type { OutboxMessage } from "./outbox-store.js";
 import { parseRecipients } from "./recipients.js";
 
 const recipientsBody = z.object({ body: z.strictObject({ recipients: z.array(z.unknown()).max(100) }) });
+const languageBody = z.object({ body: z.strictObject({ language: z.enum(LOCALES) }) });
 
 /** An outbox message as the control API shows it (`withContent`: attachments' bytes in base64). */
 export function messageToApi(message: OutboxMessage, withContent = false) {
@@ -64,6 +66,17 @@ export function registerOutboxControls(
     return { recipients: parsed.recipients };
   });
 
+  control.get("/_sandbox/settings/mail-language", async (request) => ({
+    language: await mailer.language.get(workspaceOf(request, "The e-mail language")),
+  }));
+
+  control.put("/_sandbox/settings/mail-language", async (request) => {
+    const key = workspaceOf(request, "The e-mail language");
+    const { body } = parseRequest(languageBody, { body: request.body });
+    await mailer.language.set(key, body.language);
+    return { language: body.language };
+  });
+
   control.post("/_sandbox/outbox/test", async (request, reply) => {
     const key = workspaceOf(request, "A test e-mail");
     const recipients = await reportRecipients.get(key);
@@ -75,11 +88,16 @@ export function registerOutboxControls(
       );
     }
     const accounts = seedWorkspace(key).accounts.map((a) => `${a.name} (${a.id}, ${a.currency})`);
-    const message = await mailer.send(workspaceTag(key), {
-      to: recipients,
-      subject: "payspec sandbox: test e-mail — ş ğ ı İ",
-      text: `This is a test e-mail from your payspec sandbox workspace. Its reports will reach these recipients.\n\nAccounts:\n${accounts.join("\n")}`,
-    });
+    const message = await mailer.inLanguageOf(key, () =>
+      mailer.send(workspaceTag(key), {
+        to: recipients,
+        subject: t("payspec sandbox: test e-mail — ş ğ ı İ", "payspec sandbox: deneme e-postası — ş ğ ı İ"),
+        text: t(
+          `This is a test e-mail from your payspec sandbox workspace. Its reports will reach these recipients.\n\nAccounts:\n${accounts.join("\n")}`,
+          `Bu, payspec sandbox çalışma alanınızdan gönderilen bir deneme e-postasıdır. Raporları bu alıcılara ulaşacak.\n\nHesaplar:\n${accounts.join("\n")}`,
+        ),
+      }),
+    );
     return reply.code(201).send(messageToApi(message));
   });
 

@@ -15,8 +15,9 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
+import { money } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-actions.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
@@ -70,7 +71,10 @@ function cardNumberProblems(values: FormValues): FieldProblems {
   for (const field of FREE_TEXT) {
     const value = values[field];
     if (value !== undefined && containsCardNumber(value))
-      problems[field] = "This looks like a card number, which a payment may not carry. Type the text again without it.";
+      problems[field] = t(
+        "This looks like a card number, which a payment may not carry. Type the text again without it.",
+        "Bu bir kart numarasına benziyor; bir ödeme kart numarası taşıyamaz. Metni kart numarası olmadan yeniden yazın.",
+      );
   }
   return problems;
 }
@@ -79,19 +83,23 @@ function cardNumberProblems(values: FormValues): FieldProblems {
 function amountHint(currency: string | undefined): string {
   const known = isCurrencyCode(currency);
   const digits = known ? currencyExponent(currency) : 2;
-  return `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`;
+  return t(
+    `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`,
+    `1250.50 gibi bir tutar girin; ${known ? `${currency} için ` : ""}en çok ${digits} ondalık basamakla.`,
+  );
 }
 
-/** Each box as the form labels it: what the error summary names. */
-const LABELS: Record<Field, string> = {
-  amount: "Amount",
-  currency: "Currency",
-  method: "Method",
-  from_account: "From account",
-  to_account: "To account",
-  description: "Description",
-  reference: "Reference",
+/** Each box as the form labels it: what the error summary names (English, Turkish). */
+const LABELS: Record<Field, readonly [string, string]> = {
+  amount: ["Amount", "Tutar"],
+  currency: ["Currency", "Para birimi"],
+  method: ["Method", "Yöntem"],
+  from_account: ["From account", "Gönderen hesap"],
+  to_account: ["To account", "Alıcı hesap"],
+  description: ["Description", "Açıklama"],
+  reference: ["Reference", "Referans"],
 };
+const label = (field: Field) => t(...LABELS[field]);
 
 /**
  * The API's business rules for a create, said of the form's own boxes and checked whatever else is
@@ -101,12 +109,22 @@ function ruleProblems(values: FormValues, accounts: readonly StoredAccount[]): F
   const problems: Record<string, string> = {};
   const from = accounts.find((a) => a.id === values.from_account);
   const to = accounts.find((a) => a.id === values.to_account);
-  if (from && to && from.id === to.id) problems.to_account = "Choose a To account other than the From account.";
+  if (from && to && from.id === to.id)
+    problems.to_account = t(
+      "Choose a To account other than the From account.",
+      "Gönderen hesaptan farklı bir alıcı hesap seçin.",
+    );
   const currency = values.currency;
   if (currency && from && from.currency !== currency) {
-    problems.currency = `The From account (${from.name}) holds ${from.currency}: choose ${from.currency}, or a From account in ${currency}.`;
+    problems.currency = t(
+      `The From account (${from.name}) holds ${from.currency}: choose ${from.currency}, or a From account in ${currency}.`,
+      `Gönderen hesap (${from.name}) ${from.currency} tutuyor: ${from.currency} seçin ya da ${currency} tutan bir gönderen hesap seçin.`,
+    );
   } else if (currency && to && to.currency !== currency && !problems.to_account) {
-    problems.to_account = `The To account (${to.name}) holds ${to.currency}: choose an account in ${currency}.`;
+    problems.to_account = t(
+      `The To account (${to.name}) holds ${to.currency}: choose an account in ${currency}.`,
+      `Alıcı hesap (${to.name}) ${to.currency} tutuyor: ${currency} tutan bir hesap seçin.`,
+    );
   }
   return problems;
 }
@@ -143,7 +161,7 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       return ctx.render(
         request,
         reply,
-        "New payment",
+        t("New payment", "Yeni ödeme"),
         newPaymentForm(ctx.csrf(request), accounts, workflow, values, problems, shortWarning),
         invalid ? 400 : 200,
       );
@@ -162,13 +180,18 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       if (!checked.ok || Object.keys(cardNumbers).length > 0 || Object.keys(rules).length > 0) {
         const problems = checked.ok ? {} : { ...checked.problems };
         if (values.method === DIRECT_DEBIT) {
-          problems.method =
-            "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.";
+          problems.method = t(
+            "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.",
+            "Otomatik ödeme talimatı panelde listelenir, ama API yalnızca bank_transfer, card, virtual_account ve eft kabul eder: bunlardan birini seçin.",
+          );
         }
         // The spec's pattern for description and reference, in words rather than as its regex.
         for (const field of ["description", "reference"] as const) {
           if (problems[field] && firstUnstorableField(values[field]) !== undefined)
-            problems[field] = "Remove the NUL character or lone surrogate: no text can hold it.";
+            problems[field] = t(
+              "Remove the NUL character or lone surrogate: no text can hold it.",
+              "NUL karakterini ya da tek başına kalmış vekil karakteri silin: hiçbir metin onu tutamaz.",
+            );
         }
         for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
         if (problems.amount && typeof candidate(values).amount !== "number")
@@ -183,9 +206,10 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
         const from = (await deps.payments.accounts(key)).find((a) => a.id === input.from_account);
         const needed = input.amount;
         if (from && from.currency === input.currency && from.balanceMinor < needed) {
-          const warning = html`${from.name} (<code>${from.id}</code>) holds ${money(from.balanceMinor, from.currency)} now;
-            this payment needs ${money(needed, input.currency)}. Unless money arrives first, it will fail when it
-            completes. Change the amount or the account, or create it anyway.`;
+          const warning = html`${from.name} (<code>${from.id}</code>) ${t(
+            `holds ${money(from.balanceMinor, from.currency)} now; this payment needs ${money(needed, input.currency)}. Unless money arrives first, it will fail when it completes. Change the amount or the account, or create it anyway.`,
+            `hesabında şu an ${money(from.balanceMinor, from.currency)} var; bu ödeme ${money(needed, input.currency)} gerektiriyor. Önce para gelmezse ödeme tamamlanırken başarısız olur. Tutarı ya da hesabı değiştirin veya yine de oluşturun.`,
+          )}`;
           return show(request, reply, shownAgain(values), {}, warning);
         }
       }
@@ -220,32 +244,45 @@ function newPaymentForm(
   const accountSelect = (field: "from_account" | "to_account") =>
     html`<select name="${field}" ${aria(field)}>${accounts.map((a) => option(field, a.id, `${a.id} · ${a.name} (${a.currency})`))}</select>`;
   const currencies = [...new Set(accounts.map((a) => a.currency))];
-  const methods = [...zPaymentMethod.options.map((m) => [m, m] as const), [DIRECT_DEBIT, "direct debit"] as const];
+  const methods = [
+    ...zPaymentMethod.options.map((m) => [m, m] as const),
+    [DIRECT_DEBIT, t("direct debit", "otomatik ödeme talimatı")] as const,
+  ];
   const count = Object.keys(problems).length;
   return html`<p>${
     workflow
-      ? "The approval workflow is on: this payment will wait as pending until an approver approves it."
-      : "The approval workflow is off: this payment goes straight to processing and then completes."
+      ? t(
+          "The approval workflow is on: this payment will wait as pending until an approver approves it.",
+          "Onay akışı açık: bu ödeme bir onaylayıcı onaylayana kadar onay bekler.",
+        )
+      : t(
+          "The approval workflow is off: this payment goes straight to processing and then completes.",
+          "Onay akışı kapalı: bu ödeme doğrudan işleme alınır ve sonra tamamlanır.",
+        )
   }</p>
   ${shortWarning ? html`<p class="warning" role="alert" id="short-warning">${shortWarning}</p>` : ""}
   ${
     count
       ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
-      <h2 id="error-summary-title">${count === 1 ? "One box needs" : `${count} boxes need`} attention</h2>
-      <ul>${FIELDS.filter((field) => problems[field]).map((field) => html`<li><a href="#field-${field}">${LABELS[field]}: ${problems[field]}</a></li>`)}</ul></div>`
+      <h2 id="error-summary-title">${
+        count === 1
+          ? t("One box needs attention", "Bir kutu düzeltilmeli")
+          : t(`${count} boxes need attention`, `${count} kutu düzeltilmeli`)
+      }</h2>
+      <ul>${FIELDS.filter((field) => problems[field]).map((field) => html`<li><a href="#field-${field}">${label(field)}: ${problems[field]}</a></li>`)}</ul></div>`
       : ""
   }
-  <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="New payment">
+  <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="${t("New payment", "Yeni ödeme")}">
     <input type="hidden" name="_csrf" value="${csrf}">
- <label>Amount (such as 1250.50, in the chosen currency)
+ <label>${t("Amount (such as 1250.50, in the chosen currency)", "Tutar (1250.50 gibi, seçilen para biriminde)")}
       <input name="amount" inputmode="decimal" value="${values.amount ?? ""}" ${aria("amount")}>${error("amount")}</label>
-    <label>Currency <select name="currency" ${aria("currency")}>${currencies.map((c) => option("currency", c))}</select>${error("currency")}</label>
-    <label>Method <select name="method" ${aria("method")}>${methods.map(([value, label]) => option("method", value, label))}</select>${error("method")}</label>
-    <label>From account ${accountSelect("from_account")}${error("from_account")}</label>
-    <label>To account ${accountSelect("to_account")}${error("to_account")}</label>
-    <label>Description (optional) <input name="description" value="${values.description ?? ""}" ${aria("description")}>${error("description")}</label>
-    <label>Reference (optional) <input name="reference" value="${values.reference ?? ""}" ${aria("reference")}>${error("reference")}</label>
+    <label>${label("currency")} <select name="currency" ${aria("currency")}>${currencies.map((c) => option("currency", c))}</select>${error("currency")}</label>
+    <label>${label("method")} <select name="method" ${aria("method")}>${methods.map(([value, label]) => option("method", value, label))}</select>${error("method")}</label>
+    <label>${label("from_account")} ${accountSelect("from_account")}${error("from_account")}</label>
+    <label>${label("to_account")} ${accountSelect("to_account")}${error("to_account")}</label>
+    <label>${t("Description (optional)", "Açıklama (isteğe bağlı)")} <input name="description" value="${values.description ?? ""}" ${aria("description")}>${error("description")}</label>
+    <label>${t("Reference (optional)", "Referans (isteğe bağlı)")} <input name="reference" value="${values.reference ?? ""}" ${aria("reference")}>${error("reference")}</label>
     ${shortWarning ? html`<input type="hidden" name="short" value="yes">` : ""}
-    <p><button type="submit">${shortWarning ? "Create it anyway" : "Create payment"}</button></p>
+    <p><button type="submit">${shortWarning ? t("Create it anyway", "Yine de oluştur") : t("Create payment", "Ödemeyi oluştur")}</button></p>
   </form>`;
 }

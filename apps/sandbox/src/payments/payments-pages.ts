@@ -9,10 +9,12 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD, plural, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
+import { money, plural } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
 import type { ListingFilters } from "./list-payments.js";
@@ -39,14 +41,18 @@ export const zDashboardFilters = z.object({
   q: z.string().trim().max(140).optional(),
 });
 
-/** Each filter as its box is labelled: what a problem with it names. */
-const FILTER_LABELS: Record<string, string> = {
-  status: "Status",
-  method: "Method",
-  account: "Account",
-  from: "Created from",
-  to: "Created to",
-  q: "Search",
+/** Each filter as its box is labelled: what a problem with it names (English, Turkish). */
+const FILTER_LABELS: Record<string, readonly [string, string]> = {
+  status: ["Status", "Durum"],
+  method: ["Method", "Yöntem"],
+  account: ["Account", "Hesap"],
+  from: ["Created from", "Oluşturulma başlangıcı"],
+  to: ["Created to", "Oluşturulma bitişi"],
+  q: ["Search", "Ara"],
+};
+const filterLabel = (name: string) => {
+  const words = FILTER_LABELS[name];
+  return words ? t(...words) : name;
 };
 
 /** The query parameters of the overview's filters; `q` is the search box. */
@@ -61,7 +67,7 @@ export function filtersOf(request: FastifyRequest): { filters: ListingFilters; p
     return { filters: q ? { ...rest, search: q } : rest };
   }
   const [field, message] = Object.entries(parsed.problems)[0] as [string, string];
-  return { filters: {}, problem: `${FILTER_LABELS[field] ?? field}: ${inWords(message)}` };
+  return { filters: {}, problem: `${filterLabel(field)}: ${inWords(message)}` };
 }
 
 /** The query string that repeats these filters (for the next page, the exports). */
@@ -74,22 +80,39 @@ export function filterQuery(filters: ListingFilters): URLSearchParams {
   return query;
 }
 
-/** Who made each change, as the status history says it. */
-const CAUSES: Record<TransitionCause, string> = {
-  api: "API",
-  dashboard: "Dashboard",
-  completion: "Completion",
-  control: "Control API",
-  settlement: "Settlement",
-  reconciliation: "Reconciliation",
+/** Who made each change, as the status history says it (English, Turkish). */
+const CAUSES: Record<TransitionCause, readonly [string, string]> = {
+  api: ["API", "API"],
+  dashboard: ["Dashboard", "Panel"],
+  completion: ["Completion", "Tamamlama"],
+  control: ["Control API", "Kontrol API'si"],
+  settlement: ["Settlement", "Hesaba geçiş"],
+  reconciliation: ["Reconciliation", "Mutabakat"],
 };
 
+/** The API's field names in Turkish, for the payment's page (English shows the API's own names). */
+const TURKISH_FIELDS: Readonly<Record<string, string>> = {
+  id: "Kimlik",
+  amount: "Tutar",
+  currency: "Para birimi",
+  method: "Yöntem",
+  from_account: "Gönderen hesap",
+  to_account: "Alıcı hesap",
+  status: "Durum",
+  created_at: "Oluşturulma",
+  completed_at: "Tamamlanma",
+  settled_at: "Hesaba geçiş",
+  description: "Açıklama",
+  reference: "Referans",
+};
+const fieldName = (name: string) => t(name, TURKISH_FIELDS[name] ?? name);
+
 /** What the detail page's actions reported, by the code its redirect carries (never user text). */
-const DONE: Record<string, string> = {
-  approved: "Approved.",
-  cancelled: "Cancelled.",
-  forced: "Status forced.",
-  created: "Payment created.",
+const DONE: Record<string, readonly [string, string]> = {
+  approved: ["Approved.", "Onaylandı."],
+  cancelled: ["Cancelled.", "İptal edildi."],
+  forced: ["Status forced.", "Durum zorla değiştirildi."],
+  created: ["Payment created.", "Ödeme oluşturuldu."],
 };
 
 export interface PaymentsPagesDeps {
@@ -122,7 +145,10 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       let listing: BrowsedPage | undefined;
       let error = problem;
       if (!error && filters.from && filters.to && filters.from > filters.to)
-        error = "Created from must be on or before Created to.";
+        error = t(
+          "Created from must be on or before Created to.",
+          "Oluşturulma başlangıcı, oluşturulma bitişiyle aynı gün ya da ondan önce olmalı.",
+        );
       if (!error) {
         const position = (name: string) => {
           const raw = queryField(request, name);
@@ -142,11 +168,13 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       return ctx.render(
         request,
         reply,
-        "Accounts and payments",
+        t("Accounts and payments", "Hesaplar ve ödemeler"),
         html`${paymentsSection(accounts, filters, listing, error)}
         ${accountsTable(accounts)}
-        <p>Workspace settings and sandbox controls (approval workflow, settlement, the clock, reset) are on
-          <a href="${DASHBOARD}/settings">the Settings page</a>.</p>`,
+        <p>${t(
+          "Workspace settings and sandbox controls (approval workflow, settlement, the clock, reset) are on",
+          "Çalışma alanı ayarları ve sandbox kontrolleri (onay akışı, hesaba geçiş, saat, sıfırlama) şu sayfada:",
+        )} <a href="${DASHBOARD}/settings">${t("the Settings page", "Ayarlar")}</a>.</p>`,
         error ? 400 : 200,
       );
     });
@@ -158,13 +186,20 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       await ctx.catchUp(key);
       const payment = await deps.payments.payment(key, id);
       if (!payment) {
-        return ctx.render(request, reply, "Payment not found", html`<p>No payment ${id} in this workspace.</p>`, 404);
+        return ctx.render(
+          request,
+          reply,
+          t("Payment not found", "Ödeme bulunamadı"),
+          html`<p>${t(`No payment ${id} in this workspace.`, `Bu çalışma alanında ${id} diye bir ödeme yok.`)}</p>`,
+          404,
+        );
       }
-      const notice = DONE[queryField(request, "done") ?? ""];
+      const done = DONE[queryField(request, "done") ?? ""];
+      const notice = done && t(...done);
       return ctx.render(
         request,
         reply,
-        `Payment ${payment.id}`,
+        `${t("Payment", "Ödeme")} ${payment.id}`,
         html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
         ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key))}`,
       );
@@ -189,13 +224,18 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       });
       if (!result.ok && result.reason === "same_person") {
         return ctx.redirect(request, reply, pageOf(id), {
-          error:
+          error: t(
             "The four-eyes rule is on: someone else must approve what you submitted. Sign in with another API key of this workspace (create one under API keys).",
+            "Dört göz kuralı açık: sizin gönderdiğinizi başka biri onaylamalı. Bu çalışma alanının başka bir API anahtarıyla oturum açın (API anahtarları sayfasında oluşturabilirsiniz).",
+          ),
         });
       }
       if (!result.ok) {
         return ctx.redirect(request, reply, pageOf(id), {
-          error: `Only a dashboard payment waiting for an approver can be approved; this one is ${result.payment?.status ?? "gone"}.`,
+          error: t(
+            `Only a dashboard payment waiting for an approver can be approved; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
+            `Yalnızca panelden oluşturulup onay bekleyen bir ödeme onaylanabilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
+          ),
         });
       }
       return reply.redirect(`${pageOf(id)}?done=approved`, 303);
@@ -209,11 +249,14 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         const payment = await deps.payments.payment(key, id);
         if (!payment) return reply.redirect(pageOf(id), 303);
         return confirmPage(ctx, request, reply, {
-          title: "Cancel this payment?",
-          question: html`Cancel payment <code>${id}</code> of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
-          confirm: "Yes, cancel the payment",
+          title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
+          question: t(
+            `Cancel payment ${id} of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
+            `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
+          ),
+          confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
           back: pageOf(id),
-          backLabel: "No, keep it",
+          backLabel: t("No, keep it", "Hayır, kalsın"),
         });
       }
       const result = await deps.payments.transition(
@@ -226,7 +269,10 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       );
       if (!result.ok) {
         return ctx.redirect(request, reply, pageOf(id), {
-          error: `Only pending or approved payments can be cancelled; this one is ${result.payment?.status ?? "gone"}.`,
+          error: t(
+            `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
+            `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
+          ),
         });
       }
       return reply.redirect(`${pageOf(id)}?done=cancelled`, 303);
@@ -240,12 +286,14 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         const payment = await deps.payments.payment(request.dashboardKey, id);
         if (!payment) return reply.redirect(pageOf(id), 303);
         return confirmPage(ctx, request, reply, {
-          title: "Force this status?",
-          question: html`Force payment <code>${id}</code> from ${payment.status} to ${status}? The balances move as
-            the new status says, and the history records it as a sandbox control.`,
-          confirm: `Yes, force ${status}`,
+          title: t("Force this status?", "Bu durum zorla verilsin mi?"),
+          question: t(
+            `Force payment ${id} from ${statusWord(payment.status)} to ${statusWord(status)}? The balances move as the new status says, and the history records it as a sandbox control.`,
+            `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
+          ),
+          confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
           back: pageOf(id),
-          backLabel: "No, leave it",
+          backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
           fields: { status },
         });
       }
@@ -263,8 +311,8 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
 
 function accountsTable(accounts: readonly StoredAccount[]): SafeHtml {
   const link = (a: StoredAccount) => `${DASHBOARD}?${new URLSearchParams({ account: a.id }).toString()}`;
-  return html`<section><h2>Accounts</h2>
-  <table aria-label="Accounts"><thead><tr><th>Account</th><th>Id</th><th class="money">Balance</th></tr></thead>
+  return html`<section><h2>${t("Accounts", "Hesaplar")}</h2>
+  <table aria-label="${t("Accounts", "Hesaplar")}"><thead><tr><th>${t("Account", "Hesap")}</th><th>${t("Id", "Kimlik")}</th><th class="money">${t("Balance", "Bakiye")}</th></tr></thead>
   <tbody>${accounts.map((a) => html`<tr><td><a href="${link(a)}">${a.name}</a></td><td><code>${a.id}</code></td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
 }
 
@@ -291,34 +339,43 @@ function paymentsSection(
   };
   const paging: SafeHtml[] = [];
   if (listing?.hasNewer) {
-    paging.push(html`<a href="${at("older", undefined)}">First page</a>`);
-    paging.push(html`<a rel="prev" href="${at("newer", listing.first)}">Previous page</a>`);
+    paging.push(html`<a href="${at("older", undefined)}">${t("First page", "İlk sayfa")}</a>`);
+    paging.push(html`<a rel="prev" href="${at("newer", listing.first)}">${t("Previous page", "Önceki sayfa")}</a>`);
   }
-  if (listing?.hasOlder) paging.push(html`<a rel="next" href="${at("older", listing.last)}">Next page</a>`);
+  if (listing?.hasOlder)
+    paging.push(html`<a rel="next" href="${at("older", listing.last)}">${t("Next page", "Sonraki sayfa")}</a>`);
+  const any = t("any", "tümü");
   // The export links carry no `download` attribute: a small export downloads as an attachment, a
   // large one is queued and its redirect opens the Exports page.
   const exportQuery = query.toString();
-  return html`<section><h2>Payments</h2>
-  <p><a href="${DASHBOARD}/payments/new">New payment</a></p>
-  <form class="filters" method="get" action="${DASHBOARD}" aria-label="Filter payments">
-    <label>Search (payment id, or any part of a reference or description) <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
-    <label>Status <select name="status"><option value="">any</option>${zPaymentStatus.options.map((s) => option(s, filters.status))}</select></label>
-    <label>Method <select name="method"><option value="">any</option>${zPaymentMethod.options.map((m) => option(m, filters.method))}</select></label>
-    <label>Account <select name="account"><option value="">any</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
-    <label>Created from <input type="date" name="from" value="${filters.from ?? ""}"></label>
-    <label>Created to <input type="date" name="to" value="${filters.to ?? ""}"></label>
-    <button type="submit">Filter</button>
+  return html`<section><h2>${t("Payments", "Ödemeler")}</h2>
+  <p><a href="${DASHBOARD}/payments/new">${t("New payment", "Yeni ödeme")}</a></p>
+  <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri süz")}">
+    <label>${t("Search (payment id, or any part of a reference or description)", "Ara (ödeme kimliği ya da referansın veya açıklamanın herhangi bir parçası)")} <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
+    <label>${filterLabel("status")} <select name="status"><option value="">${any}</option>${zPaymentStatus.options.map((s) => option(s, filters.status, statusWord(s)))}</select></label>
+    <label>${filterLabel("method")} <select name="method"><option value="">${any}</option>${zPaymentMethod.options.map((m) => option(m, filters.method))}</select></label>
+    <label>${filterLabel("account")} <select name="account"><option value="">${any}</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
+    <label>${filterLabel("from")} <input type="date" name="from" value="${filters.from ?? ""}"></label>
+    <label>${filterLabel("to")} <input type="date" name="to" value="${filters.to ?? ""}"></label>
+    <button type="submit">${t("Filter", "Süz")}</button>
   </form>
-  <p>Export this filter: <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
+  <p>${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment")}.</p>`}
-  <table aria-label="Payments"><thead><tr><th>Payment</th><th>Created (Istanbul, sandbox clock)</th><th class="money">Amount</th><th>Status</th><th>Reference</th><th>Method</th><th>From</th><th>To</th><th>Description</th></tr></thead>
+  ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment", "ödeme")}.</p>`}
+  <table aria-label="${t("Payments", "Ödemeler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${t("Created (Istanbul, sandbox clock)", "Oluşturulma (İstanbul, sandbox saati)")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th>${t("Reference", "Referans")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
   <tbody>${
     listing && listing.payments.length > 0
       ? listing.payments.map((p) => paymentRow(p, accounts))
-      : html`<tr><td colspan="9">${filterQuery(filters).size > 0 ? "No payment matches these filters." : "No payments yet: make one under New payment or through the API."}</td></tr>`
+      : html`<tr><td colspan="9">${
+          filterQuery(filters).size > 0
+            ? t("No payment matches these filters.", "Bu süzgeçlere uyan ödeme yok.")
+            : t(
+                "No payments yet: make one under New payment or through the API.",
+                "Henüz ödeme yok: Yeni ödeme sayfasından ya da API ile oluşturun.",
+              )
+        }</td></tr>`
   }</tbody></table>
-  ${paging.length > 0 ? html`<nav aria-label="Pages" class="paging">${paging}</nav>` : ""}</section>`;
+  ${paging.length > 0 ? html`<nav aria-label="${t("Pages", "Sayfalar")}" class="paging">${paging}</nav>` : ""}</section>`;
 }
 
 function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
@@ -328,8 +385,10 @@ function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
 
 /** Why a payment failed at completion, in words: which account, what it held, what was needed. */
 function shortfallInWords(shortfall: Shortfall, currency: string, accounts: readonly StoredAccount[]): SafeHtml {
-  return html`${accountName(accounts, shortfall.account)} held ${money(shortfall.heldMinor, currency)} when the payment
-    fell due; it needed ${money(shortfall.neededMinor, currency)}.`;
+  return html`${accountName(accounts, shortfall.account)} ${t(
+    `held ${money(shortfall.heldMinor, currency)} when the payment fell due; it needed ${money(shortfall.neededMinor, currency)}.`,
+    `hesabında ödeme vadesi geldiğinde ${money(shortfall.heldMinor, currency)} vardı; ${money(shortfall.neededMinor, currency)} gerekiyordu.`,
+  )}`;
 }
 
 function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly StoredAccount[]): SafeHtml {
@@ -339,32 +398,39 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
     html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
-      html`<tr><th scope="row">${name}</th><td>${name === "status" ? statusBadge(String(value), "payment-status") : name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
+      html`<tr><th scope="row">${fieldName(name)}</th><td>${name === "status" ? statusBadge(String(value), "payment-status") : name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
   );
   const history = payment.history.map(
     (change) =>
-      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${CAUSES[change.cause]}${change.actor ? html` · <code>${actorShown(change.actor)}</code>` : ""}</td>
+      html`<tr><td>${localTime(change.at)}</td><td>${statusBadge(change.status)}</td><td>${t(...CAUSES[change.cause])}${change.actor ? html` · <code>${actorShown(change.actor)}</code>` : ""}</td>
         <td>${change.shortfall ? shortfallInWords(change.shortfall, payment.currency, accounts) : ""}</td></tr>`,
   );
   const cancellable = payment.status === "pending" || payment.status === "approved";
   const failure = payment.status === "failed" ? payment.history.at(-1)?.shortfall : undefined;
   return html`${
     failure
-      ? html`<p class="warning" id="failure-reason"><strong>Failed at completion:</strong> ${shortfallInWords(failure, payment.currency, accounts)}
-    Nothing moved. Make a new payment once the account holds enough.</p>`
+      ? html`<p class="warning" id="failure-reason"><strong>${t("Failed at completion:", "Tamamlanırken başarısız oldu:")}</strong> ${shortfallInWords(failure, payment.currency, accounts)}
+    ${t("Nothing moved. Make a new payment once the account holds enough.", "Para hareket etmedi. Hesapta yeterli para olunca yeni bir ödeme oluşturun.")}</p>`
       : ""
   }
-  <table aria-label="Payment fields"><tbody>${rows}</tbody></table>
-  ${awaitsApproval(payment) ? html`<p>Waiting for an approver (created from the dashboard with the approval workflow on).</p>` : ""}
-  <section aria-label="Actions">
-    ${awaitsApproval(payment) ? action("approve", "Approve") : ""}
-    ${cancellable ? action("cancel", "Cancel payment", true) : ""}
+  <table aria-label="${t("Payment fields", "Ödeme alanları")}"><tbody>${rows}</tbody></table>
+  ${
+    awaitsApproval(payment)
+      ? html`<p>${t(
+          "Waiting for an approver (created from the dashboard with the approval workflow on).",
+          "Onaylayıcı bekliyor (onay akışı açıkken panelden oluşturuldu).",
+        )}</p>`
+      : ""
+  }
+  <section aria-label="${t("Actions", "İşlemler")}">
+    ${awaitsApproval(payment) ? action("approve", t("Approve", "Onayla")) : ""}
+    ${cancellable ? action("cancel", t("Cancel payment", "Ödemeyi iptal et"), true) : ""}
     <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${token}
-      <label>Force status (sandbox control) <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${s}</option>`)}</select></label>
-      <button type="submit">Force</button>
+      <label>${t("Force status (sandbox control)", "Durumu zorla değiştir (sandbox kontrolü)")} <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${statusWord(s)}</option>`)}</select></label>
+      <button type="submit">${t("Force", "Değiştir")}</button>
     </form>
   </section>
-  <h2>Status history</h2>
-  <table aria-label="Status history"><thead><tr><th>Time (Istanbul, sandbox clock)</th><th>Status</th><th>Cause</th><th>Why</th></tr></thead><tbody>${history}</tbody></table>
-  <p><a href="${DASHBOARD}">Back to payments</a></p>`;
+  <h2>${t("Status history", "Durum geçmişi")}</h2>
+  <table aria-label="${t("Status history", "Durum geçmişi")}"><thead><tr><th>${t("Time (Istanbul, sandbox clock)", "Zaman (İstanbul, sandbox saati)")}</th><th>${t("Status", "Durum")}</th><th>${t("Cause", "Kaynak")}</th><th>${t("Why", "Neden")}</th></tr></thead><tbody>${history}</tbody></table>
+  <p><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`;
 }

@@ -4,7 +4,9 @@ import { formField, queryField } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
-import { money } from "../infrastructure/dashboard-shell/money-format.js";
+import { money } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.js";
 
 interface RunSummary {
@@ -29,31 +31,30 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
     const rows = runs.map(
       (r) => html`<tr><td>${localTime(r.at)}</td><td>${r.counts.matched ?? 0}</td>
         <td>${Object.values(r.counts).reduce((a, b) => a + b, 0) - (r.counts.matched ?? 0)}</td>
-        <td>${r.unmatched_payments}</td><td>${r.repeat_of ? "repeats an earlier run" : ""}</td>
-        <td><a href="${DASHBOARD}/reconciliation/${r.id}">Lines</a> · <a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">Report (CSV)</a></td></tr>`,
+        <td>${r.unmatched_payments}</td><td>${r.repeat_of ? t("repeats an earlier run", "önceki bir çalıştırmanın tekrarı") : ""}</td>
+        <td><a href="${DASHBOARD}/reconciliation/${r.id}">${t("Lines", "Satırlar")}</a> · <a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">${t("Report (CSV)", "Rapor (CSV)")}</a></td></tr>`,
     );
     return ctx.render(
       request,
       reply,
-      "Reconciliation",
+      t("Reconciliation", "Mutabakat"),
       html`${result ?? ""}
-      <section aria-labelledby="import"><h2 id="import">Import a statement</h2>
-      <p>The statement as the bank sent it: ISO 20022 camt.053 (XML), SWIFT MT940, or the internet branch's
-      CSV export (<code>Tarih;Açıklama;Tutar;Bakiye</code>, or debit and credit columns), in UTF-8,
-      Windows-1254 or ISO-8859-9; or the sandbox's own CSV (<code>reference,amount_minor,currency,value_date</code>).
-      Each debit is matched to the settled payment its reference names (in a reference field or as a word of the
-      description), by amount and currency; it becomes reconciled.</p>
+      <section aria-labelledby="import"><h2 id="import">${t("Import a statement", "Hesap ekstresi yükle")}</h2>
+      <p>${t(
+        "The statement as the bank sent it: ISO 20022 camt.053 (XML), SWIFT MT940, or the internet branch's CSV export (Tarih;Açıklama;Tutar;Bakiye, or debit and credit columns), in UTF-8, Windows-1254 or ISO-8859-9; or the sandbox's own CSV (reference,amount_minor,currency,value_date). Each debit is matched to the settled payment its reference names (in a reference field or as a word of the description), by amount and currency; it becomes reconciled.",
+        "Ekstre, bankanın gönderdiği gibi: ISO 20022 camt.053 (XML), SWIFT MT940 ya da internet şubesinin CSV dışa aktarımı (Tarih;Açıklama;Tutar;Bakiye ya da borç ve alacak sütunları); UTF-8, Windows-1254 ya da ISO-8859-9 kodlamasında; veya sandbox'ın kendi CSV'si (reference,amount_minor,currency,value_date). Her borç kaydı, referansının (bir referans alanında ya da açıklamanın bir sözcüğü olarak) gösterdiği hesaba geçmiş ödemeyle tutar ve para birimine göre eşleştirilir ve mutabakatı yapılır.",
+      )}</p>
       <form method="post" action="${DASHBOARD}/reconciliation" class="stacked">${token(request)}
-        <label>Statement file <input type="file" id="statement-file" accept=".csv,.xml,.sta,.txt,.940,text/csv,text/xml"></label>
+        <label>${t("Statement file", "Ekstre dosyası")} <input type="file" id="statement-file" accept=".csv,.xml,.sta,.txt,.940,text/csv,text/xml"></label>
         <input type="hidden" name="statement_base64" id="statement-base64">
-        <label>Or its text (choosing a file fills this in)
+        <label>${t("Or its text (choosing a file fills this in)", "Ya da metni (dosya seçmek bunu doldurur)")}
           <textarea name="statement" id="statement" rows="8"></textarea></label>
-        <p><button type="submit">Reconcile</button></p>
+        <p><button type="submit">${t("Reconcile", "Mutabakat yap")}</button></p>
       </form></section>
-      <h2>Past runs</h2>
-      <table aria-label="Reconciliation runs"><thead><tr><th>Run at (Istanbul)</th><th>Matched</th><th>Other lines</th>
-        <th>Settled, no line</th><th></th><th></th></tr></thead>
-      <tbody>${rows.length ? rows : html`<tr><td colspan="6">No statement imported yet.</td></tr>`}</tbody></table>
+      <h2>${t("Past runs", "Geçmiş çalıştırmalar")}</h2>
+      <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${t("Run at (Istanbul)", "Çalıştırma (İstanbul)")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
+        <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
+      <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
       ${await layoutsSection(ctx, request)}
       <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,
       status,
@@ -73,9 +74,14 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
     }
     const run = answer.json() as RunSummary;
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
-      notice: `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
-        run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
-      }.`,
+      notice: t(
+        `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
+          run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
+        }.`,
+        `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok${
+          run.repeat_of ? " (bu ekstre daha önce yüklenmişti: hiçbir şeyin mutabakatı iki kez yapılmadı)" : ""
+        }.`,
+      ),
     });
   });
 
@@ -114,16 +120,23 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
     return ctx.render(
       request,
       reply,
-      `Reconciliation run of ${localTime(run.at)}`,
-      html`<p>${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.
-        <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">Report (CSV)</a> ·
-        <a href="${DASHBOARD}/reconciliation">All runs</a></p>
-      <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="Filter lines">
-        <label>Outcome <select name="outcome"><option value="">any</option>${outcomes.map((o) => html`<option value="${o}" ${o === outcome ? html`selected` : ""}>${o.replaceAll("_", " ")}</option>`)}</select></label>
-        <button type="submit">Show</button></form>
-      <table aria-label="Statement lines"><thead><tr><th>Line</th><th>Outcome</th><th>Value date</th><th class="money">Statement amount</th>
-        <th>Reference and description</th><th>Payment</th><th class="money">Payment amount</th></tr></thead>
-      <tbody>${lines.length > 0 ? lines.slice(0, 1000) : html`<tr><td colspan="7">No lines${outcome ? " with this outcome" : ""}.</td></tr>`}</tbody></table>`,
+      `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${localTime(run.at)}`,
+      html`<p>${t(
+        `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.`,
+        `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok.`,
+      )}
+        <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">${t("Report (CSV)", "Rapor (CSV)")}</a> ·
+        <a href="${DASHBOARD}/reconciliation">${t("All runs", "Tüm çalıştırmalar")}</a></p>
+      <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="${t("Filter lines", "Satırları süz")}">
+        <label>${t("Outcome", "Sonuç")} <select name="outcome"><option value="">${t("any", "tümü")}</option>${outcomes.map((o) => html`<option value="${o}" ${o === outcome ? html`selected` : ""}>${statusWord(o)}</option>`)}</select></label>
+        <button type="submit">${t("Show", "Göster")}</button></form>
+      <table aria-label="${t("Statement lines", "Ekstre satırları")}"><thead><tr><th>${t("Line", "Satır")}</th><th>${t("Outcome", "Sonuç")}</th><th>${t("Value date", "Valör")}</th><th class="money">${t("Statement amount", "Ekstre tutarı")}</th>
+        <th>${t("Reference and description", "Referans ve açıklama")}</th><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Payment amount", "Ödeme tutarı")}</th></tr></thead>
+      <tbody>${
+        lines.length > 0
+          ? lines.slice(0, 1000)
+          : html`<tr><td colspan="7">${outcome ? t("No lines with this outcome.", "Bu sonuçla satır yok.") : t("No lines.", "Satır yok.")}</td></tr>`
+      }</tbody></table>`,
     );
   });
 

@@ -4,6 +4,7 @@ import type { DashboardContext } from "../infrastructure/dashboard-shell/context
 import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { mappingToApi } from "./statement-mappings.js";
 
 type LayoutView = ReturnType<typeof mappingToApi>;
@@ -21,25 +22,27 @@ export async function layoutsSection(ctx: DashboardContext, request: FastifyRequ
       <td>${l.amount ?? `${l.debit} / ${l.credit}`}</td><td>${l.narrative.join(", ")}</td>
       <td>${l.currency_column ?? l.currency ?? ""}</td><td>${l.decimal === "," ? "1.500,75" : "1,500.75"}</td>
       <td><form method="post" action="${PATH}/${i}/remove" class="inline">${token}
-        <button type="submit" class="danger" aria-label="Remove ${l.name}">Remove</button></form></td></tr>`,
+        <button type="submit" class="danger" aria-label="${t("Remove", "Kaldır:")} ${l.name}">${t("Remove", "Kaldır")}</button></form></td></tr>`,
   );
-  return html`<section aria-labelledby="layouts"><h2 id="layouts">Your banks' CSV layouts</h2>
-    <p>camt.053, MT940 and the common Turkish exports are recognised by themselves. For another bank's CSV,
-      name its columns once; a statement whose header has them is read this way, before the built-in layouts.</p>
-    <table aria-label="CSV layouts"><thead><tr><th>Name</th><th>Date</th><th>Amount</th><th>Description</th>
-      <th>Currency</th><th>Numbers</th><th></th></tr></thead>
-    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">None yet.</td></tr>`}</tbody></table>
-    <form method="post" action="${PATH}" class="stacked" aria-label="Add a CSV layout">${token}
-      <label>Name <input name="name" required maxlength="80"></label>
-      <label>Date column <input name="date" required maxlength="60" placeholder="Valör"></label>
-      <label>Date format <select name="date_format"><option>dd.MM.yyyy</option><option>dd/MM/yyyy</option><option>yyyy-MM-dd</option></select></label>
-      <label>Amount column (signed; or leave empty and give debit and credit) <input name="amount" maxlength="60"></label>
-      <label>Debit column <input name="debit" maxlength="60"></label>
-      <label>Credit column <input name="credit" maxlength="60"></label>
-      <label>Description columns (comma-separated) <input name="narrative" maxlength="300"></label>
-      <label>Currency (the file's one currency) <input name="currency" maxlength="3" value="TRY"></label>
-      <label>Numbers <select name="numbers"><option value=",.">1.500,75</option><option value=".,">1,500.75</option><option value=", ">1 500,75</option></select></label>
-      <p><button type="submit">Add the layout</button></p>
+  return html`<section aria-labelledby="layouts"><h2 id="layouts">${t("Your banks' CSV layouts", "Bankalarınızın CSV düzenleri")}</h2>
+    <p>${t(
+      "camt.053, MT940 and the common Turkish exports are recognised by themselves. For another bank's CSV, name its columns once; a statement whose header has them is read this way, before the built-in layouts.",
+      "camt.053, MT940 ve yaygın Türk banka dışa aktarımları kendiliğinden tanınır. Başka bir bankanın CSV'si için sütunlarını bir kez adlandırın; başlığında bu sütunlar olan ekstre, yerleşik düzenlerden önce bu şekilde okunur.",
+    )}</p>
+    <table aria-label="${t("CSV layouts", "CSV düzenleri")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Date", "Tarih")}</th><th>${t("Amount", "Tutar")}</th><th>${t("Description", "Açıklama")}</th>
+      <th>${t("Currency", "Para birimi")}</th><th>${t("Numbers", "Sayılar")}</th><th></th></tr></thead>
+    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">${t("None yet.", "Henüz yok.")}</td></tr>`}</tbody></table>
+    <form method="post" action="${PATH}" class="stacked" aria-label="${t("Add a CSV layout", "CSV düzeni ekle")}">${token}
+      <label>${t("Name", "Ad")} <input name="name" required maxlength="80"></label>
+      <label>${t("Date column", "Tarih sütunu")} <input name="date" required maxlength="60" placeholder="Valör"></label>
+      <label>${t("Date format", "Tarih biçimi")} <select name="date_format"><option>dd.MM.yyyy</option><option>dd/MM/yyyy</option><option>yyyy-MM-dd</option></select></label>
+      <label>${t("Amount column (signed; or leave empty and give debit and credit)", "Tutar sütunu (işaretli; ya da boş bırakıp borç ve alacak sütunlarını verin)")} <input name="amount" maxlength="60"></label>
+      <label>${t("Debit column", "Borç sütunu")} <input name="debit" maxlength="60"></label>
+      <label>${t("Credit column", "Alacak sütunu")} <input name="credit" maxlength="60"></label>
+      <label>${t("Description columns (comma-separated)", "Açıklama sütunları (virgülle ayrılmış)")} <input name="narrative" maxlength="300"></label>
+      <label>${t("Currency (the file's one currency)", "Para birimi (dosyanın tek para birimi)")} <input name="currency" maxlength="3" value="TRY"></label>
+      <label>${t("Numbers", "Sayılar")} <select name="numbers"><option value=",.">1.500,75</option><option value=".,">1,500.75</option><option value=", ">1 500,75</option></select></label>
+      <p><button type="submit">${t("Add the layout", "Düzeni ekle")}</button></p>
     </form></section>`;
 }
 
@@ -77,7 +80,9 @@ export function registerLayoutActions(
     if (answer.statusCode !== 200) {
       return page(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
     }
-    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, { notice: `Layout "${added.name}" added.` });
+    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
+      notice: t(`Layout "${added.name}" added.`, `"${added.name}" düzeni eklendi.`),
+    });
   });
 
   dashboard.post<{ Params: { n: string } }>(`${PATH}/:n/remove`, signedIn, async (request, reply) => {
@@ -85,19 +90,27 @@ export function registerLayoutActions(
     const layouts = await layoutsOf(ctx, key);
     const n = Number(request.params.n);
     const layout = layouts[n];
-    if (!layout) return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, { error: "No such layout." });
+    if (!layout)
+      return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
+        error: t("No such layout.", "Böyle bir düzen yok."),
+      });
     if (!confirmed(request)) {
       return confirmPage(ctx, request, reply, {
-        title: "Remove this layout?",
-        question: html`Remove the CSV layout "${layout.name}"? Its bank's files are then read only if a built-in layout fits them.`,
-        confirm: `Yes, remove "${layout.name}"`,
+        title: t("Remove this layout?", "Bu düzen kaldırılsın mı?"),
+        question: t(
+          `Remove the CSV layout "${layout.name}"? Its bank's files are then read only if a built-in layout fits them.`,
+          `"${layout.name}" CSV düzeni kaldırılsın mı? O bankanın dosyaları bundan sonra yalnızca yerleşik bir düzene uyarsa okunur.`,
+        ),
+        confirm: t(`Yes, remove "${layout.name}"`, `Evet, "${layout.name}" kaldırılsın`),
         back: `${DASHBOARD}/reconciliation`,
-        backLabel: "No, keep it",
+        backLabel: t("No, keep it", "Hayır, kalsın"),
       });
     }
     await ctx.control(key, "PUT", "/_sandbox/settings/statement-mappings", {
       mappings: layouts.filter((_, i) => i !== n),
     });
-    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, { notice: `Layout "${layout.name}" removed.` });
+    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
+      notice: t(`Layout "${layout.name}" removed.`, `"${layout.name}" düzeni kaldırıldı.`),
+    });
   });
 }

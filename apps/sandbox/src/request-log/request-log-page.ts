@@ -3,20 +3,23 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { plural } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { ApiRequestLog, LoggedRequest } from "./api-request-log.js";
 
 /** The status the client saw, or that it saw none. */
 const statusSeen = (entry: LoggedRequest) =>
-  entry.status === undefined ? "none (connection reset)" : String(entry.status);
+  entry.status === undefined ? t("none (connection reset)", "yok (bağlantı koptu)") : String(entry.status);
 
 /** How often the open log page asks for new rows. */
 const REFRESH = "every 2s";
 
 function verdict(entry: LoggedRequest): SafeHtml {
-  if (entry.fault) return html`<span class="verdict">injected: ${entry.fault.name}</span>`;
+  if (entry.fault)
+    return html`<span class="verdict">${t("injected:", "enjekte edilen hata:")} ${entry.fault.name}</span>`;
   return entry.violations.length === 0
-    ? html`<span class="verdict">conforms</span>`
-    : html`<span class="verdict error">${entry.violations.length} violation${entry.violations.length === 1 ? "" : "s"}</span>`;
+    ? html`<span class="verdict">${t("conforms", "uygun")}</span>`
+    : html`<span class="verdict error">${plural(entry.violations.length, "violation", "ihlal")}</span>`;
 }
 
 function rows(entries: readonly LoggedRequest[]): SafeHtml {
@@ -24,7 +27,10 @@ function rows(entries: readonly LoggedRequest[]): SafeHtml {
   return html`<tbody id="request-log-rows" hx-get="${DASHBOARD}/requests/rows" hx-trigger="${REFRESH}" hx-swap="outerHTML">
   ${
     entries.length === 0
-      ? html`<tr><td colspan="6">No API requests for this workspace yet. Send one with its API key and it appears here.</td></tr>`
+      ? html`<tr><td colspan="6">${t(
+          "No API requests for this workspace yet. Send one with its API key and it appears here.",
+          "Bu çalışma alanına henüz API isteği gelmedi. API anahtarıyla bir istek gönderin, burada görünür.",
+        )}</td></tr>`
       : entries.map(
           (e) => html`<tr><td>${localTime(e.at)}</td><td>${e.method}</td>
             <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${statusSeen(e)}</td>
@@ -45,11 +51,13 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
       ctx.render(
         request,
         reply,
-        "Request log",
-        html`<p>The last requests made to the payments API with this workspace's key, newest first; this page refreshes
-        itself. Each answer is checked against the payments spec.</p>
-        <table aria-label="Request log"><thead><tr><th>Time (Istanbul, real time)</th><th>Method</th><th>Path</th><th>Status</th>
-        <th class="money">Latency</th><th>Spec verdict</th></tr></thead>${rows(requestLog.entries(request.dashboardKey))}</table>`,
+        t("Request log", "İstek kaydı"),
+        html`<p>${t(
+          "The last requests made to the payments API with this workspace's key, newest first; this page refreshes itself. Each answer is checked against the payments spec.",
+          "Ödeme API'sine bu çalışma alanının anahtarıyla yapılan son istekler, en yenisi önce; sayfa kendini yeniler. Her yanıt ödeme API'sinin spesifikasyonuna göre denetlenir.",
+        )}</p>
+        <table aria-label="${t("Request log", "İstek kaydı")}"><thead><tr><th>${t("Time (Istanbul, real time)", "Zaman (İstanbul, gerçek zaman)")}</th><th>${t("Method", "Yöntem")}</th><th>${t("Path", "Yol")}</th><th>${t("Status", "Durum")}</th>
+        <th class="money">${t("Latency", "Gecikme")}</th><th>${t("Spec verdict", "Spesifikasyon kararı")}</th></tr></thead>${rows(requestLog.entries(request.dashboardKey))}</table>`,
       ),
     );
 
@@ -66,8 +74,11 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
         return ctx.render(
           request,
           reply,
-          "Request not found",
-          html`<p>That request is not in this workspace's log (it keeps the last 100).</p>`,
+          t("Request not found", "İstek bulunamadı"),
+          html`<p>${t(
+            "That request is not in this workspace's log (it keeps the last 100).",
+            "Bu istek çalışma alanının kaydında yok (kayıt son 100 isteği tutar).",
+          )}</p>`,
           404,
         );
       }
@@ -75,12 +86,19 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
         request,
         reply,
         `${entry.method} ${entry.url}`,
-        html`<p>${localTime(entry.at)} · status ${statusSeen(entry)} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
-        ${entry.fault ? html`<p>A fault declared for this workspace struck this request: the client saw ${entry.fault.clientSaw}. It is not judged against the spec.</p>` : ""}
-        ${entry.violations.length ? html`<h2>Violations of the spec</h2><ul>${entry.violations.map((v) => html`<li>${v}</li>`)}</ul>` : ""}
-        <h2>Request body</h2><pre>${entry.requestBody ?? "(none)"}</pre>
-        <h2>Response body</h2><pre>${entry.responseBody ?? "(none)"}</pre>
-        <p><a href="${DASHBOARD}/requests">Back to the request log</a></p>`,
+        html`<p>${localTime(entry.at)} · ${t("status", "durum")} ${statusSeen(entry)} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
+        ${
+          entry.fault
+            ? html`<p>${t(
+                `A fault declared for this workspace struck this request: the client saw ${entry.fault.clientSaw}. It is not judged against the spec.`,
+                `Bu çalışma alanı için tanımlanan bir hata bu isteğe denk geldi: istemci şunu gördü: ${entry.fault.clientSaw}. Spesifikasyona göre değerlendirilmez.`,
+              )}</p>`
+            : ""
+        }
+        ${entry.violations.length ? html`<h2>${t("Violations of the spec", "Spesifikasyon ihlalleri")}</h2><ul>${entry.violations.map((v) => html`<li>${v}</li>`)}</ul>` : ""}
+        <h2>${t("Request body", "İstek gövdesi")}</h2><pre>${entry.requestBody ?? t("(none)", "(yok)")}</pre>
+        <h2>${t("Response body", "Yanıt gövdesi")}</h2><pre>${entry.responseBody ?? t("(none)", "(yok)")}</pre>
+        <p><a href="${DASHBOARD}/requests">${t("Back to the request log", "İstek kaydına dön")}</a></p>`,
       );
     });
   };

@@ -6,7 +6,9 @@ import type { ExportJob } from "../exports/index.js";
 import { EXPORT_PAGE, paymentsFile, signedDownloadUrl } from "../exports/index.js";
 import { PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { istanbulDate, istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
+import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
@@ -198,7 +200,10 @@ export class ReportSchedules {
     await applyElapsedTime(this.#deps.payments, workspace, now, this.#deps.completeAfterMs);
     let expected = schedule.nextDueAt;
     for (const [i, dueAt] of toDeliver.entries()) {
-      const report = await this.#report(workspace, schedule, dueAt, now);
+      // Written in the language of the workspace's e-mails: the letter, the file and what is recorded.
+      const report = await this.#deps.mailer.inLanguageOf(workspace, () =>
+        this.#report(workspace, schedule, dueAt, now),
+      );
       const notes: ScheduleDelivery[] =
         i === 0 && skipped.length > 0
           ? [
@@ -243,8 +248,10 @@ export class ReportSchedules {
         periodTo: to,
         rows: 0,
         outcome: "skipped",
-        detail:
+        detail: t(
           "Nobody to send it to: the schedule follows the workspace's report recipients, and there are none. Set them under Reports.",
+          "Gönderilecek kimse yok: zamanlanmış rapor çalışma alanının rapor alıcılarına gider ve hiç alıcı yok. Raporlar sayfasında ekleyin.",
+        ),
       };
       return { mail: undefined, delivery, linked: undefined };
     }
@@ -255,14 +262,18 @@ export class ReportSchedules {
         yield payment;
       }
     })(this.#paymentsBetween(workspace, schedule, from, to));
-    const file = await paymentsFile(schedule.format, counted, `${schedule.name}: payments ${periodText(from, to)}`, {
+    const title = `${schedule.name}: ${t("payments", "ödemeler")} ${periodText(from, to)}`;
+    const file = await paymentsFile(schedule.format, counted, title, {
       workspace: workspaceTag(workspace),
       generatedAt: now,
     });
     const filename = `payments-${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}.${schedule.format}`;
     const tag = workspaceTag(workspace);
     const lines = [
-      `${schedule.name}: ${rows.toLocaleString("en-US")} payments created from ${istanbulDateTime(from)} to ${istanbulDateTime(to)} (Europe/Istanbul)${filtersText(schedule)}.`,
+      t(
+        `${schedule.name}: ${count(rows)} payments created from ${dateTime(from)} to ${dateTime(to)} (Europe/Istanbul)${filtersText(schedule)}.`,
+        `${schedule.name}: ${dateTime(from)} ile ${dateTime(to)} arasında (İstanbul saatiyle) oluşturulan ${count(rows)} ödeme${filtersText(schedule)}.`,
+      ),
     ];
     let linked: { job: ExportJob; file: Buffer } | undefined;
     if (rows > this.#deps.attachRows) {
@@ -292,17 +303,23 @@ export class ReportSchedules {
       linked = { job, file };
       const link = signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, tag, job.id, expiresAt);
       lines.push(
-        `The report is too large to attach (${(file.length / 1e6).toFixed(1)} MB). Download it, no sign-in needed, until ${istanbulDateTime(expiresAt)} Istanbul time, on the sandbox clock:\n${link}`,
+        t(
+          `The report is too large to attach (${megabytes(file.length)} MB). Download it, no sign-in needed, until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock:\n${link}`,
+          `Rapor eklenemeyecek kadar büyük (${megabytes(file.length)} MB). Oturum açmadan, sandbox saatine göre İstanbul saatiyle ${dateTime(expiresAt)} tarihine kadar indirebilirsiniz:\n${link}`,
+        ),
       );
     } else {
-      lines.push(`The report is attached as ${filename}.`);
+      lines.push(t(`The report is attached as ${filename}.`, `Rapor ${filename} adıyla ektedir.`));
     }
     lines.push(
-      `This schedule runs every ${cadenceText(schedule)}. Change or pause it in the dashboard (Schedules):\n${this.#deps.baseUrl()}/_sandbox/dashboard/settings/schedules/${encodeURIComponent(schedule.id)}`,
+      `${t(
+        `This schedule runs every ${cadenceText(schedule)}. Change or pause it in the dashboard (Schedules):`,
+        `Bu rapor ${cadenceText(schedule)} gönderilir. Panelde (Zamanlanmış raporlar) değiştirebilir ya da duraklatabilirsiniz:`,
+      )}\n${this.#deps.baseUrl()}/_sandbox/dashboard/settings/schedules/${encodeURIComponent(schedule.id)}`,
     );
     const mail = this.#deps.mailer.compose(tag, {
       to: recipients,
-      subject: `${schedule.name}: payments ${periodText(from, to)}`,
+      subject: title,
       text: lines.join("\n\n"),
       ...(linked
         ? {}
@@ -362,16 +379,27 @@ export class ReportSchedules {
 function periodText(from: number, to: number): string {
   const first = istanbulDate(from);
   const last = istanbulDate(to - 1);
-  return first === last ? first : `${first} to ${last}`;
+  return first === last ? first : t(`${first} to ${last}`, `${first} – ${last}`);
 }
 
-const WEEKDAYS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const WEEKDAYS: readonly (readonly [en: string, tr: string])[] = [
+  ["", ""],
+  ["Monday", "Pazartesi"],
+  ["Tuesday", "Salı"],
+  ["Wednesday", "Çarşamba"],
+  ["Thursday", "Perşembe"],
+  ["Friday", "Cuma"],
+  ["Saturday", "Cumartesi"],
+  ["Sunday", "Pazar"],
+];
 
+/** "day at 08:00 (Europe/Istanbul)", or in Turkish "her gün 08:00'de (İstanbul saatiyle)". */
 export function cadenceText(schedule: ReportSchedule): string {
   const { every, weekday, time } = schedule.cadence;
+  const [en, tr] = WEEKDAYS[weekday ?? 1] ?? ["Monday", "Pazartesi"];
   return every === "day"
-    ? `day at ${time} (Europe/Istanbul)`
-    : `${WEEKDAYS[weekday ?? 1]} at ${time} (Europe/Istanbul)`;
+    ? t(`day at ${time} (Europe/Istanbul)`, `her gün saat ${time}'da (İstanbul saatiyle)`)
+    : t(`${en} at ${time} (Europe/Istanbul)`, `her ${tr} saat ${time}'da (İstanbul saatiyle)`);
 }
 
 function filtersText(schedule: ReportSchedule): string {

@@ -5,17 +5,40 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { t } from "../infrastructure/i18n/locale.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { deliveryToApi, scheduleToApi } from "./schedule-routes.js";
 
 type ScheduleView = ReturnType<typeof scheduleToApi>;
 type DeliveryView = ReturnType<typeof deliveryToApi>;
 
-const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const WEEKDAYS: readonly (readonly [en: string, tr: string])[] = [
+  ["Monday", "Pazartesi"],
+  ["Tuesday", "Salı"],
+  ["Wednesday", "Çarşamba"],
+  ["Thursday", "Perşembe"],
+  ["Friday", "Cuma"],
+  ["Saturday", "Cumartesi"],
+  ["Sunday", "Pazar"],
+];
+const weekday = (n: number | undefined) => {
+  const [en, tr] = WEEKDAYS[(n ?? 1) - 1] ?? ["Monday", "Pazartesi"];
+  return { en, tr };
+};
+/** What became of a delivery, in words. */
+const OUTCOMES: Readonly<Record<string, readonly [en: string, tr: string]>> = {
+  attached: ["attached", "ekli gönderildi"],
+  linked: ["linked", "bağlantıyla gönderildi"],
+  skipped: ["skipped", "atlandı"],
+};
 const STATUSES = ["pending", "approved", "processing", "completed", "settled", "reconciled", "cancelled", "failed"];
 const METHODS = ["bank_transfer", "card", "virtual_account", "eft"];
 
 function cadence(s: ScheduleView): string {
-  return s.every === "day" ? `Daily at ${s.time}` : `${WEEKDAYS[(s.weekday ?? 1) - 1]}s at ${s.time}`;
+  const day = weekday(s.weekday);
+  return s.every === "day"
+    ? t(`Daily at ${s.time}`, `Her gün ${s.time}`)
+    : t(`${day.en}s at ${s.time}`, `Her ${day.tr} ${s.time}`);
 }
 
 function filters(s: ScheduleView): string {
@@ -27,7 +50,7 @@ function filters(s: ScheduleView): string {
     ]
       .filter(([, value]) => value)
       .map(([name, value]) => `${name} ${value}`)
-      .join(", ") || "all payments"
+      .join(", ") || t("all payments", "tüm ödemeler")
   );
 }
 
@@ -69,7 +92,9 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     }[];
   /** Whom a schedule mails: its own list, or the workspace's report recipients (followed as they change). */
   const recipientsText = (s: ScheduleView) =>
-    s.recipients.length > 0 ? s.recipients.join(", ") : "the workspace's report recipients";
+    s.recipients.length > 0
+      ? s.recipients.join(", ")
+      : t("the workspace's report recipients", "çalışma alanının rapor alıcıları");
 
   function form(
     request: FastifyRequest,
@@ -79,15 +104,15 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     s?: Partial<ScheduleView>,
   ): SafeHtml {
     return html`<form method="post" action="${action}" class="stacked">${token(request)}
-      <label>Name <input name="name" required maxlength="100" value="${s?.name ?? ""}"></label>
-      <label>Format <select name="format">${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select></label>
-      <label>Status <select name="status"><option value="">any</option>${STATUSES.map((v) => option(v, s?.status))}</select></label>
-      <label>Method <select name="method"><option value="">any</option>${METHODS.map((v) => option(v, s?.method))}</select></label>
-      <label>Account <select name="account"><option value="">all accounts</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select></label>
-      <label>Every <select name="every">${option("day", s?.every, "day")}${option("week", s?.every, "week")}</select></label>
-      <label>Day of the week (weekly) <select name="weekday">${WEEKDAYS.map((day, i) => option(String(i + 1), String(s?.weekday ?? 1), day))}</select></label>
-      <label>Time (Europe/Istanbul) <input name="time" type="time" required value="${s?.time ?? "09:00"}"></label>
-      <label>Recipients (one per line; empty: the workspace's report recipients)
+      <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${s?.name ?? ""}"></label>
+      <label>${t("Format", "Biçim")} <select name="format">${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select></label>
+      <label>${t("Status", "Durum")} <select name="status"><option value="">${t("any", "tümü")}</option>${STATUSES.map((v) => option(v, s?.status, statusWord(v)))}</select></label>
+      <label>${t("Method", "Yöntem")} <select name="method"><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method))}</select></label>
+      <label>${t("Account", "Hesap")} <select name="account"><option value="">${t("all accounts", "tüm hesaplar")}</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select></label>
+      <label>${t("Every", "Sıklık")} <select name="every">${option("day", s?.every, t("day", "her gün"))}${option("week", s?.every, t("week", "her hafta"))}</select></label>
+      <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday">${WEEKDAYS.map(([en, tr], i) => option(String(i + 1), String(s?.weekday ?? 1), t(en, tr)))}</select></label>
+      <label>${t("Time (Europe/Istanbul)", "Saat (İstanbul)")} <input name="time" type="time" required value="${s?.time ?? "09:00"}"></label>
+      <label>${t("Recipients (one per line; empty: the workspace's report recipients)", "Alıcılar (her satıra bir tane; boş: çalışma alanının rapor alıcıları)")}
         <textarea name="recipients" rows="3">${(s?.recipients ?? []).join("\n")}</textarea></label>
       <p><button type="submit">${button}</button></p>
     </form>`;
@@ -107,19 +132,24 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         s,
       ) => html`<tr><td><a href="${DASHBOARD}/settings/schedules/${s.id}">${s.name}</a></td><td>${s.format.toUpperCase()}</td>
         <td>${filters(s)}</td><td>${cadence(s)}</td><td>${recipientsText(s)}</td>
-        <td class="status">${s.paused ? "paused" : localTime(s.next_due_at)}</td></tr>`,
+        <td class="status">${s.paused ? statusWord("paused") : localTime(s.next_due_at)}</td></tr>`,
     );
     return ctx.render(
       request,
       reply,
-      "Schedules",
-      html`${notice ?? ""}<p>At each due time on the workspace's sandbox clock, the payments created in the day or
-        week just ended are e-mailed: attached when small, linked when large. Every e-mail is in the
-        <a href="${DASHBOARD}/outbox">Outbox</a>.</p>
-      <table aria-label="Schedules"><thead><tr><th>Name</th><th>Format</th><th>Filters</th><th>When</th><th>Recipients</th>
-        <th>Next due (Istanbul)</th></tr></thead><tbody>${rows}</tbody></table>
-      <section aria-labelledby="new-schedule"><h2 id="new-schedule">New schedule</h2>
-      ${form(request, `${DASHBOARD}/settings/schedules`, "Create schedule", await accountsOf(request), entered)}</section>`,
+      t("Schedules", "Zamanlanmış raporlar"),
+      html`${notice ?? ""}<p>${t(
+        "At each due time on the workspace's sandbox clock, the payments created in the day or week just ended are e-mailed: attached when small, linked when large. Every e-mail is in the",
+        "Çalışma alanının sandbox saatinde her gönderim zamanı geldiğinde, biten gün ya da haftada oluşturulan ödemeler e-postayla gönderilir: küçükse ekte, büyükse bağlantıyla. Her e-posta şurada:",
+      )} <a href="${DASHBOARD}/outbox">${t("Outbox", "Giden kutusu")}</a>.</p>
+      <table aria-label="${t("Schedules", "Zamanlanmış raporlar")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th>${t("When", "Ne zaman")}</th><th>${t("Recipients", "Alıcılar")}</th>
+        <th>${t("Next due (Istanbul)", "Sonraki gönderim (İstanbul)")}</th></tr></thead><tbody>${
+          rows.length > 0
+            ? rows
+            : html`<tr><td colspan="6">${t("No schedules yet: create one below.", "Henüz zamanlanmış rapor yok: aşağıdan oluşturun.")}</td></tr>`
+        }</tbody></table>
+      <section aria-labelledby="new-schedule"><h2 id="new-schedule">${t("New schedule", "Yeni zamanlanmış rapor")}</h2>
+      ${form(request, `${DASHBOARD}/settings/schedules`, t("Create schedule", "Oluştur"), await accountsOf(request), entered)}</section>`,
       status,
     );
   }
@@ -139,7 +169,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       return ctx.render(
         request,
         reply,
-        "Schedule not found",
+        t("Schedule not found", "Zamanlanmış rapor bulunamadı"),
         html`<p class="error" role="alert">${answer.json().message}</p>`,
         404,
       );
@@ -150,24 +180,30 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       (
         d,
       ) => html`<tr><td>${localTime(d.due_at)}</td><td>${localTime(d.period_from)} – ${localTime(d.period_to)}</td><td class="money">${d.rows}</td>
-        <td class="status">${d.outcome}</td><td>${
-          d.message_id ? html`<a href="${DASHBOARD}/outbox/${d.message_id}">e-mail</a>` : (d.detail ?? "")
+        <td class="status">${OUTCOMES[d.outcome] ? t(...(OUTCOMES[d.outcome] as [string, string])) : d.outcome}</td><td>${
+          d.message_id
+            ? html`<a href="${DASHBOARD}/outbox/${d.message_id}">${t("e-mail", "e-posta")}</a>`
+            : (d.detail ?? "")
         }</td></tr>`,
     );
     return ctx.render(
       request,
       reply,
       s.name,
-      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} to ${recipientsText(s)}.
-        ${s.paused ? "Paused." : html`Next due ${localTime(s.next_due_at)} (Istanbul).`}</p>
+      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} ${t("to", "→")} ${recipientsText(s)}.
+        ${s.paused ? t("Paused.", "Duraklatıldı.") : html`${t("Next due", "Sonraki gönderim")} ${localTime(s.next_due_at)} (${t("Istanbul", "İstanbul")}).`}</p>
       <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(request)}
-        <button type="submit">${s.paused ? "Resume" : "Pause"}</button></form>
+        <button type="submit">${s.paused ? t("Resume", "Sürdür") : t("Pause", "Duraklat")}</button></form>
       <form method="post" action="${base}/delete" class="inline">${token(request)}
-        <button type="submit" class="danger" aria-label="Delete ${s.name}">Delete</button></form>
-      <h2>Deliveries</h2>
-      <table aria-label="Deliveries"><thead><tr><th>Due (Istanbul)</th><th>Period (Istanbul)</th><th class="money">Payments</th>
-        <th>Outcome</th><th></th></tr></thead><tbody>${rows}</tbody></table>
-      <section aria-labelledby="edit"><h2 id="edit">Edit</h2>${form(request, base, "Save schedule", await accountsOf(request), s)}</section>`,
+        <button type="submit" class="danger" aria-label="${t("Delete", "Sil:")} ${s.name}">${t("Delete", "Sil")}</button></form>
+      <h2>${t("Deliveries", "Gönderimler")}</h2>
+      <table aria-label="${t("Deliveries", "Gönderimler")}"><thead><tr><th>${t("Due (Istanbul)", "Gönderim zamanı (İstanbul)")}</th><th>${t("Period (Istanbul)", "Dönem (İstanbul)")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
+        <th>${t("Outcome", "Sonuç")}</th><th></th></tr></thead><tbody>${
+          rows.length > 0
+            ? rows
+            : html`<tr><td colspan="5">${t("Nothing delivered yet.", "Henüz gönderim yok.")}</td></tr>`
+        }</tbody></table>
+      <section aria-labelledby="edit"><h2 id="edit">${t("Edit", "Düzenle")}</h2>${form(request, base, t("Save schedule", "Kaydet"), await accountsOf(request), s)}</section>`,
       status,
     );
   }
@@ -184,7 +220,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       return listPage(request, reply, message, 400, shown as Partial<ScheduleView>);
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, {
-      notice: `Schedule "${answer.json().name}" created.`,
+      notice: t(`Schedule "${answer.json().name}" created.`, `"${answer.json().name}" zamanlanmış raporu oluşturuldu.`),
     });
   });
 
@@ -210,7 +246,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         return schedulePage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
       }
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules/${encodeURIComponent(request.params.id)}`, {
-        notice: "Schedule saved.",
+        notice: t("Schedule saved.", "Zamanlanmış rapor kaydedildi."),
       });
     },
   );
@@ -227,7 +263,15 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         const answer = await save(request, { ...body, paused: action === "pause" });
         const flash =
           answer.statusCode === 200
-            ? { notice: action === "pause" ? "Paused." : "Resumed: it is next due at its next time from now." }
+            ? {
+                notice:
+                  action === "pause"
+                    ? t("Paused.", "Duraklatıldı.")
+                    : t(
+                        "Resumed: it is next due at its next time from now.",
+                        "Sürdürüldü: bundan sonraki ilk gönderim zamanında gönderilecek.",
+                      ),
+              }
             : { error: answer.json().message };
         return ctx.redirect(
           request,
@@ -253,11 +297,14 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         if (found.statusCode !== 200) return ctx.redirect(request, reply, listPath, { error: found.json().message });
         const schedule = found.json() as ScheduleView;
         return confirmPage(ctx, request, reply, {
-          title: "Delete this schedule?",
-          question: html`Delete the schedule "${schedule.name}" and its delivery history? No more reports are sent for it; this cannot be undone (pausing keeps it).`,
-          confirm: `Yes, delete "${schedule.name}"`,
+          title: t("Delete this schedule?", "Bu zamanlanmış rapor silinsin mi?"),
+          question: t(
+            `Delete the schedule "${schedule.name}" and its delivery history? No more reports are sent for it; this cannot be undone (pausing keeps it).`,
+            `"${schedule.name}" zamanlanmış raporu ve gönderim geçmişi silinsin mi? Bundan sonra rapor gönderilmez; bu geri alınamaz (duraklatmak onu korur).`,
+          ),
+          confirm: t(`Yes, delete "${schedule.name}"`, `Evet, "${schedule.name}" silinsin`),
           back: `${listPath}/${encodeURIComponent(schedule.id)}`,
-          backLabel: "No, keep it",
+          backLabel: t("No, keep it", "Hayır, kalsın"),
         });
       }
       const answer = await ctx.control(
@@ -265,7 +312,10 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         "DELETE",
         `/_sandbox/schedules/${encodeURIComponent(request.params.id)}`,
       );
-      const flash = answer.statusCode === 204 ? { notice: "Schedule deleted." } : { error: answer.json().message };
+      const flash =
+        answer.statusCode === 204
+          ? { notice: t("Schedule deleted.", "Zamanlanmış rapor silindi.") }
+          : { error: answer.json().message };
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, flash);
     },
   );

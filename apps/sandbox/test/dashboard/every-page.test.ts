@@ -12,6 +12,15 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
+/**
+ * Both languages of the dashboard: English (no Accept-Language) and Turkish (a Turkish browser).
+ * Turkish words are longer, so the phone's layout is checked in both.
+ */
+const LANGUAGES = [
+  { name: "en", headers: {} },
+  { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" } },
+] as const;
+
 /** WCAG 2.2 A and AA, as axe-core tags them. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -43,7 +52,7 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
   };
 }
 
-describe("every dashboard page, at a desktop's and a phone's width", () => {
+describe("every dashboard page, at a desktop's and a phone's width, in English and Turkish", () => {
   let paymentId = "";
 
   beforeEach(async () => {
@@ -51,52 +60,57 @@ describe("every dashboard page, at a desktop's and a phone's width", () => {
     await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
   });
 
-  for (const size of WIDTHS) {
-    it(`a workspace's pages at ${size.width} px: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`, async () => {
-      await d.page.setViewportSize({ width: size.width, height: size.height });
-      await d.signIn();
-      const schedule = await d.h.control("/schedules", {
-        name: "Günlük özet",
-        format: "csv",
-        every: "day",
-        time: "09:00",
+  for (const size of WIDTHS)
+    for (const language of LANGUAGES)
+      it(`a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`, async () => {
+        await d.page.setViewportSize({ width: size.width, height: size.height });
+        await d.signIn();
+        await d.context.setExtraHTTPHeaders(language.headers);
+        const shotName = `${language.name === "en" ? "" : `${language.name}-`}${size.name}`;
+        const schedule = await d.h.control("/schedules", {
+          name: "Günlük özet",
+          format: "csv",
+          every: "day",
+          time: "09:00",
+        });
+        await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
+        const mail = await d.h.control("/outbox/test");
+        const pages: [string, string][] = [
+          ["", "overview"],
+          [`/payments/${paymentId}`, "payment"],
+          ["/payments/new", "new-payment"],
+          ["/approvals", "approvals"],
+          ["/requests", "request-log"],
+          ["/faults", "faults"],
+          ["/reconciliation", "reconciliation"],
+          ["/exports", "exports"],
+          ["/outbox", "outbox"],
+          [`/outbox/${mail.body.id}`, "outbox-message"],
+          ["/settings/api-keys", "api-keys"],
+          ["/settings/reports", "reports"],
+          ["/settings/schedules", "schedules"],
+          [`/settings/schedules/${schedule.body.id}`, "schedule"],
+          ["/settings", "settings"],
+        ];
+        const results: Checked[] = [];
+        for (const [path, shot] of pages) {
+          await d.page.goto(`${d.url}${path}`);
+          results.push(await check(path, `${shotName}-${shot}`, size.name === "phone"));
+          expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
+          // The navigation marks where the user is (a payment's page is under the overview).
+          const current = await d.page.locator('header nav a[aria-current="page"]').count();
+          expect(current, path).toBe(1);
+        }
+        // A confirmation page, too.
+        await d.page.goto(`${d.url}/payments/${paymentId}`);
+        await d.page
+          .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
+          .click();
+        results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
+        expect(
+          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+        ).toEqual([]);
       });
-      await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
-      const mail = await d.h.control("/outbox/test");
-      const pages: [string, string][] = [
-        ["", "overview"],
-        [`/payments/${paymentId}`, "payment"],
-        ["/payments/new", "new-payment"],
-        ["/approvals", "approvals"],
-        ["/requests", "request-log"],
-        ["/faults", "faults"],
-        ["/reconciliation", "reconciliation"],
-        ["/exports", "exports"],
-        ["/outbox", "outbox"],
-        [`/outbox/${mail.body.id}`, "outbox-message"],
-        ["/settings/api-keys", "api-keys"],
-        ["/settings/reports", "reports"],
-        ["/settings/schedules", "schedules"],
-        [`/settings/schedules/${schedule.body.id}`, "schedule"],
-        ["/settings", "settings"],
-      ];
-      const results: Checked[] = [];
-      for (const [path, shot] of pages) {
-        await d.page.goto(`${d.url}${path}`);
-        results.push(await check(path, `${size.name}-${shot}`, size.name === "phone"));
-        // The navigation marks where the user is (a payment's page is under the overview).
-        const current = await d.page.locator('header nav a[aria-current="page"]').count();
-        expect(current, path).toBe(1);
-      }
-      // A confirmation page, too.
-      await d.page.goto(`${d.url}/payments/${paymentId}`);
-      await d.page.getByRole("button", { name: "Cancel payment" }).click();
-      results.push(await check("cancel confirmation", `${size.name}-confirm`, size.name === "phone"));
-      expect(
-        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
-      ).toEqual([]);
-    });
-  }
 
   it("on a phone the menu folds behind a button that says whether it is open; the skip link goes to the content", async () => {
     await d.page.setViewportSize({ width: 390, height: 844 });
@@ -119,24 +133,34 @@ describe("every dashboard page, at a desktop's and a phone's width", () => {
     expect(await d.page.evaluate("document.activeElement.id")).toBe("main");
   });
 
-  for (const size of WIDTHS) {
-    it(`the sign-in page and the gateway's pages at ${size.width} px`, async () => {
-      await d.page.setViewportSize({ width: size.width, height: size.height });
-      const token = await d.h.login();
-      await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
-      await d.page.goto(d.url);
-      const results: Checked[] = [await check("sign-in", `${size.name}-sign-in`, size.name === "phone")];
-      await d.page.getByLabel("Gateway API key").fill(DEMO_GATEWAY_KEY);
-      await d.page.getByLabel("Gateway secret").fill(DEMO_GATEWAY_SECRET);
-      await d.page.getByRole("button", { name: "Sign in to the gateway" }).click();
-      await d.page.getByRole("heading", { name: "Gateway card payments" }).waitFor();
-      results.push(await check("gateway", `${size.name}-gateway`, size.name === "phone"));
-      await d.page.getByRole("table", { name: "Card payments" }).getByRole("link").first().click();
-      await d.page.getByRole("heading", { name: /^Card payment ORD-/ }).waitFor();
-      results.push(await check("gateway payment", `${size.name}-gateway-payment`, size.name === "phone"));
-      expect(
-        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
-      ).toEqual([]);
-    });
-  }
+  for (const size of WIDTHS)
+    for (const language of LANGUAGES)
+      it(`the sign-in page and the gateway's pages at ${size.width} px in ${language.name}`, async () => {
+        await d.page.setViewportSize({ width: size.width, height: size.height });
+        await d.context.setExtraHTTPHeaders(language.headers);
+        const tr = language.name === "tr";
+        const shotName = `${tr ? "tr-" : ""}${size.name}`;
+        const token = await d.h.login();
+        await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
+        await d.page.goto(d.url);
+        const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, size.name === "phone")];
+        await d.page.getByLabel(tr ? "Ödeme geçidi API anahtarı" : "Gateway API key").fill(DEMO_GATEWAY_KEY);
+        await d.page.getByLabel(tr ? "Ödeme geçidi parolası" : "Gateway secret").fill(DEMO_GATEWAY_SECRET);
+        await d.page.getByRole("button", { name: tr ? "Ödeme geçidine oturum aç" : "Sign in to the gateway" }).click();
+        await d.page
+          .getByRole("heading", { name: tr ? "Ödeme geçidi kart ödemeleri" : "Gateway card payments" })
+          .waitFor();
+        results.push(await check("gateway", `${shotName}-gateway`, size.name === "phone"));
+        await d.page
+          .getByRole("table", { name: tr ? "Kart ödemeleri" : "Card payments" })
+          .getByRole("link")
+          .first()
+          .click();
+        await d.page.getByRole("heading", { name: tr ? /^Kart ödemesi ORD-/ : /^Card payment ORD-/ }).waitFor();
+        results.push(await check("gateway payment", `${shotName}-gateway-payment`, size.name === "phone"));
+        expect(await d.page.getAttribute("html", "lang")).toBe(language.name);
+        expect(
+          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+        ).toEqual([]);
+      });
 });

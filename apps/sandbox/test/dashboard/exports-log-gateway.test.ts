@@ -151,9 +151,13 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await d.signIn();
     const pdf = await (await d.context.request.get(`${d.url}/export.pdf`)).body();
     // 1,500 rows at about 52 a page.
-    const { pages } = await pdfRuns(pdf);
+    const { pages, runs } = await pdfRuns(pdf);
     expect(pages).toBeGreaterThanOrEqual(28);
     expect(pages).toBeLessThanOrEqual(31);
+    // Each page's foot says which page of how many, the count written once after the last page.
+    expect(runs.filter((run) => /^page \d+ of \d+$/.test(run))).toEqual(
+      Array.from({ length: pages }, (_, i) => `page ${i + 1} of ${pages}`),
+    );
     const csv = (await (await d.context.request.get(`${d.url}/export.csv`)).body()).toString("utf8");
     expect(csv.trimEnd().split("\n")).toHaveLength(1_501);
   });

@@ -18,9 +18,14 @@ export async function pdfRuns(bytes: Buffer): Promise<{ runs: string[]; pages: n
     for (const item of content.items) {
       if (!("str" in item) || item.str === "") continue;
       const [x, y] = [item.transform[4] as number, item.transform[5] as number];
-      const follows = Math.abs(y - end.y) < 0.01 && Math.abs(x - end.x) < 0.5;
+      const sameLine = Math.abs(y - end.y) < 0.01;
+      const follows = sameLine && Math.abs(x - end.x) < 0.5;
+      // Text drawn one blank character further on (a PDF draws no space glyph there) reads as a space,
+      // as it does to a person: a page count drawn after "page 2 of".
+      const afterOneSpace = sameLine && x - end.x > 0.5 && x - end.x < 1.5 * end.charWidth;
       const gap = item.str.trim() === "" && item.width > 1.5 * end.charWidth;
-      if (follows && !gap) runs[runs.length - 1] += item.str;
+      if (afterOneSpace && !gap) runs[runs.length - 1] += ` ${item.str}`;
+      else if (follows && !gap) runs[runs.length - 1] += item.str;
       else if (!gap) runs.push(item.str);
       end = gap
         ? { x: Number.NaN, y, charWidth: end.charWidth }

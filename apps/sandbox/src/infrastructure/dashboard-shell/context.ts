@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from "fastify";
+import type { Locale } from "../i18n/locale.js";
 import type { Flash } from "./flash.js";
 import type { SafeHtml } from "./html.js";
 import type { SignedInSession } from "./signed-in-session.js";
@@ -9,6 +10,8 @@ declare module "fastify" {
     dashboardKey: string;
     /** The signed-in session (a workspace's or the gateway's), if any. */
     dashboardSession: SignedInSession | undefined;
+    /** The language the request's pages are written in (see i18n/locale). */
+    dashboardLocale: Locale;
     /** Counts for the navigation (GET pages of a signed-in workspace). */
     dashboardNavCounts: Readonly<Record<string, number>> | undefined;
   }

@@ -3,13 +3,20 @@ import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { inLocale, isLocale, type Locale, negotiateLocale, t } from "../i18n/locale.js";
 import type { SandboxSecret } from "../secret/sandbox-secret.js";
 import type { DashboardContext, DashboardPages } from "./context.js";
-import { checkSessionToken, fromThisOrigin, isFormBody, SECURITY_HEADERS } from "./dashboard-security.js";
+import {
+  COOKIE_OPTIONS,
+  checkSessionToken,
+  fromThisOrigin,
+  isFormBody,
+  SECURITY_HEADERS,
+} from "./dashboard-security.js";
 import { DashboardFlash, type Flash } from "./flash.js";
-import { formField } from "./form-fields.js";
+import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
-import { DASHBOARD, DASHBOARD_SCRIPT, FAVICON_SVG, page, STYLESHEET } from "./layout.js";
+import { DASHBOARD, DASHBOARD_SCRIPT, FAVICON_SVG, LANGUAGE_PATH, page, STYLESHEET } from "./layout.js";
 import type { SignedInSession } from "./signed-in-session.js";
 
 /** htmx, served from the installed package: the dashboard loads nothing from elsewhere. */
@@ -23,12 +30,35 @@ const ASSETS = `${DASHBOARD}/assets/`;
 /** What an error page says, by status: never what was sent. */
 function errorMessage(status: number): string {
   if (status === 403) {
-    return "This form has expired or did not come from this dashboard. Go back, reload the page and send it again.";
+    return t(
+      "This form has expired or did not come from this dashboard. Go back, reload the page and send it again.",
+      "Bu formun süresi dolmuş ya da bu panelden gelmemiş. Geri dönün, sayfayı yenileyin ve yeniden gönderin.",
+    );
   }
   if (status === 415)
-    return "The dashboard takes forms only as HTML forms send them (application/x-www-form-urlencoded).";
-  if (status < 500) return "That request could not be read. Go back and try again.";
-  return "Something went wrong on our side. Reload the page.";
+    return t(
+      "The dashboard takes forms only as HTML forms send them (application/x-www-form-urlencoded).",
+      "Panel formları yalnızca HTML formlarının gönderdiği biçimde alır (application/x-www-form-urlencoded).",
+    );
+  if (status < 500)
+    return t(
+      "That request could not be read. Go back and try again.",
+      "Bu istek okunamadı. Geri dönüp yeniden deneyin.",
+    );
+  return t(
+    "Something went wrong on our side. Reload the page.",
+    "Bizim tarafımızda bir sorun oldu. Sayfayı yenileyin.",
+  );
+}
+
+/** The cookie that keeps the language chosen with the header's link (a year; it is only a preference). */
+const LANGUAGE_COOKIE = "payspec_dashboard_lang";
+const LANGUAGE_COOKIE_SECONDS = 365 * 86_400;
+
+/** The language of a dashboard request: the one chosen with the header's link, else the browser's. */
+function requestLocale(request: FastifyRequest): Locale {
+  const chosen = request.cookies[LANGUAGE_COOKIE];
+  return isLocale(chosen) ? chosen : negotiateLocale(request.headers["accept-language"]);
 }
 
 export interface DashboardShellOptions {
@@ -78,11 +108,20 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       send(
         reply,
         page(
-          "Error",
-          html`<p class="error" role="alert">${errorMessage(status)}</p><p><a href="${DASHBOARD}">Back to the dashboard</a></p>`,
+          t("Error", "Hata"),
+          html`<p class="error" role="alert">${errorMessage(status)}</p><p><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
         ),
         status,
       );
+
+    // Everything a request writes (pages, flashes, files) is in its language. The language is entered
+    // again once the body is read: the form parser's stream events run outside the request's context.
+    dashboard.decorateRequest("dashboardLocale", "en");
+    dashboard.addHook("onRequest", (request, _reply, done) => {
+      request.dashboardLocale = requestLocale(request);
+      inLocale(request.dashboardLocale, done);
+    });
+    dashboard.addHook("preHandler", (request, _reply, done) => inLocale(request.dashboardLocale, done));
 
     // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
     // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
@@ -188,12 +227,20 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       send(
         reply,
         page(
-          "Not found",
-          html`<p class="error" role="alert">There is no such dashboard page.</p><p><a href="${DASHBOARD}">Go to the dashboard</a></p>`,
+          t("Not found", "Bulunamadı"),
+          html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
         ),
         404,
       ),
     );
+
+    // The header's language link: the choice is kept in a cookie, and the browser goes back to the
+    // page it was on (only a page of the dashboard: no open redirect).
+    dashboard.get(LANGUAGE_PATH, async (request, reply) => {
+      const to = queryField(request, "to");
+      if (isLocale(to)) reply.setCookie(LANGUAGE_COOKIE, to, { ...COOKIE_OPTIONS, maxAge: LANGUAGE_COOKIE_SECONDS });
+      return reply.redirect(nextPage(queryField(request, "next")) ?? DASHBOARD, 303);
+    });
 
     for (const pages of options.features) pages(dashboard, ctx);
   });

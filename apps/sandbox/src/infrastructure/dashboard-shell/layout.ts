@@ -1,3 +1,6 @@
+import { count } from "../i18n/formats.js";
+import { activeLocale, t } from "../i18n/locale.js";
+import { statusWord } from "../i18n/status-words.js";
 import { html, type SafeHtml } from "./html.js";
 
 /** The dashboard's mount point: everything lives under it, and its cookies are scoped to it. */
@@ -11,6 +14,7 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; backgro
 .skip:focus { left: .5rem; }
 header { background: #16324f; color: #fff; padding: .4rem 1rem; display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; align-items: center; }
 header a, header .who { color: #fff; } header form { margin-left: auto; }
+header a.language { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .5rem; text-decoration: underline; }
 header nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; }
 header nav a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .5rem; border-radius: 4px; }
 header nav a[aria-current="page"] { background: #fff; color: #16324f; font-weight: 600; }
@@ -75,23 +79,38 @@ if (menu && nav) {
 /** The tab's icon: the sandbox's initial, drawn (no request leaves the sandbox for it). */
 export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#16324f"/><text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">p</text></svg>`;
 
-/** A workspace's pages, in navigation order. */
+/** A workspace's pages, in navigation order: path, English, Turkish. */
 const WORKSPACE_NAVIGATION = [
-  ["", "Payments"],
-  ["/payments/new", "New payment"],
-  ["/approvals", "Approvals"],
-  ["/requests", "Request log"],
-  ["/faults", "Faults"],
-  ["/reconciliation", "Reconciliation"],
-  ["/exports", "Exports"],
-  ["/outbox", "Outbox"],
-  ["/settings/api-keys", "API keys"],
-  ["/settings/reports", "Reports"],
-  ["/settings/schedules", "Schedules"],
-  ["/settings", "Settings"],
+  ["", "Payments", "Ödemeler"],
+  ["/payments/new", "New payment", "Yeni ödeme"],
+  ["/approvals", "Approvals", "Onaylar"],
+  ["/requests", "Request log", "İstek kaydı"],
+  ["/faults", "Faults", "Hatalar"],
+  ["/reconciliation", "Reconciliation", "Mutabakat"],
+  ["/exports", "Exports", "Dışa aktarımlar"],
+  ["/outbox", "Outbox", "Giden kutusu"],
+  ["/settings/api-keys", "API keys", "API anahtarları"],
+  ["/settings/reports", "Reports", "Raporlar"],
+  ["/settings/schedules", "Schedules", "Zamanlanmış raporlar"],
+  ["/settings", "Settings", "Ayarlar"],
 ] as const;
 /** The gateway's pages. */
-const GATEWAY_NAVIGATION = [["/gateway", "Gateway"]] as const;
+const GATEWAY_NAVIGATION = [["/gateway", "Gateway", "Ödeme geçidi"]] as const;
+
+/** Where the header's language link goes: the same page in the other language. */
+export const LANGUAGE_PATH = `${DASHBOARD}/language`;
+
+/**
+ * The link to the other language, named in that language (as people look for their own). It comes
+ * back to the same page by its path only: the query may hold what someone else wrote into a link
+ * (a sign-in's `next`), which a page never repeats.
+ */
+function languageLink(path: string | undefined): SafeHtml {
+  const other = activeLocale() === "tr" ? { to: "en", label: "English" } : { to: "tr", label: "Türkçe" };
+  const page = path?.split("?", 1)[0];
+  const next = page ? `&next=${encodeURIComponent(page)}` : "";
+  return html`<a class="language" href="${LANGUAGE_PATH}?to=${other.to}${next}" lang="${other.to}" hreflang="${other.to}">${other.label}</a>`;
+}
 
 /** Who is signed in: a workspace (by its tag) or the gateway. */
 export type SignedIn = ({ readonly workspace: string } | { readonly gateway: true }) & {
@@ -125,7 +144,7 @@ function currentLink(paths: readonly string[], asked: string | undefined): strin
  * work without script; htmx (served by the sandbox, nothing from a CDN) only refreshes the live
  * request log, and the dashboard's own script only folds the menu on a narrow screen.
  */
-export function page(title: string, content: SafeHtml, session?: SignedIn): string {
+export function page(title: string, content: SafeHtml, session?: SignedIn, path = session?.path): string {
   const navigation = session && "workspace" in session ? WORKSPACE_NAVIGATION : GATEWAY_NAVIGATION;
   const current = session
     ? currentLink(
@@ -136,26 +155,27 @@ export function page(title: string, content: SafeHtml, session?: SignedIn): stri
   const nav = session
     ? html`<header>
         <strong>payspec sandbox</strong>
-        <span class="who">${"workspace" in session ? `Workspace ${session.workspace}` : "Card gateway"}</span>
-        <button type="button" class="menu-toggle" id="menu-toggle" aria-expanded="false" aria-controls="site-nav">Menu</button>
-        <nav aria-label="Dashboard" id="site-nav">${navigation.map(([path, label]) => {
-          const count = session.counts?.[path];
-          return html`<a href="${DASHBOARD}${path}" ${current === path ? html`aria-current="page"` : ""}>${label}${count ? html` <span class="badge badge-pending">${count}</span>` : ""}</a>`;
+        <span class="who">${"workspace" in session ? `${t("Workspace", "Çalışma alanı")} ${session.workspace}` : t("Card gateway", "Kart ödeme geçidi")}</span>
+        <button type="button" class="menu-toggle" id="menu-toggle" aria-expanded="false" aria-controls="site-nav">${t("Menu", "Menü")}</button>
+        <nav aria-label="${t("Dashboard", "Panel")}" id="site-nav">${navigation.map(([to, en, tr]) => {
+          const waiting = session.counts?.[to];
+          return html`<a href="${DASHBOARD}${to}" ${current === to ? html`aria-current="page"` : ""}>${t(en, tr)}${waiting ? html` <span class="badge badge-pending">${count(waiting)}</span>` : ""}</a>`;
         })}</nav>
+        ${languageLink(path)}
         <form method="post" action="${DASHBOARD}/sign-out">
-          <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">Sign out</button>
+          <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit">${t("Sign out", "Oturumu kapat")}</button>
         </form>
       </header>`
-    : html`<header><strong>payspec sandbox</strong></header>`;
+    : html`<header><strong>payspec sandbox</strong>${languageLink(path)}</header>`;
   return boxedTables(
     html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${activeLocale()}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · payspec sandbox</title><link rel="stylesheet" href="${DASHBOARD}/assets/dashboard.css">
 <link rel="icon" href="${DASHBOARD}/assets/favicon.svg" type="image/svg+xml">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>
 <script src="${DASHBOARD}/assets/dashboard.js" defer></script>
 <script src="${DASHBOARD}/assets/htmx.min.js" defer></script></head>
-<body><a class="skip" href="#main">Skip to the content</a>${nav}<main id="main" tabindex="-1"><h1>${title}</h1>${content}</main></body></html>`
+<body><a class="skip" href="#main">${t("Skip to the content", "İçeriğe geç")}</a>${nav}<main id="main" tabindex="-1"><h1>${title}</h1>${content}</main></body></html>`
       .text,
   );
 }
@@ -163,10 +183,5 @@ export function page(title: string, content: SafeHtml, session?: SignedIn): stri
 /** A status as a coloured badge (the colour repeats the word: never the only sign). */
 export function statusBadge(status: string, id?: string): SafeHtml {
   const kind = status.replace(/[^a-z_]/g, "");
-  return html`<span class="badge badge-${kind}" ${id ? html`id="${id}"` : ""}>${status.replaceAll("_", " ")}</span>`;
-}
-
-/** "1 payment", "2 payments". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return html`<span class="badge badge-${kind}" ${id ? html`id="${id}"` : ""}>${statusWord(status)}</span>`;
 }

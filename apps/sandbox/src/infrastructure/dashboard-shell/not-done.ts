@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { t } from "../i18n/locale.js";
 import type { DashboardContext } from "./context.js";
 import { html } from "./html.js";
 import { DASHBOARD } from "./layout.js";
@@ -8,8 +9,8 @@ export function notDone(ctx: DashboardContext, request: FastifyRequest, reply: F
   return ctx.render(
     request,
     reply,
-    "Not done",
-    html`<p class="error" role="alert">${message}</p><p><a href="${DASHBOARD}">Back to the dashboard</a></p>`,
+    t("Not done", "Yapılmadı"),
+    html`<p class="error" role="alert">${message}</p><p><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
     400,
   );
 }

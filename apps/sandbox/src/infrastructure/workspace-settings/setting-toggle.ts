@@ -3,6 +3,7 @@ import type { DashboardContext } from "../dashboard-shell/context.js";
 import { formField } from "../dashboard-shell/form-fields.js";
 import { DASHBOARD } from "../dashboard-shell/layout.js";
 import { notDone } from "../dashboard-shell/not-done.js";
+import { t } from "../i18n/locale.js";
 import type { WorkspaceSetting } from "./workspace-setting.js";
 
 /**
@@ -20,7 +21,8 @@ export function registerSettingToggle(
 ): void {
   dashboard.post(`${DASHBOARD}/settings/${path}`, { preHandler: ctx.requireSession }, async (request, reply) => {
     const enabled = formField(request, "enabled");
-    if (enabled !== "on" && enabled !== "off") return notDone(ctx, request, reply, "enabled: choose on or off.");
+    if (enabled !== "on" && enabled !== "off")
+      return notDone(ctx, request, reply, t("Choose on or off.", "Açık ya da kapalı seçin."));
     await setting.set(request.dashboardKey, enabled === "on");
     return reply.redirect(`${DASHBOARD}/settings?done=${done}-${enabled}`, 303);
   });

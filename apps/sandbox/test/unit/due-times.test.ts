@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextDueAfter, periodBefore } from "../src/scheduled-reports/due-times.js";
+import { nextDueAfter, periodBefore } from "../../src/scheduled-reports/due-times.js";
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedMap } from "../src/infrastructure/caching/bounded-map.js";
+import { BoundedMap } from "../../src/infrastructure/caching/bounded-map.js";
 
 describe("BoundedMap", () => {
   it("starts over when a new key would pass its limit, and keeps what it has when a known key changes", () => {

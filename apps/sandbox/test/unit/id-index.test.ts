@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IdIndex } from "../src/payments/id-index.js";
+import { IdIndex } from "../../src/payments/id-index.js";
 
 interface Item {
   readonly id: string;

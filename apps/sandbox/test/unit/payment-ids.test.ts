@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newPaymentId } from "../src/payments/create-payment.js";
+import { newPaymentId } from "../../src/payments/create-payment.js";
 
 describe("payment ids", () => {
   it("are pay_ and 16 base62 characters, all different, across refills of the random pool", () => {

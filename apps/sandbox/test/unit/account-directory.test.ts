@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { seedWorkspace } from "../src/index.js";
-import { AccountDirectory } from "../src/payments/account-directory.js";
-import { MemoryPaymentsStore } from "../src/payments/memory-payments-store.js";
+import { seedWorkspace } from "../../src/index.js";
+import { AccountDirectory } from "../../src/payments/account-directory.js";
+import { MemoryPaymentsStore } from "../../src/payments/memory-payments-store.js";
 
 /** The in-memory store, counting how often it is asked for a workspace's accounts. */
 class CountingStore extends MemoryPaymentsStore {

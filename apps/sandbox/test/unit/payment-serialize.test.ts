@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentRecord } from "../src/payments/payments-store.js";
-import { paymentToApi } from "../src/payments/serialize.js";
+import type { PaymentRecord } from "../../src/payments/payments-store.js";
+import { paymentToApi } from "../../src/payments/serialize.js";
 
 const record = (createdAt: number, completedAt?: number): PaymentRecord => ({
   seq: 1,

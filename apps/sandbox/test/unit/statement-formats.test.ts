@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { referenceKeys } from "../src/reconciliation/match-statement.js";
-import { readStatement } from "../src/reconciliation/statement-file.js";
+import { referenceKeys } from "../../src/reconciliation/match-statement.js";
+import { readStatement } from "../../src/reconciliation/statement-file.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/statements/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/statements/${name}`, import.meta.url));
 const refused = (bytes: Buffer) => {
   try {
     readStatement(bytes);

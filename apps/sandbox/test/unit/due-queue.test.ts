@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DueQueue } from "../src/payments/due-queue.js";
+import { DueQueue } from "../../src/payments/due-queue.js";
 
 type Step = { push: [number, number] } | { pop: true };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wrapText } from "../src/exports/monospaced-text.js";
+import { wrapText } from "../../src/exports/monospaced-text.js";
 
 describe("wrapping a PDF cell", () => {
   it("breaks at the last space that fits, and leaves that space out", () => {

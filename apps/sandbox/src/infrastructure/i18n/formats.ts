@@ -1,0 +1,51 @@
+import { currencyExponent, fromMinorUnits } from "@payspec/client-core";
+import { istanbulDateTime } from "../clock/istanbul-time.js";
+import { activeLocale } from "./locale.js";
+
+const INTL = { tr: "tr-TR", en: "en-US" } as const;
+
+/** A whole number grouped as the active language writes it: 12,500 or 12.500. */
+export function count(n: number): string {
+  return n.toLocaleString(INTL[activeLocale()]);
+}
+
+/**
+ * Minor units as people read them: "25,000,000.00 TRY" in English, "25.000.000,00 ₺" in Turkish
+ * (the lira sign after the amount, as Turkish banks print it; other currencies by their code).
+ */
+export function money(minor: number, currency: string): string {
+  const locale = activeLocale();
+  const digits = currencyExponent(currency);
+  const amount = fromMinorUnits(minor, currency).toLocaleString(INTL[locale], {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return `${amount} ${locale === "tr" && currency === "TRY" ? "₺" : currency}`;
+}
+
+/**
+ * "1 payment", "2 payments"; Turkish keeps the noun singular after a number ("2 ödeme"), so it takes
+ * one word.
+ */
+export function plural(n: number, en: readonly [one: string, many: string] | string, tr: string): string {
+  if (activeLocale() === "tr") return `${count(n)} ${tr}`;
+  const [one, many] = typeof en === "string" ? [en, `${en}s`] : en;
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A moment in Istanbul time as the active language writes it: `2026-11-26 14:05:07` in English,
+ * `26.11.2026 14:05:07` in Turkish.
+ */
+export function dateTime(ms: number): string {
+  const text = istanbulDateTime(ms);
+  if (activeLocale() !== "tr") return text;
+  const [date = "", time = ""] = text.split(" ");
+  const [year, month, day] = date.split("-");
+  return `${day}.${month}.${year} ${time}`;
+}
+
+/** A size in megabytes with one decimal, as the active language writes it: 1.5 or 1,5. */
+export function megabytes(bytes: number): string {
+  return (bytes / 1e6).toLocaleString(INTL[activeLocale()], { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}

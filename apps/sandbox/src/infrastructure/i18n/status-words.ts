@@ -1,0 +1,44 @@
+import { t } from "./locale.js";
+
+/**
+ * The states the pages show, in words of the active language. The API's own value stays in the
+ * markup (the badge's class, filters, exports), so what a script or a file reads never changes.
+ */
+const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
+  pending: ["pending", "beklemede"],
+  approved: ["approved", "onaylandı"],
+  processing: ["processing", "işleniyor"],
+  completed: ["completed", "tamamlandı"],
+  failed: ["failed", "başarısız"],
+  cancelled: ["cancelled", "iptal edildi"],
+  settled: ["settled", "hesaba geçti"],
+  reconciled: ["reconciled", "mutabakatı yapıldı"],
+  queued: ["queued", "sırada"],
+  running: ["running", "hazırlanıyor"],
+  retrying: ["retrying", "yeniden deneniyor"],
+  ready: ["ready", "hazır"],
+  sent: ["sent", "gönderildi"],
+  caught: ["caught", "yakalandı"],
+  success: ["success", "başarılı"],
+  declined: ["declined", "reddedildi"],
+  expired: ["expired", "süresi doldu"],
+  revoked: ["revoked", "iptal edildi"],
+  active: ["active", "etkin"],
+  paused: ["paused", "duraklatıldı"],
+  matched: ["matched", "eşleşti"],
+  already_reconciled: ["already reconciled", "mutabakatı zaten yapılmış"],
+  amount_differs: ["amount differs", "tutar farklı"],
+  currency_differs: ["currency differs", "para birimi farklı"],
+  no_payment: ["no payment", "ödeme yok"],
+  not_settled: ["not settled", "hesaba geçmedi"],
+  ambiguous: ["ambiguous", "belirsiz"],
+  repeated_line: ["repeated line", "tekrarlanan satır"],
+  credit_entry: ["credit entry", "alacak kaydı"],
+  date_differs: ["date differs", "tarih farklı"],
+};
+
+/** A state in words ("processing" → "işleniyor"); one this table does not know, with spaces for underscores. */
+export function statusWord(status: string): string {
+  const words = WORDS[status];
+  return words ? t(words[0], words[1]) : status.replaceAll("_", " ");
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { dateTime, megabytes, money, plural } from "../../src/infrastructure/i18n/formats.js";
+import { activeLocale, inLocale, negotiateLocale, t } from "../../src/infrastructure/i18n/locale.js";
+import { statusWord } from "../../src/infrastructure/i18n/status-words.js";
+
+describe("the language a request is written in", () => {
+  it("follows the browser's Accept-Language by q-value, tr-TR counting as Turkish, and is English otherwise", () => {
+    expect(negotiateLocale("tr-TR,tr;q=0.9,en-US;q=0.8,en;q=0.7")).toBe("tr");
+    expect(negotiateLocale("en-GB,en;q=0.9,tr;q=0.8")).toBe("en");
+    expect(negotiateLocale("de-DE,tr;q=0.5")).toBe("tr");
+    expect(negotiateLocale("tr;q=0, en;q=0.1")).toBe("en");
+    expect(negotiateLocale("TR")).toBe("tr");
+    expect(negotiateLocale("fr, de;q=0.8")).toBe("en");
+    expect(negotiateLocale("tr;q=abc")).toBe("en");
+    expect(negotiateLocale(undefined)).toBe("en");
+    expect(negotiateLocale(`${"x,".repeat(10_000)}tr`)).toBe("en");
+  });
+
+  it("holds for everything awaited inside it, and never leaks to what runs outside", async () => {
+    const written = inLocale("tr", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return t("Payments", "Ödemeler");
+    });
+    expect(activeLocale()).toBe("en");
+    expect(await written).toBe("Ödemeler");
+    expect(t("Payments", "Ödemeler")).toBe("Payments");
+  });
+});
+
+describe("money, times and counts as each language writes them", () => {
+  it("writes amounts with the language's separators, the lira sign after a Turkish amount", () => {
+    expect(money(250_000_000, "TRY")).toBe("2,500,000.00 TRY");
+    expect(inLocale("tr", () => money(250_000_000, "TRY"))).toBe("2.500.000,00 ₺");
+    expect(inLocale("tr", () => money(150_075, "EUR"))).toBe("1.500,75 EUR");
+    expect(inLocale("tr", () => money(1_500, "JPY"))).toBe("1.500 JPY");
+  });
+
+  it("writes Istanbul time day first in Turkish", () => {
+    const at = Date.parse("2026-11-26T11:05:07Z");
+    expect(dateTime(at)).toBe("2026-11-26 14:05:07");
+    expect(inLocale("tr", () => dateTime(at))).toBe("26.11.2026 14:05:07");
+  });
+
+  it("keeps the Turkish noun singular after a number, and names states in words", () => {
+    expect(plural(1, "payment", "ödeme")).toBe("1 payment");
+    expect(plural(12_500, "payment", "ödeme")).toBe("12,500 payments");
+    expect(inLocale("tr", () => plural(12_500, "payment", "ödeme"))).toBe("12.500 ödeme");
+    expect(inLocale("tr", () => megabytes(1_550_000))).toBe("1,6");
+    expect(inLocale("tr", () => statusWord("processing"))).toBe("işleniyor");
+    expect(statusWord("amount_differs")).toBe("amount differs");
+    expect(inLocale("tr", () => statusWord("something_new"))).toBe("something new");
+  });
+});
