@@ -18,6 +18,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     isolate: false,
+    // Two files at a time, whatever the machine (vitest's default on 2 cores is one): most of a file's
+    // time is waiting on Chromium, PostgreSQL and sockets, not on a core.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {

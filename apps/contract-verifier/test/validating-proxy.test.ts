@@ -9,7 +9,12 @@ import { cardGatewaySpec, specExamples } from "@payspec/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+/**
+ * The CLI runs in one process (node with tsx's loader), not under the tsx command: that one relays a
+ * signal to its child and, when the child has not said within 30 ms that it got it (a busy machine),
+ * sends it again and then SIGKILL, so the proxy would die without its report.
+ */
+const TSX_LOADER = ["--import", "tsx"];
 const cardPayment = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
 )?.value as { card: { cardNumber: string; cvc: string } };
@@ -36,9 +41,13 @@ interface RunningProxy {
 }
 
 async function startProxyCli(upstream: string, args: string[] = []): Promise<RunningProxy> {
-  const child = spawn(tsx, [cli, "proxy", "--listen", "0", "--upstream", upstream, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...TSX_LOADER, cli, "proxy", "--listen", "0", "--upstream", upstream, ...args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+  problemsOfRefusal,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -23,7 +30,9 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
     notice?: SafeHtml,
     status = 200,
     entered: { readonly name?: string; readonly expires?: string } = {},
+    problems: FormProblems = {},
   ) {
+    const labels = { name: t("Name", "Ad"), expires_on: t("Expires on", "Son geçerlilik tarihi") };
     const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
     const keys = listed.json().data as ApiKeyView[];
     const rows = keys.map(
@@ -46,9 +55,10 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
       <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${t("Created (Istanbul)", "Oluşturulma (İstanbul)")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${t("Last used (Istanbul)", "Son kullanım (İstanbul)")}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
-      <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked">${token(request)}
-        <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${entered.name ?? ""}"></label>
-        <label>${t("Expires on (optional; valid through the end of that day, Europe/Istanbul)", "Son geçerlilik tarihi (isteğe bağlı; o günün sonuna kadar, İstanbul saatiyle)")} <input name="expires_on" type="date" value="${entered.expires ?? ""}"></label>
+      ${errorSummary(problems, labels)}
+      <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked" novalidate>${token(request)}
+        <label>${labels.name} <input name="name" required maxlength="100" value="${entered.name ?? ""}" ${fieldAttributes(problems, "name")}>${fieldError(problems, "name")}</label>
+        <label>${t("Expires on (optional; valid through the end of that day, Europe/Istanbul)", "Son geçerlilik tarihi (isteğe bağlı; o günün sonuna kadar, İstanbul saatiyle)")} <input name="expires_on" type="date" value="${entered.expires ?? ""}" ${fieldAttributes(problems, "expires_on")}>${fieldError(problems, "expires_on")}</label>
         <p><button type="submit">${t("Create key", "Anahtarı oluştur")}</button></p>
       </form></section>`,
       status,
@@ -65,11 +75,16 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
       ...(expires ? { expires_on: expires } : {}),
     });
     if (answer.statusCode !== 201) {
-      // What was typed stays, to be corrected.
-      return keysPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400, {
-        name: typedAgain(name),
-        ...(expires ? { expires } : {}),
-      });
+      // What was typed stays, to be corrected, every problem beside its box.
+      const entered = { name: typedAgain(name), ...(expires ? { expires } : {}) };
+      return keysPage(
+        request,
+        reply,
+        undefined,
+        400,
+        entered,
+        problemsOfRefusal(answer.json(), ["name", "expires_on"]),
+      );
     }
     const made = answer.json() as { key: string; name: string };
     // Shown once, on the page the action redirects to: a reload of that page shows it no more, and

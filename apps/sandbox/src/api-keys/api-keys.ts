@@ -43,10 +43,17 @@ export type Authentication =
 
 const createBody = z.object({
   body: z.strictObject({
-    name: z.string().min(1).max(MAX_KEY_NAME_LENGTH).regex(/\S/, { message: "must hold more than spaces" }),
+    // Messages as functions: said in the language of whoever asked (the dashboard's, else English).
+    name: z
+      .string()
+      .min(1)
+      .max(MAX_KEY_NAME_LENGTH)
+      .regex(/\S/, { error: () => t("must hold more than spaces", "boşluktan başka bir şey içermeli") }),
     expires_on: z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date, yyyy-MM-dd" })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, {
+        error: () => t("must be a date, yyyy-MM-dd", "YYYY-AA-GG biçiminde bir tarih olmalı"),
+      })
       .optional(),
   }),
 });
@@ -155,7 +162,10 @@ export class ApiKeys {
     if (containsCardNumber(body.name)) {
       throw new ApiFailure(
         "invalid_request",
-        "name: looks like it holds a card number; card numbers may not be sent in free text. Remove it.",
+        t(
+          "name: looks like it holds a card number; card numbers may not be sent in free text. Remove it.",
+          "name: bir kart numarası içeriyor gibi görünüyor; kart numarası serbest metinde gönderilemez. Silin.",
+        ),
         { param: "name" },
       );
     }
@@ -164,14 +174,22 @@ export class ApiKeys {
     if (body.expires_on !== undefined) {
       expiresAt = endOfIstanbulDate(body.expires_on);
       if (expiresAt === undefined) {
-        throw new ApiFailure("invalid_request", "expires_on: not a calendar date; send a real date as yyyy-MM-dd.", {
-          param: "expires_on",
-        });
+        throw new ApiFailure(
+          "invalid_request",
+          t(
+            "expires_on: not a calendar date; send a real date as yyyy-MM-dd.",
+            "expires_on: takvimde olmayan bir tarih; YYYY-AA-GG biçiminde gerçek bir tarih verin.",
+          ),
+          { param: "expires_on" },
+        );
       }
       if (expiresAt <= now) {
         throw new ApiFailure(
           "invalid_request",
-          `expires_on: must be today (${istanbulDate(now)}, Europe/Istanbul, on this workspace's sandbox clock) or later.`,
+          t(
+            `expires_on: must be today (${istanbulDate(now)}, Europe/Istanbul, on this workspace's sandbox clock) or later.`,
+            `expires_on: bugün (${istanbulDate(now)}, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre) ya da sonrası olmalı.`,
+          ),
           { param: "expires_on" },
         );
       }
@@ -189,7 +207,10 @@ export class ApiKeys {
     if (!(await this.#store.create(stored, MAX_LIVE_KEYS))) {
       throw new ApiFailure(
         "invalid_request",
-        `This workspace already has ${MAX_LIVE_KEYS} keys that are not revoked; revoke one before creating another.`,
+        t(
+          `This workspace already has ${MAX_LIVE_KEYS} keys that are not revoked; revoke one before creating another.`,
+          `Bu çalışma alanında iptal edilmemiş ${MAX_LIVE_KEYS} anahtar var; yenisini oluşturmadan önce birini iptal edin.`,
+        ),
         { status: 409 },
       );
     }

@@ -6,6 +6,7 @@ import { MemoryGatewayStore, PostgresGatewayStore } from "../gateway/index.js";
 import { HashedScopesClockStore } from "../infrastructure/clock/hashed-scopes-clock-store.js";
 import { MemoryClockStore } from "../infrastructure/clock/memory-clock-store.js";
 import { PostgresClockStore } from "../infrastructure/clock/postgres-clock-store.js";
+import { DEFAULT_MEMORY_MAX_PAYMENTS } from "../infrastructure/config/config.js";
 import { openPool } from "../infrastructure/postgres/pool.js";
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
 import {
@@ -19,12 +20,19 @@ import { MemoryScheduleStore, PostgresScheduleStore } from "../scheduled-reports
 import { AUTO_SETTLEMENT } from "../settlement/index.js";
 import type { SandboxStores } from "./sandbox-stores.js";
 
-/** The in-memory stores: per process, gone on restart. The default. */
-export function memoryStores(): SandboxStores {
+/**
+ * The in-memory stores: per process, gone on restart. The default. `maxPayments`: the most payments
+ * kept, every workspace together (PAYSPEC_MEMORY_MAX_PAYMENTS).
+ */
+export function memoryStores({
+  maxPayments = DEFAULT_MEMORY_MAX_PAYMENTS,
+}: {
+  readonly maxPayments?: number;
+} = {}): SandboxStores {
   const outbox = new MemoryOutboxStore();
   const exportJobs = new MemoryExportJobStore(outbox);
   const autoSettlement = new MemoryWorkspaceSetting(AUTO_SETTLEMENT);
-  const payments = new MemoryPaymentsStore(autoSettlement);
+  const payments = new MemoryPaymentsStore(autoSettlement, { maxPayments });
   return {
     payments,
     approvalWorkflow: new MemoryWorkspaceSetting(APPROVAL_WORKFLOW),

@@ -59,7 +59,7 @@ function listeningUrl(app: FastifyInstance | undefined, config: SandboxConfig): 
 }
 
 async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise<SandboxStores> {
-  if (!config.databaseUrl) return memoryStores();
+  if (!config.databaseUrl) return memoryStores({ maxPayments: config.memoryMaxPayments });
   if (!config.secret) {
     throw new StartupProblem(
       "PAYSPEC_DATABASE_URL needs PAYSPEC_SANDBOX_SECRET as well: instances sharing a database (or one instance across restarts) must share the secret that signs cursors and keys card-number hashes. It is never stored in the database; set the same long random value on every instance.",

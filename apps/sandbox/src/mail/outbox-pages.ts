@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+  problemsOfRefusal,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -117,6 +124,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       notice?: SafeHtml,
       status = 200,
       entered?: string,
+      problems: FormProblems = {},
     ) {
       const recipients = await deps.reportRecipients.get(request.dashboardKey);
       const language = await deps.mailer.language.get(request.dashboardKey);
@@ -124,10 +132,10 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         request,
         reply,
         t("Reports", "Raporlar"),
-        html`${notice ?? ""}
-        <form method="post" action="${DASHBOARD}/settings/reports" class="stacked">${token(request)}
+        html`${notice ?? ""}${errorSummary(problems, { recipients: t("Report recipients", "Rapor alıcıları") })}
+        <form method="post" action="${DASHBOARD}/settings/reports" class="stacked" novalidate>${token(request)}
           <label>${t("Report recipients (one e-mail address per line, at most 10)", "Rapor alıcıları (her satıra bir e-posta adresi, en çok 10)")}
-            <textarea name="recipients" id="recipients" rows="5">${entered ?? recipients.join("\n")}</textarea></label>
+            <textarea name="recipients" rows="5" ${fieldAttributes(problems, "recipients")}>${entered ?? recipients.join("\n")}</textarea>${fieldError(problems, "recipients")}</label>
           <p><button type="submit">${t("Save recipients", "Alıcıları kaydet")}</button></p>
         </form>
         <form method="post" action="${DASHBOARD}/settings/reports/language" class="inline">${token(request)}
@@ -152,9 +160,10 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         return reportsPage(
           request,
           reply,
-          html`<p class="error" role="alert">${answer.json().message}</p>`,
+          undefined,
           400,
           typedAgain(entered),
+          problemsOfRefusal(answer.json(), ["recipients"]),
         );
       }
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, {

@@ -1,4 +1,5 @@
 import { containsCardNumber } from "@payspec/server-kit";
+import { t } from "../infrastructure/i18n/locale.js";
 
 /** At most this many report recipients per workspace. */
 export const MAX_RECIPIENTS = 10;
@@ -22,24 +23,36 @@ export function parseRecipients(input: string | readonly unknown[]): RecipientsR
   const recipients: string[] = [];
   let position = 0;
   for (const entry of entries) {
-    if (typeof entry !== "string") return { problem: `Recipient ${position + 1} must be a string.` };
+    if (typeof entry !== "string")
+      return { problem: t(`Recipient ${position + 1} must be a string.`, `${position + 1}. alıcı metin olmalı.`) };
     const address = entry.trim();
     if (address === "") continue;
     position++;
     if (containsCardNumber(address)) {
       return {
-        problem: `Recipient ${position} looks like it holds a card number, which no text here may carry; remove it.`,
+        problem: t(
+          `Recipient ${position} looks like it holds a card number, which no text here may carry; remove it.`,
+          `${position}. alıcı bir kart numarası içeriyor gibi görünüyor; buradaki hiçbir metin kart numarası taşıyamaz, silin.`,
+        ),
       };
     }
     if (address.length > 254 || !ADDRESS.test(address)) {
       return {
-        problem: `Recipient ${position} is not an e-mail address: write it as name@example.com, one per line.`,
+        problem: t(
+          `Recipient ${position} is not an e-mail address: write it as name@example.com, one per line.`,
+          `${position}. alıcı bir e-posta adresi değil: her satıra bir tane, ad@example.com biçiminde yazın.`,
+        ),
       };
     }
     if (!recipients.some((r) => r.toLowerCase() === address.toLowerCase())) recipients.push(address);
   }
   if (recipients.length > MAX_RECIPIENTS) {
-    return { problem: `At most ${MAX_RECIPIENTS} recipients: remove ${recipients.length - MAX_RECIPIENTS}.` };
+    return {
+      problem: t(
+        `At most ${MAX_RECIPIENTS} recipients: remove ${recipients.length - MAX_RECIPIENTS}.`,
+        `En çok ${MAX_RECIPIENTS} alıcı: ${recipients.length - MAX_RECIPIENTS} tanesini silin.`,
+      ),
+    };
   }
   return { recipients };
 }

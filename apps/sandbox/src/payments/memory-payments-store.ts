@@ -1,4 +1,6 @@
+import { ApiFailure } from "@payspec/server-kit";
 import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
@@ -113,13 +115,37 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
 }
 
 /** The in-memory store: fast, per-process, gone on restart. */
+/**
+ * The refusal of a create once the memory store holds its bound: a 400 (the spec declares no other
+ * status for a create the service will not take) that says how to go on.
+ */
+function memoryFull(maxPayments: number): ApiFailure {
+  return new ApiFailure(
+    "invalid_request",
+    t(
+      `This sandbox keeps its payments in memory and holds its limit of ${maxPayments.toLocaleString("en-US")} (PAYSPEC_MEMORY_MAX_PAYMENTS). Reset a workspace (POST /_sandbox/reset) to make room, raise the limit, or run the sandbox on PostgreSQL (PAYSPEC_DATABASE_URL), which keeps any number.`,
+      `Bu sandbox ödemeleri bellekte tutuyor ve ${maxPayments.toLocaleString("tr-TR")} ödemelik sınırına ulaştı (PAYSPEC_MEMORY_MAX_PAYMENTS). Yer açmak için bir çalışma alanını sıfırlayın (POST /_sandbox/reset), sınırı yükseltin ya da sandbox'ı PostgreSQL ile çalıştırın (PAYSPEC_DATABASE_URL); PostgreSQL'in böyle bir sınırı yok.`,
+    ),
+  );
+}
+
 export class MemoryPaymentsStore implements PaymentsStore {
   #workspaces = new Map<string, Workspace>();
   readonly #autoSettlement: { peek(workspace: string): boolean };
+  readonly #maxPayments: number;
+  /** Payments kept, every workspace together (what the bound counts). */
+  #kept = 0;
 
-  /** `autoSettlement`: the settlement feature's switch, read at once (settlement waits while it is off). */
-  constructor(autoSettlement: { peek(workspace: string): boolean } = { peek: () => true }) {
+  /**
+   * `autoSettlement`: the settlement feature's switch, read at once (settlement waits while it is off).
+   * `maxPayments`: the most payments kept, every workspace together; a process's memory is the limit.
+   */
+  constructor(
+    autoSettlement: { peek(workspace: string): boolean } = { peek: () => true },
+    { maxPayments = Number.POSITIVE_INFINITY }: { readonly maxPayments?: number } = {},
+  ) {
     this.#autoSettlement = autoSettlement;
+    this.#maxPayments = maxPayments;
   }
 
   #ws(workspace: string): Workspace {
@@ -130,6 +156,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
     this.#workspaces = new Map(seeds.map((seed) => [seed.workspace, emptyWorkspace(seed)]));
+    this.#kept = 0;
   }
 
   async ensureWorkspaces(seeds: readonly WorkspaceSeed[]): Promise<string[]> {
@@ -139,6 +166,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
   }
 
   async resetWorkspace(seed: WorkspaceSeed): Promise<void> {
+    this.#kept -= this.#workspaces.get(seed.workspace)?.payments.length ?? 0;
     this.#workspaces.set(seed.workspace, emptyWorkspace(seed));
   }
 
@@ -165,6 +193,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
 
   async insert(workspace: string, draft: NewPayment): Promise<StoredPayment> {
     const ws = this.#ws(workspace);
+    if (this.#kept >= this.#maxPayments) throw memoryFull(this.#maxPayments);
+    this.#kept++;
     ws.version++;
     // Creation times never go backwards along the listing (as on PostgreSQL, where instances' clocks
     // differ): a create that computed its time before an earlier-numbered one is raised to it.

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { errorSummary, fieldAttributes, fieldError } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
@@ -235,10 +236,8 @@ function newPaymentForm(
   problems: FieldProblems,
   shortWarning?: SafeHtml,
 ): SafeHtml {
-  const error = (field: Field) =>
-    problems[field] ? html`<span class="field-error" id="${field}-error">${problems[field]}</span>` : "";
-  const aria = (field: Field) =>
-    html`id="field-${field}" ${problems[field] ? html`aria-invalid="true" aria-describedby="${field}-error"` : ""}`;
+  const error = (field: Field) => fieldError(problems, field);
+  const aria = (field: Field) => fieldAttributes(problems, field);
   const option = (field: Field, value: string, label = value) =>
     html`<option value="${value}" ${values[field] === value ? html`selected` : ""}>${label}</option>`;
   const accountSelect = (field: "from_account" | "to_account") =>
@@ -248,7 +247,6 @@ function newPaymentForm(
     ...zPaymentMethod.options.map((m) => [m, m] as const),
     [DIRECT_DEBIT, t("direct debit", "otomatik ödeme talimatı")] as const,
   ];
-  const count = Object.keys(problems).length;
   return html`<p>${
     workflow
       ? t(
@@ -261,17 +259,7 @@ function newPaymentForm(
         )
   }</p>
   ${shortWarning ? html`<p class="warning" role="alert" id="short-warning">${shortWarning}</p>` : ""}
-  ${
-    count
-      ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
-      <h2 id="error-summary-title">${
-        count === 1
-          ? t("One box needs attention", "Bir kutu düzeltilmeli")
-          : t(`${count} boxes need attention`, `${count} kutu düzeltilmeli`)
-      }</h2>
-      <ul>${FIELDS.filter((field) => problems[field]).map((field) => html`<li><a href="#field-${field}">${label(field)}: ${problems[field]}</a></li>`)}</ul></div>`
-      : ""
-  }
+  ${errorSummary(problems, Object.fromEntries(FIELDS.map((field) => [field, label(field)])))}
   <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="${t("New payment", "Yeni ödeme")}">
     <input type="hidden" name="_csrf" value="${csrf}">
  <label>${t("Amount (such as 1250.50, in the chosen currency)", "Tutar (1250.50 gibi, seçilen para biriminde)")}

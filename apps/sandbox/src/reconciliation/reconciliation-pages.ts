@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import type { FormProblems } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
@@ -25,7 +26,14 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
   const signedIn = { preHandler: ctx.requireSession };
   const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
-  async function reconciliationPage(request: FastifyRequest, reply: FastifyReply, result?: SafeHtml, status = 200) {
+  async function reconciliationPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result?: SafeHtml,
+    status = 200,
+    /** What is wrong with a refused layout, shown on its form. */
+    layoutProblems: FormProblems = {},
+  ) {
     const runs = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/reconciliations")).json()
       .data as RunSummary[];
     const rows = runs.map(
@@ -55,7 +63,7 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${t("Run at (Istanbul)", "Çalıştırma (İstanbul)")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
         <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
-      ${await layoutsSection(ctx, request)}
+      ${await layoutsSection(ctx, request, layoutProblems)}
       <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,
       status,
     );

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+  problemsOfRefusal,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -13,8 +20,45 @@ const PATH = `${DASHBOARD}/reconciliation/layouts`;
 const layoutsOf = async (ctx: DashboardContext, key: string) =>
   (await ctx.control(key, "GET", "/_sandbox/settings/statement-mappings")).json().mappings as LayoutView[];
 
+/** The layout form's boxes, by the names of the mapping's fields. */
+const BOXES = ["name", "date", "date_format", "amount", "debit", "credit", "narrative", "currency", "decimal"] as const;
+
+/** A refused layout said of the form's boxes: the control API names `mappings.<n>.<field>`. */
+function layoutProblems(refusal: {
+  message?: string;
+  param?: string;
+  errors?: { field: string; message: string }[];
+}): FormProblems {
+  const unwrap = (field: string | undefined) => field?.replace(/^mappings\.\d+\.?/, "");
+  return problemsOfRefusal(
+    {
+      ...refusal,
+      param: unwrap(refusal.param),
+      ...(refusal.errors ? { errors: refusal.errors.map((e) => ({ ...e, field: unwrap(e.field) ?? "" })) } : {}),
+    },
+    BOXES,
+  );
+}
+
 /** The workspace's own bank CSV layouts and the form that adds one: part of the Reconciliation page. */
-export async function layoutsSection(ctx: DashboardContext, request: FastifyRequest): Promise<SafeHtml> {
+export async function layoutsSection(
+  ctx: DashboardContext,
+  request: FastifyRequest,
+  problems: FormProblems = {},
+): Promise<SafeHtml> {
+  const box = (name: string) => fieldAttributes(problems, name);
+  const error = (name: string) => fieldError(problems, name);
+  const labels = {
+    name: t("Name", "Ad"),
+    date: t("Date column", "Tarih sütunu"),
+    date_format: t("Date format", "Tarih biçimi"),
+    amount: t("Amount column", "Tutar sütunu"),
+    debit: t("Debit column", "Borç sütunu"),
+    credit: t("Credit column", "Alacak sütunu"),
+    narrative: t("Description columns", "Açıklama sütunları"),
+    currency: t("Currency", "Para birimi"),
+    decimal: t("Numbers", "Sayılar"),
+  };
   const layouts = await layoutsOf(ctx, request.dashboardKey);
   const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
   const rows = layouts.map(
@@ -32,16 +76,17 @@ export async function layoutsSection(ctx: DashboardContext, request: FastifyRequ
     <table aria-label="${t("CSV layouts", "CSV düzenleri")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Date", "Tarih")}</th><th>${t("Amount", "Tutar")}</th><th>${t("Description", "Açıklama")}</th>
       <th>${t("Currency", "Para birimi")}</th><th>${t("Numbers", "Sayılar")}</th><th></th></tr></thead>
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">${t("None yet.", "Henüz yok.")}</td></tr>`}</tbody></table>
-    <form method="post" action="${PATH}" class="stacked" aria-label="${t("Add a CSV layout", "CSV düzeni ekle")}">${token}
-      <label>${t("Name", "Ad")} <input name="name" required maxlength="80"></label>
-      <label>${t("Date column", "Tarih sütunu")} <input name="date" required maxlength="60" placeholder="Valör"></label>
-      <label>${t("Date format", "Tarih biçimi")} <select name="date_format"><option>dd.MM.yyyy</option><option>dd/MM/yyyy</option><option>yyyy-MM-dd</option></select></label>
-      <label>${t("Amount column (signed; or leave empty and give debit and credit)", "Tutar sütunu (işaretli; ya da boş bırakıp borç ve alacak sütunlarını verin)")} <input name="amount" maxlength="60"></label>
-      <label>${t("Debit column", "Borç sütunu")} <input name="debit" maxlength="60"></label>
-      <label>${t("Credit column", "Alacak sütunu")} <input name="credit" maxlength="60"></label>
-      <label>${t("Description columns (comma-separated)", "Açıklama sütunları (virgülle ayrılmış)")} <input name="narrative" maxlength="300"></label>
-      <label>${t("Currency (the file's one currency)", "Para birimi (dosyanın tek para birimi)")} <input name="currency" maxlength="3" value="TRY"></label>
-      <label>${t("Numbers", "Sayılar")} <select name="numbers"><option value=",.">1.500,75</option><option value=".,">1,500.75</option><option value=", ">1 500,75</option></select></label>
+    ${errorSummary(problems, labels)}
+    <form method="post" action="${PATH}" class="stacked" novalidate aria-label="${t("Add a CSV layout", "CSV düzeni ekle")}">${token}
+      <label>${labels.name} <input name="name" required maxlength="80" ${box("name")}>${error("name")}</label>
+      <label>${labels.date} <input name="date" required maxlength="60" placeholder="Valör" ${box("date")}>${error("date")}</label>
+      <label>${labels.date_format} <select ${box("date_format")} name="date_format"><option>dd.MM.yyyy</option><option>dd/MM/yyyy</option><option>yyyy-MM-dd</option></select></label>
+      <label>${t("Amount column (signed; or leave empty and give debit and credit)", "Tutar sütunu (işaretli; ya da boş bırakıp borç ve alacak sütunlarını verin)")} <input name="amount" maxlength="60" ${box("amount")}>${error("amount")}</label>
+      <label>${t("Debit column", "Borç sütunu")} <input name="debit" maxlength="60" ${box("debit")}>${error("debit")}</label>
+      <label>${t("Credit column", "Alacak sütunu")} <input name="credit" maxlength="60" ${box("credit")}>${error("credit")}</label>
+      <label>${t("Description columns (comma-separated)", "Açıklama sütunları (virgülle ayrılmış)")} <input name="narrative" maxlength="300" ${box("narrative")}>${error("narrative")}</label>
+      <label>${t("Currency (the file's one currency)", "Para birimi (dosyanın tek para birimi)")} <input name="currency" maxlength="3" value="TRY" ${box("currency")}>${error("currency")}</label>
+      <label>${labels.decimal} <select ${box("decimal")} name="numbers"><option value=",.">1.500,75</option><option value=".,">1,500.75</option><option value=", ">1 500,75</option></select></label>
       <p><button type="submit">${t("Add the layout", "Düzeni ekle")}</button></p>
     </form></section>`;
 }
@@ -50,7 +95,13 @@ export async function layoutsSection(ctx: DashboardContext, request: FastifyRequ
 export function registerLayoutActions(
   dashboard: FastifyInstance,
   ctx: DashboardContext,
-  page: (request: FastifyRequest, reply: FastifyReply, result?: SafeHtml, status?: number) => unknown,
+  page: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result?: SafeHtml,
+    status?: number,
+    layoutProblems?: FormProblems,
+  ) => unknown,
 ): void {
   const signedIn = { preHandler: ctx.requireSession };
   const field = (request: FastifyRequest, name: string) => formField(request, name)?.trim() || undefined;
@@ -78,7 +129,7 @@ export function registerLayoutActions(
       mappings: [...(await layoutsOf(ctx, key)), added],
     });
     if (answer.statusCode !== 200) {
-      return page(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+      return page(request, reply, undefined, 400, layoutProblems(answer.json()));
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
       notice: t(`Layout "${added.name}" added.`, `"${added.name}" düzeni eklendi.`),

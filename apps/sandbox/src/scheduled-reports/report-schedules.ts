@@ -31,18 +31,29 @@ const scheduleInput = z.object({
     name: z
       .string()
       .trim()
-      .min(1, "a name is required")
-      .max(100, "at most 100 characters")
-      .refine((name) => !/\p{Cc}/u.test(name), "no control characters")
-      .refine(
-        (name) => !containsCardNumber(name),
-        "looks like it holds a card number, which no text here may carry; remove it",
-      ),
+      // Messages as functions: said in the language of whoever asked (the dashboard's, else English).
+      .min(1, { error: () => t("a name is required", "bir ad gerekli") })
+      .max(100, { error: () => t("at most 100 characters", "en çok 100 karakter") })
+      .refine((name) => !/\p{Cc}/u.test(name), { error: () => t("no control characters", "kontrol karakteri olamaz") })
+      .refine((name) => !containsCardNumber(name), {
+        error: () =>
+          t(
+            "looks like it holds a card number, which no text here may carry; remove it",
+            "bir kart numarası içeriyor gibi görünüyor; buradaki hiçbir metin kart numarası taşıyamaz, silin",
+          ),
+      }),
     format: z.enum(["csv", "pdf"]),
     ...listingFilterFields,
     every: z.enum(["day", "week"]),
-    weekday: z.number().int().min(1, "1 (Monday) to 7 (Sunday)").max(7, "1 (Monday) to 7 (Sunday)").optional(),
-    time: z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, "a time of day as HH:MM (Europe/Istanbul)"),
+    weekday: z
+      .number()
+      .int()
+      .min(1, { error: () => t("1 (Monday) to 7 (Sunday)", "1 (Pazartesi) ile 7 (Pazar) arası") })
+      .max(7, { error: () => t("1 (Monday) to 7 (Sunday)", "1 (Pazartesi) ile 7 (Pazar) arası") })
+      .optional(),
+    time: z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, {
+      error: () => t("a time of day as HH:MM (Europe/Istanbul)", "SS:DD biçiminde bir saat (İstanbul)"),
+    }),
     recipients: z.array(z.unknown()).max(100).optional(),
     paused: z.boolean().optional(),
   }),
@@ -81,9 +92,14 @@ export class ReportSchedules {
   async #validated(workspace: string, raw: unknown, createdAt: number, id: string): Promise<ReportSchedule> {
     const { body } = parseRequest(scheduleInput, { body: raw });
     if (body.every === "week" && body.weekday === undefined) {
-      throw new ApiFailure("invalid_request", "weekday: a weekly schedule needs its day, 1 (Monday) to 7 (Sunday).", {
-        param: "weekday",
-      });
+      throw new ApiFailure(
+        "invalid_request",
+        t(
+          "weekday: a weekly schedule needs its day, 1 (Monday) to 7 (Sunday).",
+          "weekday: haftalık bir raporun günü gerekir, 1 (Pazartesi) ile 7 (Pazar) arası.",
+        ),
+        { param: "weekday" },
+      );
     }
     const recipients = await this.#recipients(workspace, body);
     await this.#checkAccount(workspace, body.account);
@@ -122,7 +138,10 @@ export class ReportSchedules {
     if (parsed.recipients.length === 0 && (await this.#deps.reportRecipients.get(workspace)).length === 0) {
       throw new ApiFailure(
         "invalid_request",
-        "recipients: give at least one address, or set the workspace's report recipients first.",
+        t(
+          "recipients: give at least one address, or set the workspace's report recipients first.",
+          "recipients: en az bir adres verin ya da önce çalışma alanının rapor alıcılarını ayarlayın.",
+        ),
         { param: "recipients" },
       );
     }
@@ -134,7 +153,10 @@ export class ReportSchedules {
     if (account === undefined || (await this.#deps.payments.account(workspace, account))) return;
     throw new ApiFailure(
       "invalid_request",
-      "account: choose one of this workspace's accounts (GET /v1/accounts lists them), or leave it empty for all.",
+      t(
+        "account: choose one of this workspace's accounts (GET /v1/accounts lists them), or leave it empty for all.",
+        "account: bu çalışma alanının hesaplarından birini seçin ya da tümü için boş bırakın.",
+      ),
       { param: "account" },
     );
   }

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+  problemsOfRefusal,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -33,6 +40,8 @@ const OUTCOMES: Readonly<Record<string, readonly [en: string, tr: string]>> = {
 };
 const STATUSES = ["pending", "approved", "processing", "completed", "settled", "reconciled", "cancelled", "failed"];
 const METHODS = ["bank_transfer", "card", "virtual_account", "eft"];
+/** The form's boxes, by their names (the control API's fields). */
+const BOXES = ["name", "format", "status", "method", "account", "every", "weekday", "time", "recipients"] as const;
 
 function cadence(s: ScheduleView): string {
   const day = weekday(s.weekday);
@@ -96,24 +105,40 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       ? s.recipients.join(", ")
       : t("the workspace's report recipients", "çalışma alanının rapor alıcıları");
 
+  /** The form's boxes, in order, as they are labelled: what the error summary names. */
+  const labels = (): Record<(typeof BOXES)[number], string> => ({
+    name: t("Name", "Ad"),
+    format: t("Format", "Biçim"),
+    status: t("Status", "Durum"),
+    method: t("Method", "Yöntem"),
+    account: t("Account", "Hesap"),
+    every: t("Every", "Sıklık"),
+    weekday: t("Day of the week", "Haftanın günü"),
+    time: t("Time", "Saat"),
+    recipients: t("Recipients", "Alıcılar"),
+  });
+
   function form(
     request: FastifyRequest,
     action: string,
     button: string,
     accounts: readonly { id: string; name: string; currency: string }[],
     s?: Partial<ScheduleView>,
+    problems: FormProblems = {},
   ): SafeHtml {
-    return html`<form method="post" action="${action}" class="stacked">${token(request)}
-      <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${s?.name ?? ""}"></label>
-      <label>${t("Format", "Biçim")} <select name="format">${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select></label>
-      <label>${t("Status", "Durum")} <select name="status"><option value="">${t("any", "tümü")}</option>${STATUSES.map((v) => option(v, s?.status, statusWord(v)))}</select></label>
-      <label>${t("Method", "Yöntem")} <select name="method"><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method))}</select></label>
-      <label>${t("Account", "Hesap")} <select name="account"><option value="">${t("all accounts", "tüm hesaplar")}</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select></label>
-      <label>${t("Every", "Sıklık")} <select name="every">${option("day", s?.every, t("day", "her gün"))}${option("week", s?.every, t("week", "her hafta"))}</select></label>
-      <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday">${WEEKDAYS.map(([en, tr], i) => option(String(i + 1), String(s?.weekday ?? 1), t(en, tr)))}</select></label>
-      <label>${t("Time (Europe/Istanbul)", "Saat (İstanbul)")} <input name="time" type="time" required value="${s?.time ?? "09:00"}"></label>
+    const box = (name: string) => fieldAttributes(problems, name);
+    const error = (name: string) => fieldError(problems, name);
+    return html`${errorSummary(problems, labels())}<form method="post" action="${action}" class="stacked" novalidate>${token(request)}
+      <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${s?.name ?? ""}" ${box("name")}>${error("name")}</label>
+      <label>${t("Format", "Biçim")} <select name="format" ${box("format")}>${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select>${error("format")}</label>
+      <label>${t("Status", "Durum")} <select name="status" ${box("status")}><option value="">${t("any", "tümü")}</option>${STATUSES.map((v) => option(v, s?.status, statusWord(v)))}</select>${error("status")}</label>
+      <label>${t("Method", "Yöntem")} <select name="method" ${box("method")}><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method))}</select>${error("method")}</label>
+      <label>${t("Account", "Hesap")} <select name="account" ${box("account")}><option value="">${t("all accounts", "tüm hesaplar")}</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select>${error("account")}</label>
+      <label>${t("Every", "Sıklık")} <select name="every" ${box("every")}>${option("day", s?.every, t("day", "her gün"))}${option("week", s?.every, t("week", "her hafta"))}</select>${error("every")}</label>
+      <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday" ${box("weekday")}>${WEEKDAYS.map(([en, tr], i) => option(String(i + 1), String(s?.weekday ?? 1), t(en, tr)))}</select>${error("weekday")}</label>
+      <label>${t("Time (Europe/Istanbul)", "Saat (İstanbul)")} <input name="time" type="time" required value="${s?.time ?? "09:00"}" ${box("time")}>${error("time")}</label>
       <label>${t("Recipients (one per line; empty: the workspace's report recipients)", "Alıcılar (her satıra bir tane; boş: çalışma alanının rapor alıcıları)")}
-        <textarea name="recipients" rows="3">${(s?.recipients ?? []).join("\n")}</textarea></label>
+        <textarea name="recipients" rows="3" ${box("recipients")}>${(s?.recipients ?? []).join("\n")}</textarea>${error("recipients")}</label>
       <p><button type="submit">${button}</button></p>
     </form>`;
   }
@@ -124,6 +149,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     notice?: SafeHtml,
     status = 200,
     entered?: Partial<ScheduleView>,
+    problems: FormProblems = {},
   ) {
     const schedules = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/schedules")).json()
       .data as ScheduleView[];
@@ -149,7 +175,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
             : html`<tr><td colspan="6">${t("No schedules yet: create one below.", "Henüz zamanlanmış rapor yok: aşağıdan oluşturun.")}</td></tr>`
         }</tbody></table>
       <section aria-labelledby="new-schedule"><h2 id="new-schedule">${t("New schedule", "Yeni zamanlanmış rapor")}</h2>
-      ${form(request, `${DASHBOARD}/settings/schedules`, t("Create schedule", "Oluştur"), await accountsOf(request), entered)}</section>`,
+      ${form(request, `${DASHBOARD}/settings/schedules`, t("Create schedule", "Oluştur"), await accountsOf(request), entered, problems)}</section>`,
       status,
     );
   }
@@ -159,6 +185,8 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     reply: FastifyReply,
     notice?: SafeHtml,
     status = 200,
+    /** A refused edit: what was typed, and what is wrong with it. */
+    refused?: { readonly entered: Partial<ScheduleView>; readonly problems: FormProblems },
   ) {
     const answer = await ctx.control(
       request.dashboardKey,
@@ -203,7 +231,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
             ? rows
             : html`<tr><td colspan="5">${t("Nothing delivered yet.", "Henüz gönderim yok.")}</td></tr>`
         }</tbody></table>
-      <section aria-labelledby="edit"><h2 id="edit">${t("Edit", "Düzenle")}</h2>${form(request, base, t("Save schedule", "Kaydet"), await accountsOf(request), s)}</section>`,
+      <section aria-labelledby="edit"><h2 id="edit">${t("Edit", "Düzenle")}</h2>${form(request, base, t("Save schedule", "Kaydet"), await accountsOf(request), refused?.entered ?? s, refused?.problems)}</section>`,
       status,
     );
   }
@@ -214,10 +242,10 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     const entered = scheduleFromForm(request);
     const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/schedules", entered);
     if (answer.statusCode !== 201) {
-      // What was typed stays in the form, to be corrected.
-      const message = html`<p class="error" role="alert">${answer.json().message}</p>`;
+      // What was typed stays in the form, to be corrected, with every problem at once.
       const shown = { ...entered, name: typedAgain(String(entered.name)) };
-      return listPage(request, reply, message, 400, shown as Partial<ScheduleView>);
+      const problems = problemsOfRefusal(answer.json(), BOXES);
+      return listPage(request, reply, undefined, 400, shown as Partial<ScheduleView>, problems);
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules`, {
       notice: t(`Schedule "${answer.json().name}" created.`, `"${answer.json().name}" zamanlanmış raporu oluşturuldu.`),
@@ -241,9 +269,14 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         "GET",
         `/_sandbox/schedules/${encodeURIComponent(request.params.id)}`,
       );
-      const answer = await save(request, scheduleFromForm(request, current.json().paused === true));
+      const entered = scheduleFromForm(request, current.json().paused === true);
+      const answer = await save(request, entered);
       if (answer.statusCode !== 200) {
-        return schedulePage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+        const shown = { ...entered, name: typedAgain(String(entered.name)) } as Partial<ScheduleView>;
+        return schedulePage(request, reply, undefined, 400, {
+          entered: shown,
+          problems: problemsOfRefusal(answer.json(), BOXES),
+        });
       }
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/schedules/${encodeURIComponent(request.params.id)}`, {
         notice: t("Schedule saved.", "Zamanlanmış rapor kaydedildi."),

@@ -21,6 +21,12 @@ const LANGUAGES = [
   { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" } },
 ] as const;
 
+/**
+ * Sixteen pages, each loaded, measured, run through axe and photographed: about 15 s alone, twice
+ * that while the rest of the check shares the machine.
+ */
+const PAGES_TIMEOUT_MS = 120_000;
+
 /** WCAG 2.2 A and AA, as axe-core tags them. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -62,55 +68,59 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
 
   for (const size of WIDTHS)
     for (const language of LANGUAGES)
-      it(`a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`, async () => {
-        await d.page.setViewportSize({ width: size.width, height: size.height });
-        await d.signIn();
-        await d.context.setExtraHTTPHeaders(language.headers);
-        const shotName = `${language.name === "en" ? "" : `${language.name}-`}${size.name}`;
-        const schedule = await d.h.control("/schedules", {
-          name: "Günlük özet",
-          format: "csv",
-          every: "day",
-          time: "09:00",
-        });
-        await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
-        const mail = await d.h.control("/outbox/test");
-        const pages: [string, string][] = [
-          ["", "overview"],
-          [`/payments/${paymentId}`, "payment"],
-          ["/payments/new", "new-payment"],
-          ["/approvals", "approvals"],
-          ["/requests", "request-log"],
-          ["/faults", "faults"],
-          ["/reconciliation", "reconciliation"],
-          ["/exports", "exports"],
-          ["/outbox", "outbox"],
-          [`/outbox/${mail.body.id}`, "outbox-message"],
-          ["/settings/api-keys", "api-keys"],
-          ["/settings/reports", "reports"],
-          ["/settings/schedules", "schedules"],
-          [`/settings/schedules/${schedule.body.id}`, "schedule"],
-          ["/settings", "settings"],
-        ];
-        const results: Checked[] = [];
-        for (const [path, shot] of pages) {
-          await d.page.goto(`${d.url}${path}`);
-          results.push(await check(path, `${shotName}-${shot}`, size.name === "phone"));
-          expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
-          // The navigation marks where the user is (a payment's page is under the overview).
-          const current = await d.page.locator('header nav a[aria-current="page"]').count();
-          expect(current, path).toBe(1);
-        }
-        // A confirmation page, too.
-        await d.page.goto(`${d.url}/payments/${paymentId}`);
-        await d.page
-          .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
-          .click();
-        results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
-        expect(
-          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
-        ).toEqual([]);
-      });
+      it(
+        `a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`,
+        async () => {
+          await d.page.setViewportSize({ width: size.width, height: size.height });
+          await d.signIn();
+          await d.context.setExtraHTTPHeaders(language.headers);
+          const shotName = `${language.name === "en" ? "" : `${language.name}-`}${size.name}`;
+          const schedule = await d.h.control("/schedules", {
+            name: "Günlük özet",
+            format: "csv",
+            every: "day",
+            time: "09:00",
+          });
+          await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
+          const mail = await d.h.control("/outbox/test");
+          const pages: [string, string][] = [
+            ["", "overview"],
+            [`/payments/${paymentId}`, "payment"],
+            ["/payments/new", "new-payment"],
+            ["/approvals", "approvals"],
+            ["/requests", "request-log"],
+            ["/faults", "faults"],
+            ["/reconciliation", "reconciliation"],
+            ["/exports", "exports"],
+            ["/outbox", "outbox"],
+            [`/outbox/${mail.body.id}`, "outbox-message"],
+            ["/settings/api-keys", "api-keys"],
+            ["/settings/reports", "reports"],
+            ["/settings/schedules", "schedules"],
+            [`/settings/schedules/${schedule.body.id}`, "schedule"],
+            ["/settings", "settings"],
+          ];
+          const results: Checked[] = [];
+          for (const [path, shot] of pages) {
+            await d.page.goto(`${d.url}${path}`);
+            results.push(await check(path, `${shotName}-${shot}`, size.name === "phone"));
+            expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
+            // The navigation marks where the user is (a payment's page is under the overview).
+            const current = await d.page.locator('header nav a[aria-current="page"]').count();
+            expect(current, path).toBe(1);
+          }
+          // A confirmation page, too.
+          await d.page.goto(`${d.url}/payments/${paymentId}`);
+          await d.page
+            .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
+            .click();
+          results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
+          expect(
+            results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+          ).toEqual([]);
+        },
+        PAGES_TIMEOUT_MS,
+      );
 
   it("on a phone the menu folds behind a button that says whether it is open; the skip link goes to the content", async () => {
     await d.page.setViewportSize({ width: 390, height: 844 });

@@ -68,6 +68,35 @@ describe("the dashboard in Turkish and English", () => {
     expect(await d.page.getByLabel(/^Açıklama/).inputValue()).toBe("Şubat kirası — Ümraniye");
   });
 
+  it("lists every problem of a schedule or API key form at once, in Turkish, each linked to its box, values kept", async () => {
+    await signInInTurkish();
+    await d.page.goto(`${d.url}/settings/schedules`);
+    await d.page.getByLabel(/^Ad/).fill("   ");
+    await d.page.getByLabel(/^Saat/).fill("");
+    await d.page.getByLabel(/^Alıcılar/).fill("muhasebe@example.com");
+    await d.page.getByRole("button", { name: "Oluştur" }).click();
+    const summary = d.page.getByRole("alert");
+    expect(await summary.getByRole("heading").textContent()).toBe("2 kutu düzeltilmeli");
+    expect(await summary.getByRole("link").allTextContents()).toEqual([
+      "Ad: bir ad gerekli",
+      "Saat: SS:DD biçiminde bir saat (İstanbul)",
+    ]);
+    // A link of the summary moves to its box, which says what is wrong beside it.
+    await summary.getByRole("link", { name: /^Saat/ }).click();
+    expect(await d.page.evaluate("location.hash")).toBe("#field-time");
+    expect(await d.page.getByLabel(/^Saat/).getAttribute("aria-invalid")).toBe("true");
+    expect(await d.page.getByLabel(/^Alıcılar/).inputValue()).toBe("muhasebe@example.com");
+
+    await d.page.goto(`${d.url}/settings/api-keys`);
+    await d.page.getByLabel(/^Son geçerlilik tarihi/).fill("2020-01-01");
+    await d.page.getByRole("button", { name: "Anahtarı oluştur" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Ad: Zorunlu.");
+    await d.page.getByLabel(/^Ad/).fill("Muhasebe İşlemleri");
+    await d.page.getByRole("button", { name: "Anahtarı oluştur" }).click();
+    expect(await d.page.getByRole("alert").textContent()).toContain("Son geçerlilik tarihi: bugün (");
+    expect(await d.page.getByLabel(/^Ad/).inputValue()).toBe("Muhasebe İşlemleri");
+  });
+
   it("writes e-mails and the PDF they carry in the workspace's chosen language, and a page's PDF in the reader's", async () => {
     await d.create(KEY, { reference: "FTR-ŞĞİ-0042" });
     await signInInTurkish();

@@ -48,6 +48,11 @@ export interface SandboxConfig {
   readonly smtpRetryMs: number;
   /** A dashboard export of more rows than this is queued and sent as a link instead of downloaded. */
   readonly exportQueueRows: number;
+  /**
+   * The most payments the in-memory store keeps, every workspace together (about 400 bytes each):
+   * a create beyond it is refused with a 400 that says what to do. PostgreSQL has no such bound.
+   */
+  readonly memoryMaxPayments: number;
   /** Hours a queued export's download link works, on the workspace's sandbox clock. */
   readonly exportLinkHours: number;
   /**
@@ -107,6 +112,9 @@ function smtpUrl(raw: string): string {
 }
 
 /** Reads the sandbox's settings; unknown or malformed values fail at start with the variable's name. */
+/** A million payments: about 400 MB of a process's heap, well inside Node's default limit. */
+export const DEFAULT_MEMORY_MAX_PAYMENTS = 1_000_000;
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
   const keys = (env.PAYSPEC_API_KEYS ?? "")
     .split(",")
@@ -128,6 +136,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     mailFrom: env.PAYSPEC_MAIL_FROM || "payspec sandbox <sandbox@payspec.localhost>",
     smtpRetryMs: positiveNumber("PAYSPEC_SMTP_RETRY_MS", env.PAYSPEC_SMTP_RETRY_MS, 1000),
     exportQueueRows: positiveNumber("PAYSPEC_EXPORT_QUEUE_ROWS", env.PAYSPEC_EXPORT_QUEUE_ROWS, 10_000),
+    memoryMaxPayments: positiveNumber(
+      "PAYSPEC_MEMORY_MAX_PAYMENTS",
+      env.PAYSPEC_MEMORY_MAX_PAYMENTS,
+      DEFAULT_MEMORY_MAX_PAYMENTS,
+    ),
     jobLeaseSeconds: positiveNumber("PAYSPEC_JOB_LEASE_SECONDS", env.PAYSPEC_JOB_LEASE_SECONDS, 30),
     exportLinkHours: positiveNumber("PAYSPEC_EXPORT_LINK_HOURS", env.PAYSPEC_EXPORT_LINK_HOURS, 24),
     ...(env.PAYSPEC_SMTP_URL ? { smtpUrl: smtpUrl(env.PAYSPEC_SMTP_URL) } : {}),
