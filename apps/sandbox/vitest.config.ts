@@ -2,14 +2,14 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Three projects:
- * - `unit`: code that touches no store (parsers, formats, queues), run once.
+ * - `unit`: what touches no store of the run (parsers, formats, queues, the CLIs' refusals at start),
+ *   run once.
  * - `memory` and `postgres`: every other test runs twice, on the in-memory store and on PostgreSQL
  *   (a real server started for the run, a database of its own per sandbox). Tests of PostgreSQL alone
  *   (several instances on one database, SIGKILL and restart, what the tables hold) live in
  *   test/postgres/.
- * Every page at two widths in two languages under axe (`dashboard/every-page`) checks layout and
- * accessibility, which no store changes: it runs on memory only; every page's behaviour is tested on
- * both stores by the other dashboard tests.
+ * Every page in two languages under axe (`dashboard/every-page`) checks layout and accessibility,
+ * which no store changes: at both widths on memory, the phone in Turkish on PostgreSQL.
  * Files share their worker's modules (no isolation): every test starts its own sandbox and stores, and
  * importing the sandbox again for each of ~90 file runs took a quarter of the suite's time.
  */
@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          exclude: ["test/unit/**", "test/dashboard/every-page.test.ts", "**/node_modules/**"],
+          exclude: ["test/unit/**", "**/node_modules/**"],
           globalSetup: ["test/support/postgres-server.ts"],
         },
       },

@@ -9,6 +9,7 @@ import {
   isFaultName,
   seededRandom,
 } from "@payspec/server-kit";
+import { t } from "../infrastructure/i18n/locale.js";
 import { type OperationNames, operationNames } from "./operation-names.js";
 
 /** A declared fault as GET /_sandbox/faults lists it. */
@@ -51,7 +52,10 @@ function wholeNumber(body: Record<string, unknown>, name: string, min: number, m
   const value = body[name];
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(name, `must be a whole number from ${min} to ${max}.`);
+    throw invalid(
+      name,
+      t(`must be a whole number from ${min} to ${max}.`, `${min} ile ${max} arasında bir tam sayı olmalı.`),
+    );
   }
   return value;
 }
@@ -75,7 +79,10 @@ export class DeclaredFaults {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
       throw invalid(
         "body",
-        "send a JSON object: {operation, fault, next} or {operation, fault, probability, seed, max}.",
+        t(
+          "send a JSON object: {operation, fault, next} or {operation, fault, probability, seed, max}.",
+          "bir JSON nesnesi gönderin: {operation, fault, next} ya da {operation, fault, probability, seed, max}.",
+        ),
       );
     }
     const body = input as Record<string, unknown>;
@@ -91,8 +98,16 @@ export class DeclaredFaults {
       "results",
     ];
     const unknown = Object.keys(body).find((name) => !known.includes(name));
-    if (unknown !== undefined) throw invalid(unknown, `unknown field; the fields are ${known.join(", ")}.`);
-    if (!isFaultName(body.fault)) throw invalid("fault", `must be one of ${FAULT_NAMES.join(", ")}.`);
+    if (unknown !== undefined)
+      throw invalid(
+        unknown,
+        t(`unknown field; the fields are ${known.join(", ")}.`, `bilinmeyen alan; alanlar: ${known.join(", ")}.`),
+      );
+    if (!isFaultName(body.fault))
+      throw invalid(
+        "fault",
+        t(`must be one of ${FAULT_NAMES.join(", ")}.`, `şunlardan biri olmalı: ${FAULT_NAMES.join(", ")}.`),
+      );
     const fault = body.fault;
     // A setting the fault has no use for is refused, not silently dropped.
     for (const [field, applies, which] of [
@@ -100,34 +115,69 @@ export class DeclaredFaults {
       ["retryAfterSeconds", fault === "error-503" || fault === "rate-limit", "error-503 and rate-limit"],
       ["results", fault === "batch-partial", "batch-partial"],
     ] as const) {
-      if (body[field] !== undefined && !applies) throw invalid(field, `applies to ${which} only, not to ${fault}.`);
+      if (body[field] !== undefined && !applies)
+        throw invalid(
+          field,
+          t(`applies to ${which} only, not to ${fault}.`, `yalnızca ${which} için geçerli, ${fault} için değil.`),
+        );
     }
     const asked = Array.isArray(body.operation) ? body.operation : [body.operation];
     if (asked.length === 0 || asked.length > 20 || asked.some((o) => typeof o !== "string")) {
-      throw invalid("operation", "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.");
+      throw invalid(
+        "operation",
+        t(
+          "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.",
+          "operationId ile ya da 'METHOD /yol' biçiminde bir işlem ya da en çok 20 işlemlik bir liste verin.",
+        ),
+      );
     }
     const operations = asked.map((name) => {
       const key = this.#names.resolve(name as string, api);
       if (!key) {
-        throw invalid("operation", `not an operation of this API; use one of ${this.#names.listFor(api).join(", ")}.`);
+        const names = this.#names.listFor(api).join(", ");
+        throw invalid(
+          "operation",
+          t(
+            `not an operation of this API; use one of ${names}.`,
+            `bu API'nin bir işlemi değil; şunlardan birini kullanın: ${names}.`,
+          ),
+        );
       }
       return key;
     });
     if (fault === "batch-partial" && operations.some((key) => key !== "POST /v1/payments/batch")) {
-      throw invalid("operation", "batch-partial applies to createPaymentBatch (POST /v1/payments/batch) only.");
+      throw invalid(
+        "operation",
+        t(
+          "batch-partial applies to createPaymentBatch (POST /v1/payments/batch) only.",
+          "batch-partial yalnızca createPaymentBatch (POST /v1/payments/batch) için geçerli.",
+        ),
+      );
     }
     const probability = body.probability;
     if (probability !== undefined && (typeof probability !== "number" || !(probability > 0 && probability <= 1))) {
-      throw invalid("probability", "must be a number above 0 and at most 1.");
+      throw invalid(
+        "probability",
+        t("must be a number above 0 and at most 1.", "0'dan büyük ve en çok 1 olan bir sayı olmalı."),
+      );
     }
     if (probability !== undefined && body.next !== undefined) {
-      throw invalid("next", "give either next (the next N requests) or probability, not both.");
+      throw invalid(
+        "next",
+        t(
+          "give either next (the next N requests) or probability, not both.",
+          "ya next (sonraki N istek) ya da probability verin, ikisini birden değil.",
+        ),
+      );
     }
     const next = wholeNumber(body, "next", 1, MAX_NEXT);
     const seed = wholeNumber(body, "seed", 0, 2 ** 32 - 1) ?? 1;
     const max = wholeNumber(body, "max", 1, MAX_NEXT) ?? 100;
     if (probability === undefined && (body.seed !== undefined || body.max !== undefined)) {
-      throw invalid(body.seed !== undefined ? "seed" : "max", "applies with probability only.");
+      throw invalid(
+        body.seed !== undefined ? "seed" : "max",
+        t("applies with probability only.", "yalnızca probability ile birlikte geçerli."),
+      );
     }
     const latency = body.latencyMs;
     const latencyOk =
@@ -140,7 +190,10 @@ export class DeclaredFaults {
     if (!latencyOk) {
       throw invalid(
         "latencyMs",
-        `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or a [min, max] pair of them.`,
+        t(
+          `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or a [min, max] pair of them.`,
+          `0 ile ${MAX_LATENCY_MS} arasında tam milisaniye ya da bunlardan bir [en az, en çok] çifti olmalı.`,
+        ),
       );
     }
     const retryAfterSeconds = wholeNumber(body, "retryAfterSeconds", 0, MAX_RETRY_AFTER_SECONDS);
@@ -149,7 +202,10 @@ export class DeclaredFaults {
     if (list.filter((d) => this.#active(d)).length >= MAX_FAULTS_PER_SCOPE) {
       throw invalid(
         "body",
-        `at most ${MAX_FAULTS_PER_SCOPE} faults may be active at once; DELETE /_sandbox/faults clears them.`,
+        t(
+          `at most ${MAX_FAULTS_PER_SCOPE} faults may be active at once; DELETE /_sandbox/faults clears them.`,
+          `aynı anda en çok ${MAX_FAULTS_PER_SCOPE} hata etkin olabilir; DELETE /_sandbox/faults hepsini temizler.`,
+        ),
       );
     }
     const view: Declared["view"] = {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { containsCardNumber, isStorableText } from "@payspec/server-kit";
 import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
 import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
@@ -19,37 +20,71 @@ const MAX_REFERENCE_LENGTH = 140;
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
 function readLine(cells: string[], line: number): StatementLine {
-  const at = (column: string) => `Line ${line} (${column})`;
+  const at = (column: string) => t(`Line ${line} (${column})`, `${line}. satır (${column})`);
   if (cells.length !== STATEMENT_COLUMNS.length) {
-    throw statementProblem(`Line ${line} has ${cells.length} cells; every line needs ${STATEMENT_COLUMNS.join(", ")}.`);
+    throw statementProblem(
+      t(
+        `Line ${line} has ${cells.length} cells; every line needs ${STATEMENT_COLUMNS.join(", ")}.`,
+        `${line}. satırda ${cells.length} hücre var; her satırda ${STATEMENT_COLUMNS.join(", ")} olmalı.`,
+      ),
+    );
   }
   const [reference, amount, currency, valueDate] = cells as [string, string, string, string];
   for (const [i, cell] of cells.entries()) {
     const column = STATEMENT_COLUMNS[i] as string;
     if (column === "amount_minor" && /^-\d/.test(cell))
-      throw statementProblem(`${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`);
+      throw statementProblem(
+        t(
+          `${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`,
+          `${at(column)}: eksi bir tutar; tutarlar ödenen paradır, 0 ya da daha fazla.`,
+        ),
+      );
     if (!isStorableText(cell))
-      throw statementProblem(`${at(column)}: holds NUL or a broken character; fix the file's text.`);
+      throw statementProblem(
+        t(
+          `${at(column)}: holds NUL or a broken character; fix the file's text.`,
+          `${at(column)}: NUL ya da bozuk bir karakter içeriyor; dosyanın metnini düzeltin.`,
+        ),
+      );
   }
   if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
     throw statementProblem(
-      `${at("reference")}: must be 1 to ${MAX_REFERENCE_LENGTH} characters, as a payment's reference is.`,
+      t(
+        `${at("reference")}: must be 1 to ${MAX_REFERENCE_LENGTH} characters, as a payment's reference is.`,
+        `${at("reference")}: bir ödemenin referansı gibi 1 ile ${MAX_REFERENCE_LENGTH} karakter arasında olmalı.`,
+      ),
     );
   }
   if (containsCardNumber(reference))
-    throw statementProblem(`${at("reference")}: looks like it holds a card number; remove it.`);
+    throw statementProblem(
+      t(
+        `${at("reference")}: looks like it holds a card number; remove it.`,
+        `${at("reference")}: bir kart numarası içeriyor gibi görünüyor; silin.`,
+      ),
+    );
   if (!/^\d+$/.test(amount) || !Number.isSafeInteger(Number(amount))) {
     throw statementProblem(
-      `${at("amount_minor")}: must be a whole number of minor units (kuruş, cents), digits only, at most 2^53 − 1.`,
+      t(
+        `${at("amount_minor")}: must be a whole number of minor units (kuruş, cents), digits only, at most 2^53 − 1.`,
+        `${at("amount_minor")}: en küçük birim (kuruş, sent) cinsinden, yalnızca rakamlardan oluşan, en çok 2^53 − 1 olan bir tam sayı olmalı.`,
+      ),
     );
   }
   if (!/^[A-Z]{3}$/.test(currency) || !ISO_CURRENCIES.has(currency)) {
     throw statementProblem(
-      `${at("currency")}: not an ISO 4217 currency code; use three capital letters such as TRY, USD or EUR.`,
+      t(
+        `${at("currency")}: not an ISO 4217 currency code; use three capital letters such as TRY, USD or EUR.`,
+        `${at("currency")}: bir ISO 4217 para birimi kodu değil; TRY, USD ya da EUR gibi üç büyük harf kullanın.`,
+      ),
     );
   }
   if (endOfIstanbulDate(valueDate) === undefined)
-    throw statementProblem(`${at("value_date")}: not a calendar date; use yyyy-MM-dd.`);
+    throw statementProblem(
+      t(
+        `${at("value_date")}: not a calendar date; use yyyy-MM-dd.`,
+        `${at("value_date")}: takvimde olan bir tarih değil; YYYY-AA-GG kullanın.`,
+      ),
+    );
   // A reference is whatever the payment was given (`-INV-77` included): the report escapes what a
   // spreadsheet would run, so nothing is refused for how it starts.
   return { line, reference: reference.trim(), amountMinor: Number(amount), currency, valueDate, direction: "debit" };
@@ -70,7 +105,12 @@ function readOurCsv(text: string): StatementLine[] {
  */
 export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] = []): Statement {
   if (bytes.length > STATEMENT_MAX_BYTES) {
-    throw statementProblem(`The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`);
+    throw statementProblem(
+      t(
+        `The statement is larger than ${STATEMENT_MAX_BYTES} bytes; split it by value date.`,
+        `Ekstre ${STATEMENT_MAX_BYTES} bayttan büyük; valör tarihine göre bölün.`,
+      ),
+    );
   }
   const { text } = statementText(bytes);
   const head = text.slice(0, 2_000).replace(/^\uFEFF/, "");
@@ -78,7 +118,12 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
   let lines: StatementLine[];
   if (head.trimStart().startsWith("<")) {
     if (!isCamt053(head))
-      throw statementProblem("The XML file is not a camt.053 statement (BkToCstmrStmt, ISO 20022).");
+      throw statementProblem(
+        t(
+          "The XML file is not a camt.053 statement (BkToCstmrStmt, ISO 20022).",
+          "XML dosyası bir camt.053 ekstresi değil (BkToCstmrStmt, ISO 20022).",
+        ),
+      );
     lines = readCamt053(text).map(statementLine);
   } else if (isMt940(text)) {
     lines = readMt940(text).map(statementLine);
@@ -89,13 +134,21 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
     const mapping = bankCsvMapping(head.replace(/^\uFEFF/, ""), [...ownMappings, ...TURKISH_BANK_MAPPINGS]);
     if (!mapping) {
       throw statementProblem(
-        `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement). Another bank's CSV: add its layout under Reconciliation (PUT /_sandbox/settings/statement-mappings).`,
+        t(
+          `Not a statement format this sandbox reads. Send camt.053 (XML), MT940, a bank's CSV export with the columns Tarih, Açıklama and Tutar (or İşlem Tarihi, Açıklama, Borç and Alacak), or Line 1 must be the header ${STATEMENT_COLUMNS.join(",")} (see the sample statement). Another bank's CSV: add its layout under Reconciliation (PUT /_sandbox/settings/statement-mappings).`,
+          `Bu sandbox'ın okuduğu bir ekstre biçimi değil. camt.053 (XML), MT940, Tarih, Açıklama ve Tutar (ya da İşlem Tarihi, Açıklama, Borç ve Alacak) sütunlu bir banka CSV dışa aktarımı gönderin ya da 1. satır ${STATEMENT_COLUMNS.join(",")} başlığı olmalı (örnek ekstreye bakın). Başka bir bankanın CSV'si için düzenini Mutabakat sayfasında ekleyin (PUT /_sandbox/settings/statement-mappings).`,
+        ),
       );
     }
     lines = readBankCsv(text, mapping).map(statementLine);
   }
   if (lines.length > STATEMENT_MAX_LINES) {
-    throw statementProblem(`The statement has more than ${STATEMENT_MAX_LINES} lines; split it by value date.`);
+    throw statementProblem(
+      t(
+        `The statement has more than ${STATEMENT_MAX_LINES} lines; split it by value date.`,
+        `Ekstrede ${STATEMENT_MAX_LINES} satırdan fazlası var; valör tarihine göre bölün.`,
+      ),
+    );
   }
   return {
     id: `rec_${randomBytes(8).toString("hex")}`,

@@ -3,8 +3,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
+import { onPostgres } from "../support/test-stores.js";
 
-const d = useDashboard();
+// Payments complete an hour after they are made: the payment these pages show stays cancellable
+// however long a busy machine takes to get through them (the default, 30 s, was not always enough).
+const d = useDashboard(3_600);
 
 /** The widths people use: a laptop, and a phone (an iPhone 14's 390 × 844). */
 const WIDTHS = [
@@ -20,6 +23,14 @@ const LANGUAGES = [
   { name: "en", headers: {} },
   { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" } },
 ] as const;
+
+/**
+ * Layout and accessibility do not depend on the store: every width and language on memory; on
+ * PostgreSQL the narrowest layout with the longest words (the phone, in Turkish) stands for them.
+ */
+const COMBINATIONS = WIDTHS.flatMap((size) => LANGUAGES.map((language) => ({ size, language }))).filter(
+  ({ size, language }) => !onPostgres() || (size.name === "phone" && language.name === "tr"),
+);
 
 /**
  * Sixteen pages, each loaded, measured, run through axe and photographed: about 15 s alone, twice
@@ -66,61 +77,60 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
     await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
   });
 
-  for (const size of WIDTHS)
-    for (const language of LANGUAGES)
-      it(
-        `a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`,
-        async () => {
-          await d.page.setViewportSize({ width: size.width, height: size.height });
-          await d.signIn();
-          await d.context.setExtraHTTPHeaders(language.headers);
-          const shotName = `${language.name === "en" ? "" : `${language.name}-`}${size.name}`;
-          const schedule = await d.h.control("/schedules", {
-            name: "Günlük özet",
-            format: "csv",
-            every: "day",
-            time: "09:00",
-          });
-          await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
-          const mail = await d.h.control("/outbox/test");
-          const pages: [string, string][] = [
-            ["", "overview"],
-            [`/payments/${paymentId}`, "payment"],
-            ["/payments/new", "new-payment"],
-            ["/approvals", "approvals"],
-            ["/requests", "request-log"],
-            ["/faults", "faults"],
-            ["/reconciliation", "reconciliation"],
-            ["/exports", "exports"],
-            ["/outbox", "outbox"],
-            [`/outbox/${mail.body.id}`, "outbox-message"],
-            ["/settings/api-keys", "api-keys"],
-            ["/settings/reports", "reports"],
-            ["/settings/schedules", "schedules"],
-            [`/settings/schedules/${schedule.body.id}`, "schedule"],
-            ["/settings", "settings"],
-          ];
-          const results: Checked[] = [];
-          for (const [path, shot] of pages) {
-            await d.page.goto(`${d.url}${path}`);
-            results.push(await check(path, `${shotName}-${shot}`, size.name === "phone"));
-            expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
-            // The navigation marks where the user is (a payment's page is under the overview).
-            const current = await d.page.locator('header nav a[aria-current="page"]').count();
-            expect(current, path).toBe(1);
-          }
-          // A confirmation page, too.
-          await d.page.goto(`${d.url}/payments/${paymentId}`);
-          await d.page
-            .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
-            .click();
-          results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
-          expect(
-            results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
-          ).toEqual([]);
-        },
-        PAGES_TIMEOUT_MS,
-      );
+  for (const { size, language } of COMBINATIONS)
+    it(
+      `a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll, no WCAG 2.2 A/AA violation, the current page marked`,
+      async () => {
+        await d.page.setViewportSize({ width: size.width, height: size.height });
+        await d.signIn();
+        await d.context.setExtraHTTPHeaders(language.headers);
+        const shotName = `${language.name === "en" ? "" : `${language.name}-`}${size.name}`;
+        const schedule = await d.h.control("/schedules", {
+          name: "Günlük özet",
+          format: "csv",
+          every: "day",
+          time: "09:00",
+        });
+        await d.h.sandbox.stores.reportRecipients.set(KEY, ["muhasebe@example.com"]);
+        const mail = await d.h.control("/outbox/test");
+        const pages: [string, string][] = [
+          ["", "overview"],
+          [`/payments/${paymentId}`, "payment"],
+          ["/payments/new", "new-payment"],
+          ["/approvals", "approvals"],
+          ["/requests", "request-log"],
+          ["/faults", "faults"],
+          ["/reconciliation", "reconciliation"],
+          ["/exports", "exports"],
+          ["/outbox", "outbox"],
+          [`/outbox/${mail.body.id}`, "outbox-message"],
+          ["/settings/api-keys", "api-keys"],
+          ["/settings/reports", "reports"],
+          ["/settings/schedules", "schedules"],
+          [`/settings/schedules/${schedule.body.id}`, "schedule"],
+          ["/settings", "settings"],
+        ];
+        const results: Checked[] = [];
+        for (const [path, shot] of pages) {
+          await d.page.goto(`${d.url}${path}`);
+          results.push(await check(path, `${shotName}-${shot}`, size.name === "phone"));
+          expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
+          // The navigation marks where the user is (a payment's page is under the overview).
+          const current = await d.page.locator('header nav a[aria-current="page"]').count();
+          expect(current, path).toBe(1);
+        }
+        // A confirmation page, too.
+        await d.page.goto(`${d.url}/payments/${paymentId}`);
+        await d.page
+          .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
+          .click();
+        results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
+        expect(
+          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+        ).toEqual([]);
+      },
+      PAGES_TIMEOUT_MS,
+    );
 
   it("on a phone the menu folds behind a button that says whether it is open; the skip link goes to the content", async () => {
     await d.page.setViewportSize({ width: 390, height: 844 });
@@ -143,34 +153,33 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
     expect(await d.page.evaluate("document.activeElement.id")).toBe("main");
   });
 
-  for (const size of WIDTHS)
-    for (const language of LANGUAGES)
-      it(`the sign-in page and the gateway's pages at ${size.width} px in ${language.name}`, async () => {
-        await d.page.setViewportSize({ width: size.width, height: size.height });
-        await d.context.setExtraHTTPHeaders(language.headers);
-        const tr = language.name === "tr";
-        const shotName = `${tr ? "tr-" : ""}${size.name}`;
-        const token = await d.h.login();
-        await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
-        await d.page.goto(d.url);
-        const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, size.name === "phone")];
-        await d.page.getByLabel(tr ? "Ödeme geçidi API anahtarı" : "Gateway API key").fill(DEMO_GATEWAY_KEY);
-        await d.page.getByLabel(tr ? "Ödeme geçidi parolası" : "Gateway secret").fill(DEMO_GATEWAY_SECRET);
-        await d.page.getByRole("button", { name: tr ? "Ödeme geçidine oturum aç" : "Sign in to the gateway" }).click();
-        await d.page
-          .getByRole("heading", { name: tr ? "Ödeme geçidi kart ödemeleri" : "Gateway card payments" })
-          .waitFor();
-        results.push(await check("gateway", `${shotName}-gateway`, size.name === "phone"));
-        await d.page
-          .getByRole("table", { name: tr ? "Kart ödemeleri" : "Card payments" })
-          .getByRole("link")
-          .first()
-          .click();
-        await d.page.getByRole("heading", { name: tr ? /^Kart ödemesi ORD-/ : /^Card payment ORD-/ }).waitFor();
-        results.push(await check("gateway payment", `${shotName}-gateway-payment`, size.name === "phone"));
-        expect(await d.page.getAttribute("html", "lang")).toBe(language.name);
-        expect(
-          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
-        ).toEqual([]);
-      });
+  for (const { size, language } of COMBINATIONS)
+    it(`the sign-in page and the gateway's pages at ${size.width} px in ${language.name}`, async () => {
+      await d.page.setViewportSize({ width: size.width, height: size.height });
+      await d.context.setExtraHTTPHeaders(language.headers);
+      const tr = language.name === "tr";
+      const shotName = `${tr ? "tr-" : ""}${size.name}`;
+      const token = await d.h.login();
+      await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
+      await d.page.goto(d.url);
+      const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, size.name === "phone")];
+      await d.page.getByLabel(tr ? "Ödeme geçidi API anahtarı" : "Gateway API key").fill(DEMO_GATEWAY_KEY);
+      await d.page.getByLabel(tr ? "Ödeme geçidi parolası" : "Gateway secret").fill(DEMO_GATEWAY_SECRET);
+      await d.page.getByRole("button", { name: tr ? "Ödeme geçidine oturum aç" : "Sign in to the gateway" }).click();
+      await d.page
+        .getByRole("heading", { name: tr ? "Ödeme geçidi kart ödemeleri" : "Gateway card payments" })
+        .waitFor();
+      results.push(await check("gateway", `${shotName}-gateway`, size.name === "phone"));
+      await d.page
+        .getByRole("table", { name: tr ? "Kart ödemeleri" : "Card payments" })
+        .getByRole("link")
+        .first()
+        .click();
+      await d.page.getByRole("heading", { name: tr ? /^Kart ödemesi ORD-/ : /^Card payment ORD-/ }).waitFor();
+      results.push(await check("gateway payment", `${shotName}-gateway-payment`, size.name === "phone"));
+      expect(await d.page.getAttribute("html", "lang")).toBe(language.name);
+      expect(
+        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+      ).toEqual([]);
+    });
 });

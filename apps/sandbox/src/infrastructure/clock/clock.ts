@@ -1,5 +1,6 @@
 import { ApiFailure } from "@payspec/server-kit";
 import { BoundedMap } from "../caching/bounded-map.js";
+import { t } from "../i18n/locale.js";
 import type { ClockStore } from "./clock-store.js";
 
 /** How far one scope's clock may be moved ahead in all: far enough for any test, far from Date's limits. */
@@ -69,7 +70,10 @@ export class SandboxClocks {
       const left = Math.floor(MAX_CLOCK_ADVANCE_SECONDS - result.offsetMs / 1000);
       throw new ApiFailure(
         "invalid_request",
-        `The clock may move at most ${MAX_CLOCK_ADVANCE_SECONDS} s (10 years) ahead in all; ${left} s are left. POST /_sandbox/reset puts it back to real time.`,
+        t(
+          `The clock may move at most ${MAX_CLOCK_ADVANCE_SECONDS} s (10 years) ahead in all; ${left} s are left. POST /_sandbox/reset puts it back to real time.`,
+          `Saat toplamda en çok ${MAX_CLOCK_ADVANCE_SECONDS} sn (10 yıl) ileri alınabilir; ${left} sn kaldı. Sıfırlama (POST /_sandbox/reset) onu gerçek zamana döndürür.`,
+        ),
         { param: "seconds" },
       );
     }
@@ -85,7 +89,10 @@ export class SandboxClocks {
     if (!result.moved) {
       throw new ApiFailure(
         "invalid_request",
-        `The clock is ${Math.floor(result.offsetMs / 1000)} s ahead of real time; it cannot move back further than real time. POST /_sandbox/reset puts it back to real time.`,
+        t(
+          `The clock is ${Math.floor(result.offsetMs / 1000)} s ahead of real time; it cannot move back further than real time. POST /_sandbox/reset puts it back to real time.`,
+          `Saat gerçek zamanın ${Math.floor(result.offsetMs / 1000)} sn ilerisinde; gerçek zamandan daha geriye alınamaz. Sıfırlama (POST /_sandbox/reset) onu gerçek zamana döndürür.`,
+        ),
         { param: "seconds" },
       );
     }

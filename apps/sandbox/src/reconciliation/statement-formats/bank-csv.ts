@@ -1,3 +1,4 @@
+import { t } from "../../infrastructure/i18n/locale.js";
 import { foldForSearch } from "../../infrastructure/text/search-fold.js";
 import { csvRecords } from "./csv-records.js";
 import type { RawEntry } from "./entry-fields.js";
@@ -109,7 +110,7 @@ export function readBankCsv(text: string, mapping: CsvMapping): RawEntry[] {
       signed = debit && Number(debit) !== 0 ? `-${debit}` : credit;
     }
     if (!signed) continue;
-    const where = `Line ${info.lines}`;
+    const where = t(`Line ${info.lines}`, `${info.lines}. satır`);
     entries.push({
       where,
       line: info.lines,

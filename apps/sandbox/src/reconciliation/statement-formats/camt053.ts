@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
+import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
 
@@ -48,7 +49,10 @@ export function readCamt053(xml: string): RawEntry[] {
   // Banks send no document type: one here could only define entities that expand without end.
   if (/<!(DOCTYPE|ENTITY)/i.test(xml)) {
     throw statementProblem(
-      "The camt.053 file declares a document type or entities; send the statement as the bank produced it, without them.",
+      t(
+        "The camt.053 file declares a document type or entities; send the statement as the bank produced it, without them.",
+        "camt.053 dosyası bir belge türü ya da varlık (entity) tanımlıyor; ekstreyi bankanın ürettiği gibi, bunlar olmadan gönderin.",
+      ),
     );
   }
   let document: Node;
@@ -56,10 +60,21 @@ export function readCamt053(xml: string): RawEntry[] {
     document = parser.parse(xml, true) as Node;
   } catch (error) {
     const line = /Line (\d+)/i.exec(String((error as Error).message))?.[1];
-    throw statementProblem(`The camt.053 file is not well-formed XML${line ? ` near line ${line}` : ""}.`);
+    throw statementProblem(
+      t(
+        `The camt.053 file is not well-formed XML${line ? ` near line ${line}` : ""}.`,
+        `camt.053 dosyası${line ? ` ${line}. satır civarında` : ""} düzgün biçimli bir XML değil.`,
+      ),
+    );
   }
   const statement = child(document, "Document", "BkToCstmrStmt");
-  if (!statement) throw statementProblem("The XML file is not a camt.053 statement (Document/BkToCstmrStmt).");
+  if (!statement)
+    throw statementProblem(
+      t(
+        "The XML file is not a camt.053 statement (Document/BkToCstmrStmt).",
+        "XML dosyası bir camt.053 ekstresi değil (Document/BkToCstmrStmt).",
+      ),
+    );
   const entries: RawEntry[] = [];
   for (const stmt of list(child(statement, "Stmt"))) {
     for (const ntry of list(child(stmt, "Ntry"))) {
@@ -76,7 +91,7 @@ export function readCamt053(xml: string): RawEntry[] {
         const amountNode = tx ? child(tx, "Amt") : child(ntry, "Amt");
         const n = entries.length + 1;
         entries.push({
-          where: `Entry ${n}`,
+          where: t(`Entry ${n}`, `${n}. kayıt`),
           line: n,
           amount: text(amountNode),
           currency: String(child(amountNode, "@Ccy") ?? ""),

@@ -1,4 +1,5 @@
 import { parse } from "csv-parse/sync";
+import { t } from "../../infrastructure/i18n/locale.js";
 import { statementProblem } from "./entry-fields.js";
 
 /** A CSV record and the file line it starts on (blank lines skipped), so errors name the right one. */
@@ -19,6 +20,11 @@ export function csvRecords(text: string, delimiter?: string): CsvRecord[] {
     }) as unknown as CsvRecord[];
   } catch (error) {
     const line = (error as { lines?: number }).lines;
-    throw statementProblem(`The statement is not valid CSV${line ? ` near line ${line}` : ""}: check its quotes.`);
+    throw statementProblem(
+      t(
+        `The statement is not valid CSV${line ? ` near line ${line}` : ""}: check its quotes.`,
+        `Ekstre${line ? ` ${line}. satır civarında` : ""} geçerli bir CSV değil: tırnak işaretlerini denetleyin.`,
+      ),
+    );
   }
 }

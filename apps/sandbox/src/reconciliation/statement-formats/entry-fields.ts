@@ -1,6 +1,7 @@
 import { toMinorUnits } from "@payspec/client-core";
 import { ApiFailure, maskCardNumbers } from "@payspec/server-kit";
 import { endOfIstanbulDate } from "../../infrastructure/clock/istanbul-time.js";
+import { t } from "../../infrastructure/i18n/locale.js";
 import type { StatementLine } from "../reconciliation-store.js";
 
 /** Statements in any format become these; the reader of each format names where a bad field is. */
@@ -34,20 +35,35 @@ export function statementLine(entry: RawEntry): StatementLine {
   // Any three-letter code: banks' files still carry codes ISO 4217 has withdrawn (DEM), which no
   // payment here uses, so such an entry simply matches nothing.
   if (!/^[A-Z]{3}$/.test(currency)) {
-    throw statementProblem(`${entry.where} (currency): not a currency code such as TRY, USD or EUR.`);
+    throw statementProblem(
+      t(
+        `${entry.where} (currency): not a currency code such as TRY, USD or EUR.`,
+        `${entry.where} (para birimi): TRY, USD ya da EUR gibi bir para birimi kodu değil.`,
+      ),
+    );
   }
   let amountMinor: number;
   try {
     amountMinor = toMinorUnits(entry.amount.trim(), currency, { exact: true });
   } catch {
     throw statementProblem(
-      `${entry.where} (amount): not an amount in ${currency} with at most its currency's decimals, such as 1500.75.`,
+      t(
+        `${entry.where} (amount): not an amount in ${currency} with at most its currency's decimals, such as 1500.75.`,
+        `${entry.where} (tutar): 1500.75 gibi, en çok para biriminin ondalık basamağı kadar ondalıklı bir ${currency} tutarı değil.`,
+      ),
     );
   }
   if (amountMinor < 0)
-    throw statementProblem(`${entry.where} (amount): negative; the debit or credit mark says which way money moved.`);
+    throw statementProblem(
+      t(
+        `${entry.where} (amount): negative; the debit or credit mark says which way money moved.`,
+        `${entry.where} (tutar): eksi; paranın yönünü borç ya da alacak işareti söyler.`,
+      ),
+    );
   if (endOfIstanbulDate(entry.valueDate) === undefined) {
-    throw statementProblem(`${entry.where} (value date): not a calendar date.`);
+    throw statementProblem(
+      t(`${entry.where} (value date): not a calendar date.`, `${entry.where} (valör): takvimde olan bir tarih değil.`),
+    );
   }
   const reference =
     entry.references

@@ -1,3 +1,4 @@
+import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
 
@@ -35,7 +36,7 @@ export function readMt940(text: string): RawEntry[] {
     const [customer = "", bank = ""] = (rest ?? "").split("//");
     const n = entries.length + 1;
     entries.push({
-      where: `Line ${current.line}`,
+      where: t(`Line ${current.line}`, `${current.line}. satır`),
       line: n,
       amount: (amount ?? "").replace(",", ".").replace(/\.$/, ""),
       currency,
@@ -65,7 +66,12 @@ export function readMt940(text: string): RawEntry[] {
       finish();
       const fields = STATEMENT_LINE.exec(value);
       if (!fields)
-        throw statementProblem(`Line ${i + 1} (:61:): not an MT940 statement line (value date, C or D, amount).`);
+        throw statementProblem(
+          t(
+            `Line ${i + 1} (:61:): not an MT940 statement line (value date, C or D, amount).`,
+            `${i + 1}. satır (:61:): bir MT940 hesap hareketi satırı değil (valör, C ya da D, tutar).`,
+          ),
+        );
       current = { line: i + 1, fields: fields.slice(1), narrative: [] };
     } else if (tag === "86") {
       if (current) current.narrative.push(value);
@@ -76,7 +82,10 @@ export function readMt940(text: string): RawEntry[] {
   finish();
   if (entries.some((entry) => entry.currency === "")) {
     throw statementProblem(
-      "The MT940 file has statement lines (:61:) without an opening balance (:60F:) naming the currency.",
+      t(
+        "The MT940 file has statement lines (:61:) without an opening balance (:60F:) naming the currency.",
+        "MT940 dosyasında para birimini söyleyen açılış bakiyesi (:60F:) olmadan hareket satırları (:61:) var.",
+      ),
     );
   }
   return entries;

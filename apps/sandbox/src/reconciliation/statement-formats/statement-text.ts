@@ -1,4 +1,5 @@
 import iconv from "iconv-lite";
+import { t } from "../../infrastructure/i18n/locale.js";
 import { firstBadUtf8 } from "../first-bad-utf8.js";
 import { statementProblem } from "./entry-fields.js";
 
@@ -45,7 +46,10 @@ export function statementText(bytes: Buffer): { text: string; encoding: Statemen
   if (declared === "windows-1254" || declared === "cp1254") return turkish(bytes);
   if (declared !== undefined && declared !== "utf-8" && declared !== "utf8") {
     throw statementProblem(
-      `The statement declares the encoding ${declared.slice(0, 20)}; save it as UTF-8, Windows-1254 or ISO-8859-9.`,
+      t(
+        `The statement declares the encoding ${declared.slice(0, 20)}; save it as UTF-8, Windows-1254 or ISO-8859-9.`,
+        `Ekstre ${declared.slice(0, 20)} kodlamasını bildiriyor; UTF-8, Windows-1254 ya da ISO-8859-9 olarak kaydedin.`,
+      ),
     );
   }
   const wrong = firstBadUtf8(bytes);
@@ -60,7 +64,10 @@ function utf8(bytes: Buffer): { text: string; encoding: "utf-8" } {
   const wrong = firstBadUtf8(bytes);
   if (wrong) {
     throw statementProblem(
-      `Line ${wrong.line}, column ${wrong.column} (byte ${wrong.byte}): not UTF-8 text; save the statement as UTF-8, or as the bank sent it.`,
+      t(
+        `Line ${wrong.line}, column ${wrong.column} (byte ${wrong.byte}): not UTF-8 text; save the statement as UTF-8, or as the bank sent it.`,
+        `${wrong.line}. satır, ${wrong.column}. sütun (${wrong.byte}. bayt): UTF-8 metin değil; ekstreyi UTF-8 olarak ya da bankanın gönderdiği gibi kaydedin.`,
+      ),
     );
   }
   return { text: bytes.toString("utf8"), encoding: "utf-8" };
@@ -71,7 +78,10 @@ function turkish(bytes: Buffer): { text: string; encoding: "windows-1254" } {
   if (offset !== -1) {
     const at = position(bytes, offset);
     throw statementProblem(
-      `Line ${at.line}, column ${at.column} (byte ${offset}): neither UTF-8 nor Windows-1254 text; save the statement as UTF-8, or as the bank sent it.`,
+      t(
+        `Line ${at.line}, column ${at.column} (byte ${offset}): neither UTF-8 nor Windows-1254 text; save the statement as UTF-8, or as the bank sent it.`,
+        `${at.line}. satır, ${at.column}. sütun (${offset}. bayt): ne UTF-8 ne Windows-1254 metin; ekstreyi UTF-8 olarak ya da bankanın gönderdiği gibi kaydedin.`,
+      ),
     );
   }
   return { text: iconv.decode(bytes, "windows-1254"), encoding: "windows-1254" };

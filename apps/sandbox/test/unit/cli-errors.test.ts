@@ -5,8 +5,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const exec = promisify(execFile);
-const SANDBOX = fileURLToPath(new URL("../dist/cli.mjs", import.meta.url));
-const MOCK = fileURLToPath(new URL("../../mock/dist/cli.mjs", import.meta.url));
+const SANDBOX = fileURLToPath(new URL("../../dist/cli.mjs", import.meta.url));
+const MOCK = fileURLToPath(new URL("../../../mock/dist/cli.mjs", import.meta.url));
 
 /** A user's mistake at start: exit 2, one or two sentences, no stack frame. */
 async function fails(cli: string, args: string[], env: Record<string, string> = {}) {
