@@ -9,7 +9,8 @@ import { defineConfig } from "vitest/config";
  *   (several instances on one database, SIGKILL and restart, what the tables hold) live in
  *   test/postgres/.
  * Every page in two languages under axe (`dashboard/every-page`) checks layout and accessibility,
- * which no store changes: at both widths on memory, the phone in Turkish on PostgreSQL.
+ * which no store changes: each width and language once, the phone in Turkish on PostgreSQL and the
+ * rest on memory.
  * Files share their worker's modules (no isolation): every test starts its own sandbox and stores, and
  * importing the sandbox again for each of ~90 file runs took a quarter of the suite's time.
  */
