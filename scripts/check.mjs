@@ -62,7 +62,7 @@ console.log("\nWhere the time went (install excluded):");
 for (const [name, ms, code] of timings)
   console.log(`  ${seconds(ms).padStart(8)}  ${name}${code ? `  (failed, exit ${code})` : ""}`);
 if (files.length > 0) {
-  console.log("The ten slowest test files (a file's own time; turbo runs three packages at once):");
+  console.log("The ten slowest test files (a file's own time; several packages run at once):");
   for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 10))
     console.log(`  ${seconds(f.ms).padStart(8)}  ${f.where}`);
 }

@@ -82,6 +82,13 @@ describe("report schedules", () => {
     }
   });
 
+  it("names every broken rule at once, each under its field, so a form can show them all", async () => {
+    const refused = await schedule({ name: "x", format: "csv", every: "week", time: "09:00", account: "acc_none" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.param).toBe("weekday");
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(["weekday", "recipients", "account"]);
+  });
+
   it("e-mails the day's payments at each due time, once each, attached, Turkish exact", async () => {
     await makePayments(3, "FTR-ŞĞİ");
     const made = await schedule({

@@ -17,6 +17,7 @@ import type { PaymentsStore } from "../payments/index.js";
 import { applyElapsedTime, listingFilterFields, paymentToApi, workspaceTag } from "../payments/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
+import { weekdayName } from "./weekday-names.js";
 
 /**
  * At most this many due times are delivered at once; a clock advanced further skips the older ones
@@ -58,7 +59,6 @@ const scheduleInput = z.object({
     paused: z.boolean().optional(),
   }),
 });
-type ScheduleInput = z.infer<typeof scheduleInput>["body"];
 
 export interface ReportSchedulesDeps {
   readonly store: ScheduleStore;
@@ -91,18 +91,28 @@ export class ReportSchedules {
 
   async #validated(workspace: string, raw: unknown, createdAt: number, id: string): Promise<ReportSchedule> {
     const { body } = parseRequest(scheduleInput, { body: raw });
-    if (body.every === "week" && body.weekday === undefined) {
-      throw new ApiFailure(
-        "invalid_request",
-        t(
-          "weekday: a weekly schedule needs its day, 1 (Monday) to 7 (Sunday).",
-          "weekday: haftalık bir raporun günü gerekir, 1 (Pazartesi) ile 7 (Pazar) arası.",
-        ),
-        { param: "weekday" },
-      );
+    // The rules beyond the schema, every one checked, so a form learns all its problems at once.
+    const recipients = parseRecipients(body.recipients ?? []);
+    const problems = [
+      body.every === "week" && body.weekday === undefined
+        ? {
+            field: "weekday",
+            message: t(
+              "a weekly schedule needs its day, 1 (Monday) to 7 (Sunday).",
+              "haftalık bir raporun günü gerekir, 1 (Pazartesi) ile 7 (Pazar) arası.",
+            ),
+          }
+        : undefined,
+      await this.#recipientsProblem(workspace, recipients),
+      await this.#accountProblem(workspace, body.account),
+    ].filter((problem) => problem !== undefined);
+    const [first] = problems;
+    if (first) {
+      throw new ApiFailure("invalid_request", problems.map((p) => `${p.field}: ${p.message}`).join("; "), {
+        param: first.field,
+        errors: problems,
+      });
     }
-    const recipients = await this.#recipients(workspace, body);
-    await this.#checkAccount(workspace, body.account);
     const cadence = {
       every: body.every,
       time: body.time,
@@ -120,7 +130,7 @@ export class ReportSchedules {
         ...(body.account ? { account: body.account } : {}),
       },
       cadence,
-      recipients,
+      recipients: "recipients" in recipients ? recipients.recipients : [],
       paused: body.paused ?? false,
       createdAt,
       // From now on: a new, edited or resumed schedule sends nothing for times already past.
@@ -129,36 +139,32 @@ export class ReportSchedules {
   }
 
   /**
-   * The schedule's own recipients, or none: then it follows the workspace's report recipients as they
-   * are at each delivery (which must not be empty now, or nobody would hear of it).
+   * What is wrong with the schedule's own recipients, if anything. None: then it follows the
+   * workspace's report recipients as they are at each delivery (which must not be empty now, or
+   * nobody would hear of it).
    */
-  async #recipients(workspace: string, body: ScheduleInput): Promise<readonly string[]> {
-    const parsed = parseRecipients(body.recipients ?? []);
-    if ("problem" in parsed) throw new ApiFailure("invalid_request", parsed.problem, { param: "recipients" });
-    if (parsed.recipients.length === 0 && (await this.#deps.reportRecipients.get(workspace)).length === 0) {
-      throw new ApiFailure(
-        "invalid_request",
-        t(
-          "recipients: give at least one address, or set the workspace's report recipients first.",
-          "recipients: en az bir adres verin ya da önce çalışma alanının rapor alıcılarını ayarlayın.",
-        ),
-        { param: "recipients" },
-      );
-    }
-    return parsed.recipients;
+  async #recipientsProblem(workspace: string, parsed: ReturnType<typeof parseRecipients>) {
+    if ("problem" in parsed) return { field: "recipients", message: parsed.problem };
+    if (parsed.recipients.length > 0 || (await this.#deps.reportRecipients.get(workspace)).length > 0) return undefined;
+    return {
+      field: "recipients",
+      message: t(
+        "give at least one address, or set the workspace's report recipients first.",
+        "en az bir adres verin ya da önce çalışma alanının rapor alıcılarını ayarlayın.",
+      ),
+    };
   }
 
   /** The account a schedule reports on must be one of the workspace's: another's report is always empty. */
-  async #checkAccount(workspace: string, account: string | undefined): Promise<void> {
-    if (account === undefined || (await this.#deps.payments.account(workspace, account))) return;
-    throw new ApiFailure(
-      "invalid_request",
-      t(
-        "account: choose one of this workspace's accounts (GET /v1/accounts lists them), or leave it empty for all.",
-        "account: bu çalışma alanının hesaplarından birini seçin ya da tümü için boş bırakın.",
+  async #accountProblem(workspace: string, account: string | undefined) {
+    if (account === undefined || (await this.#deps.payments.account(workspace, account))) return undefined;
+    return {
+      field: "account",
+      message: t(
+        "choose one of this workspace's accounts (GET /v1/accounts lists them), or leave it empty for all.",
+        "bu çalışma alanının hesaplarından birini seçin ya da tümü için boş bırakın.",
       ),
-      { param: "account" },
-    );
+    };
   }
 
   async create(workspace: string, raw: unknown): Promise<ReportSchedule> {
@@ -404,24 +410,13 @@ function periodText(from: number, to: number): string {
   return first === last ? first : t(`${first} to ${last}`, `${first} – ${last}`);
 }
 
-const WEEKDAYS: readonly (readonly [en: string, tr: string])[] = [
-  ["", ""],
-  ["Monday", "Pazartesi"],
-  ["Tuesday", "Salı"],
-  ["Wednesday", "Çarşamba"],
-  ["Thursday", "Perşembe"],
-  ["Friday", "Cuma"],
-  ["Saturday", "Cumartesi"],
-  ["Sunday", "Pazar"],
-];
-
 /** "day at 08:00 (Europe/Istanbul)", or in Turkish "her gün 08:00'de (İstanbul saatiyle)". */
 export function cadenceText(schedule: ReportSchedule): string {
   const { every, weekday, time } = schedule.cadence;
-  const [en, tr] = WEEKDAYS[weekday ?? 1] ?? ["Monday", "Pazartesi"];
+  const day = weekdayName(weekday);
   return every === "day"
     ? t(`day at ${time} (Europe/Istanbul)`, `her gün saat ${time}'da (İstanbul saatiyle)`)
-    : t(`${en} at ${time} (Europe/Istanbul)`, `her ${tr} saat ${time}'da (İstanbul saatiyle)`);
+    : t(`${day} at ${time} (Europe/Istanbul)`, `her ${day} saat ${time}'da (İstanbul saatiyle)`);
 }
 
 function filtersText(schedule: ReportSchedule): string {

@@ -15,23 +15,11 @@ import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { deliveryToApi, scheduleToApi } from "./schedule-routes.js";
+import { weekdayName, weekdayNames } from "./weekday-names.js";
 
 type ScheduleView = ReturnType<typeof scheduleToApi>;
 type DeliveryView = ReturnType<typeof deliveryToApi>;
 
-const WEEKDAYS: readonly (readonly [en: string, tr: string])[] = [
-  ["Monday", "Pazartesi"],
-  ["Tuesday", "Salı"],
-  ["Wednesday", "Çarşamba"],
-  ["Thursday", "Perşembe"],
-  ["Friday", "Cuma"],
-  ["Saturday", "Cumartesi"],
-  ["Sunday", "Pazar"],
-];
-const weekday = (n: number | undefined) => {
-  const [en, tr] = WEEKDAYS[(n ?? 1) - 1] ?? ["Monday", "Pazartesi"];
-  return { en, tr };
-};
 /** What became of a delivery, in words. */
 const OUTCOMES: Readonly<Record<string, readonly [en: string, tr: string]>> = {
   attached: ["attached", "ekli gönderildi"],
@@ -44,10 +32,10 @@ const METHODS = ["bank_transfer", "card", "virtual_account", "eft"];
 const BOXES = ["name", "format", "status", "method", "account", "every", "weekday", "time", "recipients"] as const;
 
 function cadence(s: ScheduleView): string {
-  const day = weekday(s.weekday);
+  const day = weekdayName(s.weekday);
   return s.every === "day"
     ? t(`Daily at ${s.time}`, `Her gün ${s.time}`)
-    : t(`${day.en}s at ${s.time}`, `Her ${day.tr} ${s.time}`);
+    : t(`${day}s at ${s.time}`, `Her ${day} ${s.time}`);
 }
 
 function filters(s: ScheduleView): string {
@@ -135,7 +123,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       <label>${t("Method", "Yöntem")} <select name="method" ${box("method")}><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method))}</select>${error("method")}</label>
       <label>${t("Account", "Hesap")} <select name="account" ${box("account")}><option value="">${t("all accounts", "tüm hesaplar")}</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select>${error("account")}</label>
       <label>${t("Every", "Sıklık")} <select name="every" ${box("every")}>${option("day", s?.every, t("day", "her gün"))}${option("week", s?.every, t("week", "her hafta"))}</select>${error("every")}</label>
-      <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday" ${box("weekday")}>${WEEKDAYS.map(([en, tr], i) => option(String(i + 1), String(s?.weekday ?? 1), t(en, tr)))}</select>${error("weekday")}</label>
+      <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday" ${box("weekday")}>${weekdayNames().map((day, i) => option(String(i + 1), String(s?.weekday ?? 1), day))}</select>${error("weekday")}</label>
       <label>${t("Time (Europe/Istanbul)", "Saat (İstanbul)")} <input name="time" type="time" required value="${s?.time ?? "09:00"}" ${box("time")}>${error("time")}</label>
       <label>${t("Recipients (one per line; empty: the workspace's report recipients)", "Alıcılar (her satıra bir tane; boş: çalışma alanının rapor alıcıları)")}
         <textarea name="recipients" rows="3" ${box("recipients")}>${(s?.recipients ?? []).join("\n")}</textarea>${error("recipients")}</label>
