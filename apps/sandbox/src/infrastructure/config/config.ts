@@ -49,7 +49,7 @@ export interface SandboxConfig {
   /** A dashboard export of more rows than this is queued and sent as a link instead of downloaded. */
   readonly exportQueueRows: number;
   /**
-   * The most payments the in-memory store keeps, every workspace together (about 400 bytes each):
+   * The most payments the in-memory store keeps, every workspace together (400–560 bytes of heap each):
    * a create beyond it is refused with a 400 that says what to do. PostgreSQL has no such bound.
    */
   readonly memoryMaxPayments: number;
@@ -112,7 +112,7 @@ function smtpUrl(raw: string): string {
 }
 
 /** Reads the sandbox's settings; unknown or malformed values fail at start with the variable's name. */
-/** A million payments: about 400 MB of a process's heap, well inside Node's default limit. */
+/** A million payments: at most about 560 MB of heap (the due-completion bench), inside Node's default limit. */
 export const DEFAULT_MEMORY_MAX_PAYMENTS = 1_000_000;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
