@@ -5,6 +5,7 @@ import PDFDocument from "pdfkit";
 import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
+import { turkishFieldName } from "../payments/index.js";
 import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
 
 /** PDF output waiting for a slow reader beyond this stops the writing until it drains. */
@@ -46,24 +47,11 @@ const COLUMNS: readonly Omit<Column, "width">[] = [
   { heading: ["reference"], cell: (p) => [flat(p.reference)] },
   { heading: ["description"], cell: (p) => [flat(p.description)] },
 ];
-/** The seed's column names in Turkish, for a PDF written in Turkish (CSV keeps the names programs read). */
-const TURKISH_HEADINGS: Readonly<Record<string, string>> = {
-  created_at: "oluşturulma",
-  settled_at: "hesaba geçiş",
-  id: "kimlik",
-  amount: "tutar",
-  method: "yöntem",
-  status: "durum",
-  from_account: "gönderen hesap",
-  to_account: "alıcı hesap",
-  reference: "referans",
-  description: "açıklama",
-};
-
 /** A heading in the active language, right-aligned as its column is (the amount's). */
 function headingIn(heading: string): string {
   const name = heading.trim();
-  const turkish = TURKISH_HEADINGS[name] ?? name;
+  // In lower case, as the API's names the English headings show are.
+  const turkish = turkishFieldName(name).toLocaleLowerCase("tr-TR");
   return t(heading, heading.startsWith(" ") ? turkish.padStart(heading.length) : turkish);
 }
 

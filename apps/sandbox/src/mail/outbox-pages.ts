@@ -12,7 +12,7 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { count } from "../infrastructure/i18n/formats.js";
-import { isLocale, LOCALES, type Locale, t } from "../infrastructure/i18n/locale.js";
+import { isLocale, LANGUAGE_NAMES, LOCALES, t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
@@ -20,9 +20,6 @@ import type { Mailer } from "./mailer.js";
 import type { messageToApi } from "./outbox-routes.js";
 
 type MessageView = ReturnType<typeof messageToApi>;
-
-/** Each language named in itself, as a person looks for their own. */
-const LANGUAGE_NAMES: Record<Locale, string> = { tr: "Türkçe", en: "English" };
 
 export interface OutboxPagesDeps {
   readonly mailer: Mailer;

@@ -70,6 +70,7 @@ export { encodeCursor } from "./cursor.js";
 export { approvePayment, submitFromDashboard } from "./dashboard-actions.js";
 export type { ElapsedTime } from "./elapsed-time.js";
 export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
+export { turkishFieldName } from "./field-names.js";
 export { listingFilterFields } from "./filter-fields.js";
 export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 export type { ListingFilters } from "./list-payments.js";

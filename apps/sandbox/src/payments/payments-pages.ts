@@ -17,6 +17,7 @@ import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
+import { turkishFieldName } from "./field-names.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
 import {
@@ -90,22 +91,7 @@ const CAUSES: Record<TransitionCause, readonly [string, string]> = {
   reconciliation: ["Reconciliation", "Mutabakat"],
 };
 
-/** The API's field names in Turkish, for the payment's page (English shows the API's own names). */
-const TURKISH_FIELDS: Readonly<Record<string, string>> = {
-  id: "Kimlik",
-  amount: "Tutar",
-  currency: "Para birimi",
-  method: "Yöntem",
-  from_account: "Gönderen hesap",
-  to_account: "Alıcı hesap",
-  status: "Durum",
-  created_at: "Oluşturulma",
-  completed_at: "Tamamlanma",
-  settled_at: "Hesaba geçiş",
-  description: "Açıklama",
-  reference: "Referans",
-};
-const fieldName = (name: string) => t(name, TURKISH_FIELDS[name] ?? name);
+const fieldName = (name: string) => t(name, turkishFieldName(name));
 
 /** What the detail page's actions reported, by the code its redirect carries (never user text). */
 const DONE: Record<string, readonly [string, string]> = {

@@ -1,5 +1,5 @@
 import { count } from "../i18n/formats.js";
-import { activeLocale, t } from "../i18n/locale.js";
+import { activeLocale, LANGUAGE_NAMES, t } from "../i18n/locale.js";
 import { statusWord } from "../i18n/status-words.js";
 import { html, type SafeHtml } from "./html.js";
 
@@ -106,7 +106,8 @@ export const LANGUAGE_PATH = `${DASHBOARD}/language`;
  * (a sign-in's `next`), which a page never repeats.
  */
 function languageLink(path: string | undefined): SafeHtml {
-  const other = activeLocale() === "tr" ? { to: "en", label: "English" } : { to: "tr", label: "Türkçe" };
+  const to = activeLocale() === "tr" ? "en" : "tr";
+  const other = { to, label: LANGUAGE_NAMES[to] };
   const page = path?.split("?", 1)[0];
   const next = page ? `&next=${encodeURIComponent(page)}` : "";
   return html`<a class="language" href="${LANGUAGE_PATH}?to=${other.to}${next}" lang="${other.to}" hreflang="${other.to}">${other.label}</a>`;

@@ -7,6 +7,9 @@ export type Locale = (typeof LOCALES)[number];
 /** English where nobody asked for a language: what API clients and scripts have always read. */
 export const DEFAULT_LOCALE: Locale = "en";
 
+/** Each language named in itself, as a person looks for their own. */
+export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = { tr: "Türkçe", en: "English" };
+
 export const isLocale = (value: unknown): value is Locale => value === "tr" || value === "en";
 
 /**
