@@ -11,6 +11,7 @@ const only = (flag) => LONG_SUITES.map((name) => `--filter=${flag}${name}`).join
  * Each phase is one command, or several run at once. Everything is built first; then the longest
  * suites start at once beside the rest (`--only`: nothing is built again), instead of waiting behind
  * the builds and the short suites turbo happens to schedule first, which cost four to six minutes.
+ * `--continue`: one failing suite does not stop the others, so one run shows every failure.
  */
 const PHASES = [
   ["generated code is current", ["pnpm generate --check"]],
@@ -18,8 +19,8 @@ const PHASES = [
   [
     "lint, types and tests (the published tarballs' among them)",
     [
-      `turbo run test --only --concurrency=3 ${only("")}`,
-      `turbo run lint typecheck --only --concurrency=2 && turbo run test --only --concurrency=2 ${only("!")}`,
+      `turbo run test --only --continue --concurrency=3 ${only("")}`,
+      `turbo run lint typecheck --only --continue --concurrency=2 && turbo run test --only --continue --concurrency=2 ${only("!")}`,
     ],
   ],
   ["the breaking-change gate", ["pnpm spec:diff"]],
@@ -30,22 +31,41 @@ const FILE_LINE =
   /^(@payspec\/[\w-]+):test:\s+[✓❯×]\s+(?:(\w+)\s+)?(\S+\.test\.[cm]?tsx?)\s+\((\d+) tests?[^)]*\)\s+([\d.]+)(ms|s)\s*$/;
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
+// "@payspec/sandbox:test:  FAIL   memory  test/x.test.ts > a suite > a test": vitest's failure report,
+// whose next lines name the error. CI shows only a run's tail, where the failures must therefore be.
+const FAIL_LINE = /^(@payspec\/[\w-]+):test:\s+FAIL\s+(.*)$/;
+const LINES_PER_FAILURE = 4;
+
 function run(command) {
   return new Promise((resolve) => {
     const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"] });
     const files = [];
+    const failures = [];
+    let failureLinesLeft = 0;
     let rest = "";
     const scan = (chunk) => {
       const text = rest + chunk.toString("utf8");
       const lines = text.split("\n");
       rest = lines.pop() ?? "";
-      for (const line of lines) {
-        const m = FILE_LINE.exec(line.replace(ANSI, ""));
+      for (const raw of lines) {
+        const line = raw.replace(ANSI, "");
+        const m = FILE_LINE.exec(line);
         if (m)
           files.push({
             where: `${m[1]} ${m[2] ? `(${m[2]}) ` : ""}${m[3]}`,
             ms: Number(m[5]) * (m[6] === "s" ? 1000 : 1),
           });
+        const failure = FAIL_LINE.exec(line);
+        if (failure) {
+          failures.push(`${failure[1]} ${failure[2].trim()}`);
+          failureLinesLeft = LINES_PER_FAILURE;
+        } else if (failureLinesLeft > 0) {
+          const detail = line.replace(/^@payspec\/[\w-]+:test:/, "").trim();
+          if (detail && !/^[⎯-]+$/.test(detail)) {
+            failures.push(`      ${detail.slice(0, 300)}`);
+            failureLinesLeft--;
+          }
+        }
       }
     };
     child.stdout.on("data", (chunk) => {
@@ -53,20 +73,24 @@ function run(command) {
       scan(chunk);
     });
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
-    child.on("close", (code) => resolve({ code: code ?? 1, files }));
+    child.on("close", (code) => resolve({ code: code ?? 1, files, failures }));
   });
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const timings = [];
 const files = [];
+const failures = [];
 let failed = 0;
 for (const [name, commands] of PHASES) {
   const started = Date.now();
   const results = await Promise.all(commands.map(run));
   const code = results.find((result) => result.code !== 0)?.code ?? 0;
   timings.push([name, Date.now() - started, code]);
-  for (const result of results) files.push(...result.files);
+  for (const result of results) {
+    files.push(...result.files);
+    failures.push(...result.failures);
+  }
   if (code !== 0) {
     failed = code;
     break;
@@ -80,5 +104,9 @@ if (files.length > 0) {
   console.log("The ten slowest test files (a file's own time; several packages run at once):");
   for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 10))
     console.log(`  ${seconds(f.ms).padStart(8)}  ${f.where}`);
+}
+if (failures.length > 0) {
+  console.log("What failed (vitest's report, first lines of each):");
+  for (const line of failures.slice(0, 120)) console.log(`  ${line}`);
 }
 process.exit(failed);

@@ -16,8 +16,10 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Guards against a hang, not measures of speed: CI's machine, with three suites at once on two
+    // cores, has run a file 1.5 times slower than here.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     isolate: false,
     // Two files at a time, whatever the machine (vitest's default on 2 cores is one): most of a file's
     // time is waiting on Chromium, PostgreSQL and sockets, not on a core.

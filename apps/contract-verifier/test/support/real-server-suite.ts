@@ -66,6 +66,6 @@ export function realServerSuite(name: string, start: () => Promise<RealServer>):
       console.info(
         `${server.release} full run: ${JSON.stringify(report.counts)} in ${(report.durationMs / 1000).toFixed(1)} s ${JSON.stringify(tally(report.results))}`,
       );
-    });
+    }, 480_000);
   });
 }
