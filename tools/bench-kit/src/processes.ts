@@ -13,13 +13,16 @@ export interface StartOptions {
   readonly pinned?: boolean;
 }
 
+/** Stops a started process; `pid` is its process id, for reading what it uses (/proc/<pid>/status). */
+export type StartedProcess = (() => void) & { readonly pid: number | undefined };
+
 /** Starts a command and waits until `ready(url)` answers; the returned stop kills it. */
 export async function startProcess(
   command: string,
   args: readonly string[],
   ready: string,
   { env = {}, pinned = false }: StartOptions = {},
-): Promise<() => void> {
+): Promise<StartedProcess> {
   const pinning = cpuPinning();
   const [file, argv] =
     pinned && pinning.available
@@ -31,7 +34,8 @@ export async function startProcess(
     if (child.exitCode !== null) break;
     try {
       await fetch(ready);
-      return () => child.kill("SIGTERM");
+      // taskset runs the command in its own process (exec), so the pid is the command's.
+      return Object.assign(() => void child.kill("SIGTERM"), { pid: child.pid });
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
@@ -9,6 +10,7 @@ import {
   pairedRatio,
   parseWrkOutput,
   runWrk,
+  startProcess,
   table,
   wrkScript,
 } from "../src/index.js";
@@ -114,4 +116,23 @@ it("describes the machine a benchmark runs on: cores, load, and each core's idle
   expect(Object.keys(state.idle).length).toBeGreaterThanOrEqual(1);
   for (const share of Object.values(state.idle)) expect(share >= 0 && share <= 1).toBe(true);
   expect(describeMachine(state)).toMatch(/^\d+ cores, load [\d.]+ [\d.]+ [\d.]+; before the run: core 0 \d+% idle/);
+});
+
+it("starts a server pinned to its core and gives its own pid, for reading what it uses", async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const server = `require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "127.0.0.1")`;
+  const stop = await startProcess(process.execPath, ["-e", server], `http://127.0.0.1:${port}/`, { pinned: true });
+  try {
+    // The pid is node's, not a wrapper's (taskset execs the command): its command line is node's.
+    const commandLine = readFileSync(`/proc/${stop.pid}/cmdline`, "utf8").split("\0");
+    expect(commandLine[0]).toBe(process.execPath);
+    expect(readFileSync(`/proc/${stop.pid}/status`, "utf8")).toMatch(/^VmRSS:\s+\d+ kB$/m);
+  } finally {
+    stop();
+  }
 });
