@@ -63,8 +63,13 @@ const GENERATOR_BOUND = 0.9;
 /** A core less idle than this before the run is doing other work that the figures would carry. */
 const QUIET_CORE = 0.85;
 
-/** The rows of the trivial node:http server, whose rate proves wrk is not the limit. */
-const TRIVIAL_ROWS = [0, 5];
+/** The baselines, by row name: each measured row names the row it is a ratio of. */
+const TRIVIAL_GET = "trivial node:http, GET";
+const TRIVIAL_POST = "trivial node:http, POST";
+const PRISM_GET = "Prism CLI GET /v1/accounts";
+const PRISM_CARD = "Prism CLI POST card payment";
+/** The trivial node:http server's rows, whose rate proves wrk is not the limit. */
+const GENERATOR_CHECK_ROWS = [TRIVIAL_GET, TRIVIAL_POST];
 
 const cpuText = (share: number | undefined) => (share === undefined ? "not measured" : `${Math.round(share * 100)}%`);
 
@@ -141,45 +146,72 @@ try {
 
   const post = (body: string) => ({ method: "POST" as const, headers: json, body });
   const rows = [
-    { name: "trivial node:http, GET", url: url(PORTS.trivial, "/v1/accounts"), headers: auth },
-    { name: "Fastify as it comes, GET", url: url(PORTS.plainFastify, "/v1/accounts"), headers: auth, baseline: 0 },
-    { name: "Fastify floor, GET", url: url(PORTS.floor, "/v1/accounts"), headers: auth, baseline: 0, goal: 0.85 },
+    { name: TRIVIAL_GET, url: url(PORTS.trivial, "/v1/accounts"), headers: auth },
+    {
+      name: "Fastify as it comes, GET",
+      url: url(PORTS.plainFastify, "/v1/accounts"),
+      headers: auth,
+      baseline: TRIVIAL_GET,
+    },
+    {
+      name: "Fastify floor, GET",
+      url: url(PORTS.floor, "/v1/accounts"),
+      headers: auth,
+      baseline: TRIVIAL_GET,
+      goal: 0.85,
+    },
     {
       name: "sandbox GET /v1/accounts",
       url: url(PORTS.sandbox, "/v1/accounts"),
       headers: auth,
-      baseline: 0,
+      baseline: TRIVIAL_GET,
       goal: 0.7,
     },
     {
       name: "sandbox GET, dashboard in use",
       url: url(PORTS.sandboxDashboardUsed, "/v1/accounts"),
       headers: auth,
-      baseline: 0,
+      baseline: TRIVIAL_GET,
       goal: 0.7,
     },
-    { name: "trivial node:http, POST", url: url(PORTS.trivial, "/v1/payments"), ...postCreate },
-    { name: "node:http parsing the body", url: url(PORTS.trivialParsing, "/v1/payments"), ...postCreate, baseline: 5 },
-    { name: "Fastify as it comes, POST", url: url(PORTS.plainFastify, "/v1/payments"), ...postCreate, baseline: 5 },
-    { name: "Fastify floor, POST", url: url(PORTS.floor, "/v1/payments"), ...postCreate, baseline: 5, goal: 0.85 },
+    { name: TRIVIAL_POST, url: url(PORTS.trivial, "/v1/payments"), ...postCreate },
+    {
+      name: "node:http parsing the body",
+      url: url(PORTS.trivialParsing, "/v1/payments"),
+      ...postCreate,
+      baseline: TRIVIAL_POST,
+    },
+    {
+      name: "Fastify as it comes, POST",
+      url: url(PORTS.plainFastify, "/v1/payments"),
+      ...postCreate,
+      baseline: TRIVIAL_POST,
+    },
+    {
+      name: "Fastify floor, POST",
+      url: url(PORTS.floor, "/v1/payments"),
+      ...postCreate,
+      baseline: TRIVIAL_POST,
+      goal: 0.85,
+    },
     {
       name: "sandbox POST /v1/payments",
       url: url(PORTS.sandbox, "/v1/payments"),
       ...postCreate,
-      baseline: 5,
+      baseline: TRIVIAL_POST,
       goal: 0.5,
     },
     {
       name: "sandbox POST, dashboard in use",
       url: url(PORTS.sandboxDashboardUsed, "/v1/payments"),
       ...postCreate,
-      baseline: 5,
+      baseline: TRIVIAL_POST,
       goal: 0.5,
     },
-    { name: "Prism CLI GET /v1/accounts", url: url(PORTS.prismPayments, "/v1/accounts"), headers: auth },
-    { name: "payspec mock, same", url: url(PORTS.mock, "/v1/accounts"), headers: auth, baseline: 11, goal: 1.5 },
+    { name: PRISM_GET, url: url(PORTS.prismPayments, "/v1/accounts"), headers: auth },
+    { name: "payspec mock, same", url: url(PORTS.mock, "/v1/accounts"), headers: auth, baseline: PRISM_GET, goal: 1.5 },
     {
-      name: "Prism CLI POST card payment",
+      name: PRISM_CARD,
       url: url(PORTS.prismGateway, "/api/v1/payments/card"),
       ...post(JSON.stringify(card)),
     },
@@ -187,7 +219,7 @@ try {
       name: "payspec mock, same",
       url: url(PORTS.mock, "/api/v1/payments/card"),
       ...post(JSON.stringify(card)),
-      baseline: 13,
+      baseline: PRISM_CARD,
       goal: 1.5,
     },
   ];
@@ -199,9 +231,10 @@ try {
   );
   console.log(`Machine: ${describeMachine(machine)}\n`);
   const verdicts: string[] = [];
+  const resultOf = (name: string) => results[rows.findIndex((row) => row.name === name)] as (typeof results)[number];
   const voided = generatorProblems(
     machine,
-    TRIVIAL_ROWS.map((i) => ({ name: rows[i]?.name ?? "", result: results[i] as (typeof results)[number] })),
+    GENERATOR_CHECK_ROWS.map((name) => ({ name, result: resultOf(name) })),
   );
   console.log(
     table(
@@ -210,14 +243,14 @@ try {
         const result = results[i] as (typeof results)[number];
         if (!("baseline" in row) || row.baseline === undefined)
           return [row.name, result.requestsPerSecond, result.p99Ms, "1 (baseline)", "–", result.non2xx];
-        const base = results[row.baseline] as (typeof results)[number];
+        const base = resultOf(row.baseline);
         const ratio = pairedRatio(result.roundsPerSecond, base.roundsPerSecond);
         // A reference row (Fastify as it comes) has a ratio and no goal of its own.
         if (!("goal" in row) || row.goal === undefined)
           return [row.name, result.requestsPerSecond, result.p99Ms, `${ratio.toFixed(2)}x`, "–", result.non2xx];
         // The verdict shows 3 decimals, as it is judged on the ratio itself: 0.496 would print as 0.50.
         verdicts.push(
-          `${row.name === "payspec mock, same" ? `payspec mock vs ${rows[row.baseline]?.name}` : row.name}: ${ratio.toFixed(3)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
+          `${row.name === "payspec mock, same" ? `payspec mock vs ${row.baseline}` : row.name}: ${ratio.toFixed(3)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
         );
         return [
           row.name,
@@ -231,7 +264,7 @@ try {
     ),
   );
   console.log(
-    `\nwrk's own CPU against the trivial server: ${TRIVIAL_ROWS.map((i) => `${rows[i]?.name} ${cpuText(results[i]?.generatorCpu)}`).join(", ")}`,
+    `\nwrk's own CPU against the trivial server: ${GENERATOR_CHECK_ROWS.map((name) => `${name} ${cpuText(resultOf(name).generatorCpu)}`).join(", ")}`,
   );
   if (voided.length > 0) {
     console.log(`No verdict: ${voided.join("; ")}. Every ratio above is void; run again on a quiet machine.`);
