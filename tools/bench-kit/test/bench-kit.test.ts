@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { freePort } from "@payspec/test-postgres";
 import { expect, it } from "vitest";
 import {
   compareHttp,
@@ -119,12 +120,7 @@ it("describes the machine a benchmark runs on: cores, load, and each core's idle
 });
 
 it("starts a server pinned to its core and gives its own pid, for reading what it uses", async () => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   const server = `require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "127.0.0.1")`;
   const stop = await startProcess(process.execPath, ["-e", server], `http://127.0.0.1:${port}/`, { pinned: true });
   try {

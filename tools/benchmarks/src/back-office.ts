@@ -16,6 +16,7 @@ import {
 } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
 import { sampleRss } from "./rss-sampler.js";
+import { paymentsTotal } from "./sandbox-fixture.js";
 
 const [key] = DEMO_API_KEYS;
 const [from, to] = seedWorkspace(key)
@@ -60,11 +61,6 @@ async function timedRead(sandbox: RunningSandbox): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-async function total(sandbox: RunningSandbox, status: string): Promise<number> {
-  const page = await fetch(`${sandbox.url}/v1/payments?status=${status}&limit=1`, { headers: auth });
-  return ((await page.json()) as { pagination: { total: number } }).pagination.total;
-}
-
 /** `count` payments completed, then settled by one advance past the next cut-off (the timed read). */
 async function settle(sandbox: RunningSandbox, count: number): Promise<{ seconds: number; valueDate: string }> {
   await fill(sandbox, count);
@@ -73,7 +69,7 @@ async function settle(sandbox: RunningSandbox, count: number): Promise<{ seconds
   const cutoff = istanbulMidnightAfter(now);
   await advance(sandbox, (cutoff - now) / 1000 + 60);
   const seconds = await timedRead(sandbox);
-  const settled = await total(sandbox, "settled");
+  const settled = await paymentsTotal(sandbox.url, "settled");
   if (settled !== count) throw new Error(`${settled} of ${count} settled`);
   return { seconds, valueDate: istanbulDate(cutoff) };
 }

@@ -9,6 +9,7 @@ import { table } from "@payspec/bench-kit";
 import { DEMO_API_KEYS, type RunningSandbox, seedWorkspace, startSandbox } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
 import { sampleRss } from "./rss-sampler.js";
+import { paymentsTotal } from "./sandbox-fixture.js";
 
 const key = DEMO_API_KEYS[0];
 const [from, to] = seedWorkspace(key)
@@ -70,9 +71,7 @@ async function otherRequestsLatency(during: () => Promise<unknown>) {
 
 async function topUp(records: number): Promise<void> {
   const entry = { amount: 100, currency: "TRY", method: "eft", from_account: from, to_account: to };
-  const first = await fetch(`${sandbox.url}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } });
-  const have = ((await first.json()) as { pagination: { total: number } }).pagination.total;
-  for (let made = have; made < records; made += 500) {
+  for (let made = await paymentsTotal(sandbox.url); made < records; made += 500) {
     const answer = await fetch(`${sandbox.url}/v1/payments/batch`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -11,6 +11,7 @@
 import { table } from "@payspec/bench-kit";
 import { DEMO_API_KEYS, type RunningSandbox, seedWorkspace, startSandbox } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
+import { paymentsTotal } from "./sandbox-fixture.js";
 
 const [key, otherKey] = DEMO_API_KEYS;
 const [from, to] = seedWorkspace(key)
@@ -65,8 +66,7 @@ async function run(store: string, count: number, databaseUrl?: string) {
     // The background loop completes the rest; bounded at 5 minutes.
     let completed = 0;
     while (completed < count && performance.now() - start < 300_000) {
-      const page = await fetch(`${sandbox.url}/v1/payments?status=completed&limit=1`, { headers: json });
-      completed = ((await page.json()) as { pagination: { total: number } }).pagination.total;
+      completed = await paymentsTotal(sandbox.url, "completed");
       if (completed < count) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const seconds = (performance.now() - start) / 1000;

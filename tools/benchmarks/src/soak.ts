@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { runWrk, startProcess, table, wrkAvailable } from "@payspec/bench-kit";
 import { startPostgres } from "@payspec/test-postgres";
-import { auth, createBody, json, sandboxBin, url } from "./sandbox-fixture.js";
+import { auth, createBody, json, paymentsTotal, sandboxBin, url } from "./sandbox-fixture.js";
 
 const SOAK_SECONDS = 30;
 const PORTS = { memory: 4761, postgres: 4762 };
@@ -22,12 +22,6 @@ const PORTS = { memory: 4761, postgres: 4762 };
 function rssBytes(pid: number | undefined): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   return Number(kb) * 1024;
-}
-
-async function countOf(base: string, status?: string): Promise<number> {
-  const query = status ? `?status=${status}&limit=1` : "?limit=1";
-  const answer = await fetch(`${base}/v1/payments${query}`, { headers: auth });
-  return ((await answer.json()) as { pagination: { total: number } }).pagination.total;
 }
 
 async function soak(store: "memory" | "postgres", port: number, databaseUrl?: string) {
@@ -39,7 +33,7 @@ async function soak(store: "memory" | "postgres", port: number, databaseUrl?: st
   const stop = await startProcess(process.execPath, [sandboxBin], `${base}/`, { env, pinned: true });
   try {
     const rssBefore = rssBytes(stop.pid);
-    const before = await countOf(base);
+    const before = await paymentsTotal(base);
     const load = await runWrk({
       url: `${base}/v1/payments`,
       method: "POST",
@@ -48,7 +42,7 @@ async function soak(store: "memory" | "postgres", port: number, databaseUrl?: st
       seconds: SOAK_SECONDS,
       connections: 16,
     });
-    const made = (await countOf(base)) - before;
+    const made = (await paymentsTotal(base)) - before;
     const rssAfter = rssBytes(stop.pid);
     await fetch(`${base}/_sandbox/clock/advance`, { method: "POST", headers: json, body: '{"seconds": 3700}' });
     const start = performance.now();
@@ -57,7 +51,7 @@ async function soak(store: "memory" | "postgres", port: number, databaseUrl?: st
     if (first.status !== 200) throw new Error(`GET /v1/accounts answered ${first.status} after the advance.`);
     let pending = made;
     while (pending > 0 && performance.now() - start < 300_000) {
-      pending = await countOf(base, "pending");
+      pending = await paymentsTotal(base, "pending");
       if (pending > 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     return {
