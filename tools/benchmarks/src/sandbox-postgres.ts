@@ -2,7 +2,7 @@
  * The sandbox on PostgreSQL against the sandbox in memory, measured in the same run:
  * 1. req/s and p99 for POST /v1/payments and GET /v1/payments/{id}: in memory; PostgreSQL with one
  *    instance; PostgreSQL with two instances on one database (connections spread over both, as a
- *    load balancer would). Goal: PostgreSQL single-instance create >= 0.3x the in-memory create.
+ *    load balancer would). Goal: PostgreSQL single-instance create >= 0.5x the in-memory create (#50).
  * 2. The 100,000-payment CSV export through the client from PostgreSQL: records/s and the client's peak
  *    RSS, with 20,000 as the memory baseline. Goals: >= 50,000 records/s, memory flat in the count.
  * PostgreSQL is a real server started for the run (Debian's package), with fsync on: a 201 is durable.
@@ -79,9 +79,9 @@ try {
     ),
   );
   const createRatio = pairedRatio(rounds("POST postgres, 1 instance"), rounds("POST memory"));
-  // Judged on the ratio itself: 0.296 prints as 0.30 and is not met.
+  // Judged on the ratio itself: 0.496 prints as 0.50 and is not met.
   console.log(
-    `\nPostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.3x) ${createRatio >= 0.3 ? "met" : "NOT met"}`,
+    `\nPostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.5x) ${createRatio >= 0.5 ? "met" : "NOT met"}`,
   );
 
   const target = { baseUrl: url(PORTS.postgres), apiKey: key };

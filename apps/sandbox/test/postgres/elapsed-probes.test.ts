@@ -1,0 +1,116 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresStores } from "../../src/app/open-stores.js";
+import type { SandboxStores } from "../../src/app/sandbox-stores.js";
+import { seedWorkspace } from "../../src/index.js";
+import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
+import type { NewPayment } from "../../src/payments/payments-store.js";
+import { ELAPSED_PROBES } from "../../src/payments/postgres-payments-store.js";
+import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+
+/**
+ * The probes of time's work run on every read and every turn of the due-work loop, so each must be an
+ * index lookup however many payments the workspace holds. PostgreSQL plans a named statement
+ * generically after five runs; these tests ask for that plan outright, on a table whose statistics
+ * say most payments are awaiting completion (after a load test), then that most are completed (once
+ * they fell due): the two states in which a generic plan once chose to read the whole table.
+ */
+const seed = seedWorkspace("sk_elapsed_probes");
+const secret = new SandboxSecret(TEST_SECRET);
+const workspace = secret.storedWorkspaceId(seed.workspace);
+const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
+const PAYMENTS = 20_000;
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every table a plan reads from start to end. */
+function tablesScannedWhole(node: PlanNode): string[] {
+  const own = node["Node Type"] === "Seq Scan" ? [node["Relation Name"] ?? "?"] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(tablesScannedWhole)];
+}
+
+describe("the elapsed-time probes on a large workspace", () => {
+  let stores: SandboxStores;
+  let db: pg.Pool;
+  beforeAll(async () => {
+    const url = await freshDatabase();
+    stores = await postgresStores(url, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
+    await stores.payments.reset([seed]);
+    db = new pg.Pool({ connectionString: url, max: 1 });
+    const far = Date.now() + 365 * 86_400_000;
+    const draft = (i: number): NewPayment => ({
+      id: `pay_probe${String(i).padStart(6, "0")}`,
+      amount: 1,
+      currency: "TRY",
+      method: "eft",
+      from_account: from,
+      to_account: to,
+      createdAt: Date.now(),
+      countdownFrom: far,
+      status: "pending",
+      cause: "api",
+    });
+    // Asked in one turn, they go in as groups of 500 (one statement each).
+    await Promise.all(Array.from({ length: PAYMENTS }, (_, i) => stores.payments.insert(seed.workspace, draft(i))));
+  });
+  afterAll(async () => {
+    await db.end();
+    await stores.close();
+  });
+
+  /** The generic plan of each probe, as PostgreSQL would run it from the sixth time on. */
+  async function genericPlans(): Promise<Record<string, PlanNode>> {
+    const client = await db.connect();
+    try {
+      await client.query("ANALYZE payments");
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      const plans: Record<string, PlanNode> = {};
+      for (const [name, text] of Object.entries(ELAPSED_PROBES)) {
+        // $1 is the workspace; every other parameter is a time.
+        const times = Math.max(...(text.match(/\$\d/g) ?? []).map((p) => Number(p.slice(1)))) - 1;
+        await client.query(`PREPARE ${name}(text${", bigint".repeat(times)}) AS ${text}`);
+        const values = `'${workspace}'${", 0".repeat(times)}`;
+        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+          `EXPLAIN (FORMAT JSON) EXECUTE ${name}(${values})`,
+        );
+        const [explained] = rows;
+        if (!explained) throw new Error(`EXPLAIN gave no plan for ${name}`);
+        plans[name] = explained["QUERY PLAN"][0].Plan;
+        await client.query(`DEALLOCATE ${name}`);
+      }
+      return plans;
+    } finally {
+      await client.query("RESET plan_cache_mode");
+      client.release();
+    }
+  }
+
+  it("reads no table whole while the workspace's payments await completion", async () => {
+    const plans = await genericPlans();
+    expect(Object.keys(plans)).toEqual(["payspec_elapsed_probe", "payspec_due_probe", "payspec_settlement_probe"]);
+    for (const [name, plan] of Object.entries(plans)) {
+      expect({ name, scannedWhole: tablesScannedWhole(plan).filter((t) => t === "payments") }).toEqual({
+        name,
+        scannedWhole: [],
+      });
+    }
+  });
+
+  it("reads no table whole once they are completed and await settlement", async () => {
+    await db.query(
+      "UPDATE payments SET status = 'completed', completed_at = created_at, countdown_from = NULL WHERE workspace = $1",
+      [workspace],
+    );
+    const plans = await genericPlans();
+    for (const [name, plan] of Object.entries(plans)) {
+      expect({ name, scannedWhole: tablesScannedWhole(plan).filter((t) => t === "payments") }).toEqual({
+        name,
+        scannedWhole: [],
+      });
+    }
+  });
+});
