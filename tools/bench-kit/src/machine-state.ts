@@ -53,3 +53,23 @@ export function describeMachine(state: MachineState): string {
     .join(", ");
   return `${state.cores} cores, load ${state.load.map((n) => n.toFixed(2)).join(" ")}${idle ? `; before the run: ${idle}` : ""}`;
 }
+
+/**
+ * The machine once servers just started have settled: samples until each of `cores` is at least
+ * `quietShare` idle, for at most `maxMs`, and gives the last sample with how long that took. A server
+ * still warming up (Prism compiling its spec, tsx its code) is not other work and passes; another
+ * program keeps its core busy past the wait, and the sample then says so.
+ */
+export async function settledMachineState(
+  cores: readonly number[],
+  quietShare: number,
+  { maxMs = 15_000, sampleMs = 1000 }: { maxMs?: number; sampleMs?: number } = {},
+): Promise<MachineState & { waitedMs: number }> {
+  const started = Date.now();
+  for (;;) {
+    const state = await machineState(sampleMs);
+    const waitedMs = Date.now() - started;
+    const quiet = cores.every((core) => (state.idle[core] ?? 1) >= quietShare);
+    if (quiet || waitedMs + sampleMs > maxMs) return { ...state, waitedMs };
+  }
+}

@@ -11,6 +11,7 @@ import {
   pairedRatio,
   parseWrkOutput,
   runWrk,
+  settledMachineState,
   startProcess,
   table,
   wrkScript,
@@ -117,6 +118,18 @@ it("describes the machine a benchmark runs on: cores, load, and each core's idle
   expect(Object.keys(state.idle).length).toBeGreaterThanOrEqual(1);
   for (const share of Object.values(state.idle)) expect(share >= 0 && share <= 1).toBe(true);
   expect(describeMachine(state)).toMatch(/^\d+ cores, load [\d.]+ [\d.]+ [\d.]+; before the run: core 0 \d+% idle/);
+});
+
+it("waits for the cores to settle before describing the machine, and no longer than it is allowed", async () => {
+  // Every core is at least 0% idle: the first sample is the answer.
+  const atOnce = await settledMachineState([0], 0, { sampleMs: 100, maxMs: 1000 });
+  expect(atOnce.waitedMs).toBeLessThan(1000);
+  expect(atOnce.idle[0]).toBeGreaterThanOrEqual(0);
+  // No core is ever more than 100% idle: it samples until its time is up (it returns: the test ends),
+  // then gives the last sample.
+  const never = await settledMachineState([0], 1.01, { sampleMs: 100, maxMs: 450 });
+  expect(never.waitedMs).toBeGreaterThanOrEqual(350);
+  expect(never.idle[0]).toBeLessThanOrEqual(1);
 });
 
 it("starts a server pinned to its core and gives its own pid, for reading what it uses", async () => {

@@ -33,8 +33,8 @@ import {
   type HttpResult,
   loadGenerator,
   type MachineState,
-  machineState,
   pairedRatio,
+  settledMachineState,
   startProcess,
   table,
 } from "@payspec/bench-kit";
@@ -223,13 +223,21 @@ try {
       goal: 1.5,
     },
   ];
-  // The machine as the run finds it (all servers up and idle): a busy core voids every figure.
-  const machine = await machineState();
+  // The machine as the run finds it once the servers have settled (a server may still be warming up
+  // after its first answer; one run here found its core 55% idle): a core still busy after the wait
+  // is other work, and voids every figure.
+  const pinning = cpuPinning();
+  const machine = await settledMachineState(
+    pinning.available ? [pinning.loadCore, pinning.serverCore] : [],
+    QUIET_CORE,
+  );
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
   console.log(
     `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,
   );
-  console.log(`Machine: ${describeMachine(machine)}\n`);
+  console.log(
+    `Machine: ${describeMachine(machine)} (sampled after ${(machine.waitedMs / 1000).toFixed(0)} s for the servers to settle)\n`,
+  );
   const verdicts: string[] = [];
   const resultOf = (name: string) => results[rows.findIndex((row) => row.name === name)] as (typeof results)[number];
   const voided = generatorProblems(
