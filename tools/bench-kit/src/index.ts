@@ -1,6 +1,6 @@
 export { type CpuPinning, cpuPinning } from "./cpu-pinning.js";
 export { compareHttp, type HttpResult, type HttpTarget, loadGenerator } from "./http-load.js";
-export { describeMachine, type MachineState, machineState, settledMachineState } from "./machine-state.js";
+export { busyCores, describeMachine, type MachineState, machineState, settledMachineState } from "./machine-state.js";
 export { binPath, type StartedProcess, type StartOptions, startProcess } from "./processes.js";
 export { median, medianMs, pairedRatio } from "./stats.js";
 export { table } from "./table.js";

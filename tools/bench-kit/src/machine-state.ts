@@ -55,21 +55,34 @@ export function describeMachine(state: MachineState): string {
 }
 
 /**
- * The machine once servers just started have settled: samples until each of `cores` is at least
- * `quietShare` idle, for at most `maxMs`, and gives the last sample with how long that took. A server
- * still warming up (Prism compiling its spec, tsx its code) is not other work and passes; another
+ * The cores of `cores` (every core sampled, when not given) that were less than `quietShare` idle in
+ * the sample, with their idle share: other work that a benchmark's figures would carry.
+ */
+export function busyCores(
+  state: MachineState,
+  quietShare: number,
+  cores: readonly number[] = Object.keys(state.idle).map(Number),
+): { core: number; idle: number }[] {
+  return cores.flatMap((core) => {
+    const idle = state.idle[core];
+    return idle !== undefined && idle < quietShare ? [{ core, idle }] : [];
+  });
+}
+
+/**
+ * The machine once servers just started have settled: samples until no core of `cores` (every core,
+ * when not given) is busy by busyCores, for at most `maxMs`, and gives the last sample with how long
+ * that took. A server still warming up after its first answer is not other work and passes; another
  * program keeps its core busy past the wait, and the sample then says so.
  */
 export async function settledMachineState(
-  cores: readonly number[],
   quietShare: number,
-  { maxMs = 15_000, sampleMs = 1000 }: { maxMs?: number; sampleMs?: number } = {},
+  { cores, maxMs = 15_000, sampleMs = 1000 }: { cores?: readonly number[]; maxMs?: number; sampleMs?: number } = {},
 ): Promise<MachineState & { waitedMs: number }> {
   const started = Date.now();
   for (;;) {
     const state = await machineState(sampleMs);
     const waitedMs = Date.now() - started;
-    const quiet = cores.every((core) => (state.idle[core] ?? 1) >= quietShare);
-    if (quiet || waitedMs + sampleMs > maxMs) return { ...state, waitedMs };
+    if (busyCores(state, quietShare, cores).length === 0 || waitedMs + sampleMs > maxMs) return { ...state, waitedMs };
   }
 }

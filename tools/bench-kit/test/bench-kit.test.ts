@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { freePort } from "@payspec/test-postgres";
 import { expect, it } from "vitest";
 import {
+  busyCores,
   compareHttp,
   describeMachine,
   machineState,
@@ -122,14 +123,16 @@ it("describes the machine a benchmark runs on: cores, load, and each core's idle
 
 it("waits for the cores to settle before describing the machine, and no longer than it is allowed", async () => {
   // Every core is at least 0% idle: the first sample is the answer.
-  const atOnce = await settledMachineState([0], 0, { sampleMs: 100, maxMs: 1000 });
+  const atOnce = await settledMachineState(0, { cores: [0], sampleMs: 100, maxMs: 1000 });
   expect(atOnce.waitedMs).toBeLessThan(1000);
   expect(atOnce.idle[0]).toBeGreaterThanOrEqual(0);
   // No core is ever more than 100% idle: it samples until its time is up (it returns: the test ends),
   // then gives the last sample.
-  const never = await settledMachineState([0], 1.01, { sampleMs: 100, maxMs: 450 });
+  const never = await settledMachineState(1.01, { cores: [0], sampleMs: 100, maxMs: 450 });
   expect(never.waitedMs).toBeGreaterThanOrEqual(350);
   expect(never.idle[0]).toBeLessThanOrEqual(1);
+  expect(busyCores(never, 1.01, [0])).toEqual([{ core: 0, idle: never.idle[0] }]);
+  expect(busyCores(never, 0)).toEqual([]);
 });
 
 it("starts a server pinned to its core and gives its own pid, for reading what it uses", async () => {

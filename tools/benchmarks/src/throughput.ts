@@ -27,6 +27,7 @@
 import { fileURLToPath } from "node:url";
 import {
   binPath,
+  busyCores,
   compareHttp,
   cpuPinning,
   describeMachine,
@@ -73,6 +74,12 @@ const GENERATOR_CHECK_ROWS = [TRIVIAL_GET, TRIVIAL_POST];
 
 const cpuText = (share: number | undefined) => (share === undefined ? "not measured" : `${Math.round(share * 100)}%`);
 
+/** The cores whose quiet the run depends on: wrk's and the servers', or every core where nothing is pinned. */
+function judgedCores(): number[] | undefined {
+  const pinning = cpuPinning();
+  return pinning.available ? [pinning.loadCore, pinning.serverCore] : undefined;
+}
+
 /**
  * Why the run's ratios cannot be trusted, if they cannot: the baseline was held back by wrk itself
  * (it used nearly all of its core), or a core was busy with other work before the load started.
@@ -86,14 +93,8 @@ function generatorProblems(machine: MachineState, baselines: { name: string; res
         `wrk used ${cpuText(result.generatorCpu)} of its core against ${name}: the generator, not the server, set the pace`,
       );
   }
-  const pinning = cpuPinning();
-  for (const core of pinning.available
-    ? [pinning.loadCore, pinning.serverCore]
-    : Object.keys(machine.idle).map(Number)) {
-    const idle = machine.idle[core];
-    if (idle !== undefined && idle < QUIET_CORE)
-      problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
-  }
+  for (const { core, idle } of busyCores(machine, QUIET_CORE, judgedCores()))
+    problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
   return problems;
 }
 
@@ -226,11 +227,7 @@ try {
   // The machine as the run finds it once the servers have settled (a server may still be warming up
   // after its first answer; one run here found its core 55% idle): a core still busy after the wait
   // is other work, and voids every figure.
-  const pinning = cpuPinning();
-  const machine = await settledMachineState(
-    pinning.available ? [pinning.loadCore, pinning.serverCore] : [],
-    QUIET_CORE,
-  );
+  const machine = await settledMachineState(QUIET_CORE, { cores: judgedCores() });
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
   console.log(
     `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,

@@ -62,6 +62,9 @@ export const ELAPSED_PROBES = {
   payspec_settlement_probe: firstAwaitingSettlementSql("$2"),
 } as const;
 
+/** A probe as node-postgres runs it: a named statement, planned once per connection. */
+const probe = (name: keyof typeof ELAPSED_PROBES, values: unknown[]) => ({ name, text: ELAPSED_PROBES[name], values });
+
 /** A payment's first history entry, kept on its row: its time is created_at. */
 interface CreationRow {
   created_status: string;
@@ -486,23 +489,17 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ due: boolean }>({
-      name: "payspec_elapsed_probe",
-      text: ELAPSED_PROBES.payspec_elapsed_probe,
-      values: [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)],
-    });
+    const { rows } = await this.#pool.query<{ due: boolean }>(
+      probe("payspec_elapsed_probe", [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)]),
+    );
     return rows[0]?.due === true;
   }
 
   async completeDue(workspace: string, now: number, delayMs: number, chunks = Number.POSITIVE_INFINITY): Promise<void> {
     // Every request asks; nearly always nothing is due, and that answer needs no lock.
     const dueBy = now - delayMs;
-    const probe = await this.#pool.query({
-      name: "payspec_due_probe",
-      text: ELAPSED_PROBES.payspec_due_probe,
-      values: [workspace, dueBy],
-    });
-    if (probe.rowCount === 0) return;
+    const due = await this.#pool.query(probe("payspec_due_probe", [workspace, dueBy]));
+    if (due.rowCount === 0) return;
     // In chunks, each its own transaction under the workspace's lock: other requests of the workspace
     // get the lock between chunks, and each chunk costs a fixed number of statements, so the whole
     // costs time linear in the number of payments (one row updated thousands of times in a single
@@ -596,12 +593,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async settleDue(workspace: string, now: number, chunks = Number.POSITIVE_INFINITY): Promise<number> {
     const cutoff = istanbulMidnightAtOrBefore(now);
-    const probe = await this.#pool.query({
-      name: "payspec_settlement_probe",
-      text: ELAPSED_PROBES.payspec_settlement_probe,
-      values: [workspace, cutoff],
-    });
-    if (probe.rowCount === 0) return 0;
+    const due = await this.#pool.query(probe("payspec_settlement_probe", [workspace, cutoff]));
+    if (due.rowCount === 0) return 0;
     let settled = 0;
     for (let done = 1; ; done++) {
       const chunk = await this.#settleChunk(workspace, cutoff);
