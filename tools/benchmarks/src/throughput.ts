@@ -15,7 +15,13 @@
  * The floor is server-kit's Fastify setup answering the same JSON with no sandbox behind it; beside
  * it, for reference, Fastify as it comes (`Fastify()`, no hooks) and, on POST, node:http reading and
  * parsing the body. The rows split the gap between node:http and the sandbox into what parsing JSON
- * costs, Fastify's own cost, server-kit's and the sandbox's.
+ * costs, Fastify's own cost, server-kit's and the sandbox's. The floor and Fastify as it comes send
+ * the text the trivial server sends, serialized once: serializing is the application's work.
+ *
+ * server-kit writes each answer once the event loop's turn has read every request that arrived
+ * (`createApiServer`), and node:http does not: the reference row "node:http writing after the turn's
+ * reads" is the trivial server doing the same, so that what this timing gives by itself shows
+ * beside what the framework and the sandbox cost.
  *
  * The sandbox runs as users run it: the dashboard's request log on (the default), measured twice: as
  * started, and after serving one dashboard page (on Node 20 that turns on promise hooks process-wide).
@@ -52,6 +58,7 @@ const PORTS = {
   plainFastify: 4747,
   sandboxDashboardUsed: 4748,
   trivialParsing: 4749,
+  trivialAfterReads: 4750,
 };
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 const prismBin = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
@@ -112,14 +119,16 @@ try {
   const page = await fetch(url(PORTS.sandboxDashboardUsed, "/_sandbox/dashboard"), { redirect: "manual" });
   if (page.status >= 400) throw new Error(`The sandbox's dashboard answered ${page.status}.`);
   const accountsJson = await (await fetch(url(PORTS.sandbox, "/v1/accounts"), { headers: auth })).text();
-  for (const [port, parse] of [
-    [PORTS.trivial, "0"],
-    [PORTS.trivialParsing, "1"],
+  for (const [port, parse, afterReads] of [
+    [PORTS.trivial, "0", "0"],
+    [PORTS.trivialParsing, "1", "0"],
+    [PORTS.trivialAfterReads, "0", "1"],
   ] as const) {
     await start(tsx, [fileURLToPath(new URL("./trivial-server.ts", import.meta.url))], url(port, "/"), {
       PORT: String(port),
       BENCH_BODY: accountsJson,
       BENCH_PARSE_BODY: parse,
+      BENCH_WRITE_AFTER_READS: afterReads,
     });
   }
   for (const [port, server] of [
@@ -149,6 +158,12 @@ try {
   const rows = [
     { name: TRIVIAL_GET, url: url(PORTS.trivial, "/v1/accounts"), headers: auth },
     {
+      name: "node:http writing after the turn's reads, GET",
+      url: url(PORTS.trivialAfterReads, "/v1/accounts"),
+      headers: auth,
+      baseline: TRIVIAL_GET,
+    },
+    {
       name: "Fastify as it comes, GET",
       url: url(PORTS.plainFastify, "/v1/accounts"),
       headers: auth,
@@ -176,6 +191,12 @@ try {
       goal: 0.7,
     },
     { name: TRIVIAL_POST, url: url(PORTS.trivial, "/v1/payments"), ...postCreate },
+    {
+      name: "node:http writing after the turn's reads, POST",
+      url: url(PORTS.trivialAfterReads, "/v1/payments"),
+      ...postCreate,
+      baseline: TRIVIAL_POST,
+    },
     {
       name: "node:http parsing the body",
       url: url(PORTS.trivialParsing, "/v1/payments"),

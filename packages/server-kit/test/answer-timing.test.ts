@@ -1,0 +1,68 @@
+import type { ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiServer } from "../src/index.js";
+
+let app: FastifyInstance;
+let port: number;
+/** The raw answers of /v1/probe, in the order their requests were handled. */
+const handled: ServerResponse[] = [];
+/** Whether the first probe's answer had been written when the second probe was handled. */
+let firstWrittenBeforeSecondHandled: boolean | undefined;
+
+beforeAll(async () => {
+  app = createApiServer({ operations: ["GET /v1/probe", "GET /v1/warm-up"] });
+  app.get("/v1/warm-up", async () => ({ ok: true }));
+  app.get("/v1/probe", async (_request, reply) => {
+    if (handled.length === 1) firstWrittenBeforeSecondHandled = handled[0]?.headersSent;
+    handled.push(reply.raw);
+    return { probe: handled.length };
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  port = (app.server.address() as { port: number }).port;
+});
+afterAll(() => app.close());
+
+/** A kept-alive connection that has had one answer already, so the server has accepted it. */
+async function warmConnection(): Promise<{ socket: Socket; next: () => Promise<string> }> {
+  const socket = connect(port, "127.0.0.1");
+  socket.setEncoding("utf8");
+  let buffered = "";
+  const waiting: ((text: string) => void)[] = [];
+  socket.on("data", (chunk: string) => {
+    buffered += chunk;
+    // Each answer here is small and complete once its JSON body's closing brace has arrived.
+    if (buffered.endsWith("}")) {
+      const answer = buffered;
+      buffered = "";
+      waiting.shift()?.(answer);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  socket.write("GET /v1/warm-up HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  expect(await next()).toMatch(/^HTTP\/1\.1 200/);
+  return { socket, next };
+}
+
+describe("answers are written once the event loop's turn has read every request that arrived", () => {
+  it("handles a second request that arrived alongside the first before writing the first's answer", async () => {
+    const a = await warmConnection();
+    const b = await warmConnection();
+    // Written in one synchronous step, both requests are waiting when the server's next turn polls.
+    a.socket.write("GET /v1/probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    b.socket.write("GET /v1/probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const answers = await Promise.all([a.next(), b.next()]);
+    a.socket.destroy();
+    b.socket.destroy();
+
+    expect(handled).toHaveLength(2);
+    expect(firstWrittenBeforeSecondHandled).toBe(false);
+    // Waiting for the turn's end changes nothing in what is sent: status, request id, body.
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answer).toMatch(/\r\nx-request-id: req_[\w-]+\r\n/i);
+      expect(answer).toMatch(/\r\n\r\n\{"probe":[12]\}$/);
+    }
+  });
+});
