@@ -60,16 +60,17 @@ function writeClientError(error: { code?: string; rawPacket?: unknown }, socket:
 }
 
 /**
- * Every answer waits for the check phase of the event loop's turn, so that a turn reads every request
- * that has arrived before it writes any answer. Written at once, each answer woke the client for that
- * one request, its next request came back alone, and every turn of the loop (its poll, timers,
- * microtask queue) served one request; waiting, a busy server's answers leave in bursts and its turns
- * serve many. An idle server's answer waits only for the rest of its own turn. The throughput bench
- * measures what it gives (see tools/benchmarks).
+ * The way out of every answer, errors and 404s included, in one callback hook (an async one would cost
+ * every answer a promise): it carries the request's id, and it waits for the check phase of the event
+ * loop's turn, so that a turn reads every request that has arrived before it writes any answer.
+ * Written at once, each answer woke the client for that one request, its next request came back
+ * alone, and every turn of the loop (its poll, timers, microtask queue) served one request; waiting,
+ * a busy server's answers leave in bursts and its turns serve many. An idle server's answer waits
+ * only for the rest of its own turn. The throughput bench measures what it gives (see tools/benchmarks).
  */
-function writeAnswersAfterReads(app: FastifyInstance): void {
-  // A callback hook: an async one would cost every answer a promise as well as the wait.
-  app.addHook("onSend", (_request, _reply, payload, done) => {
+function registerWayOut(app: FastifyInstance): void {
+  app.addHook("onSend", (request, reply, payload, done) => {
+    reply.header("x-request-id", request.id);
     setImmediate(done, null, payload);
   });
 }
@@ -92,22 +93,22 @@ export function createApiServer({ operations, refuseUnstorableText = false }: Ap
     },
     clientErrorHandler: (error, socket) => writeClientError(error as { code?: string; rawPacket?: unknown }, socket),
   });
-  // A callback hook, not an async one: it runs on every request, and a promise each time shows.
-  // The route's parameters and the query are parsed before the first onRequest hook runs.
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.header("x-request-id", request.id);
-    if (refuseUnstorableText) {
+  // Only where asked for: a server without it runs no onRequest hook at all. A callback hook, not an
+  // async one: it runs on every request, and a promise each time shows. The route's parameters and
+  // the query are parsed before the first onRequest hook runs.
+  if (refuseUnstorableText) {
+    app.addHook("onRequest", (request, _reply, done) => {
       try {
         assertStorableText(request.params);
         assertStorableText(request.query);
       } catch (error) {
         return done(error as Error);
       }
-    }
-    done();
-  });
+      done();
+    });
+  }
   registerJsonBodyParser(app);
-  writeAnswersAfterReads(app);
+  registerWayOut(app);
   const matcher = routeMatcher(Object.fromEntries(operations.map((operation) => [operation, operation])));
   registerErrorHandling(app, matcher.allowedMethods);
   return app;

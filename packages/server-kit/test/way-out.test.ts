@@ -12,8 +12,9 @@ const handled: ServerResponse[] = [];
 let firstWrittenBeforeSecondHandled: boolean | undefined;
 
 beforeAll(async () => {
-  app = createApiServer({ operations: ["GET /v1/probe", "GET /v1/warm-up"] });
+  app = createApiServer({ operations: ["GET /v1/probe", "GET /v1/warm-up", "POST /v1/echo"] });
   app.get("/v1/warm-up", async () => ({ ok: true }));
+  app.post("/v1/echo", async (request) => request.body);
   app.get("/v1/probe", async (_request, reply) => {
     if (handled.length === 1) firstWrittenBeforeSecondHandled = handled[0]?.headersSent;
     handled.push(reply.raw);
@@ -64,5 +65,22 @@ describe("answers are written once the event loop's turn has read every request 
       expect(answer).toMatch(/\r\nx-request-id: req_[\w-]+\r\n/i);
       expect(answer).toMatch(/\r\n\r\n\{"probe":[12]\}$/);
     }
+  });
+});
+
+describe("every answer carries its request id, errors included", () => {
+  it("on a 404, a 405, a body that is not JSON and a malformed path, as on a 200", async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const answers = await Promise.all([
+      fetch(`${base}/v1/warm-up`),
+      fetch(`${base}/v1/nowhere`),
+      fetch(`${base}/v1/echo`),
+      fetch(`${base}/v1/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }),
+      fetch(`${base}/v1/probe%zz`),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 404, 405, 400, 400]);
+    const ids = answers.map((answer) => answer.headers.get("x-request-id"));
+    for (const id of ids) expect(id).toMatch(/^req_[\w-]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
