@@ -88,6 +88,7 @@ export function createApiServer({ operations, refuseUnstorableText = false }: Ap
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     genReqId: requestIds(),
     frameworkErrors: (error, request, reply) => {
+      // Refused before routing, so the way out's onSend hook does not run: the id is set here.
       reply.header("x-request-id", request.id);
       return send(reply, request, fromFastify(error));
     },

@@ -51,8 +51,11 @@ describe("answers are written once the event loop's turn has read every request 
     const a = await warmConnection();
     const b = await warmConnection();
     // Written in one synchronous step, both requests are waiting when the server's next turn polls.
+    // The thread then sleeps a moment before that turn: on a busy machine the kernel may deliver
+    // loopback data a little later than the write, and both must have arrived for the test to ask.
     a.socket.write("GET /v1/probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     b.socket.write("GET /v1/probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     const answers = await Promise.all([a.next(), b.next()]);
     a.socket.destroy();
     b.socket.destroy();
