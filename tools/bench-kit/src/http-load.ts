@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { cpuPinning } from "./cpu-pinning.js";
+import { processTreeCpuMs } from "./process-cpu.js";
 import { median } from "./stats.js";
 import { type LoadResult, runWrk, wrkAvailable } from "./wrk.js";
 
@@ -13,6 +14,11 @@ export interface HttpTarget {
   readonly method?: "GET" | "POST";
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /**
+   * The processes that answer this target: their CPU time per answered request is then reported
+   * (Linux), which tells a server that works more per request from one that waits more.
+   */
+  readonly pids?: readonly number[];
 }
 
 export interface HttpResult {
@@ -24,6 +30,11 @@ export interface HttpResult {
   readonly non2xx: number;
   /** wrk's median CPU over the rounds, as a share of one core (see LoadResult); absent with autocannon. */
   readonly generatorCpu?: number;
+  /**
+   * The median over the rounds of the target's processes' CPU time (user and system, every thread)
+   * per request answered, in µs; absent without `pids` or /proc.
+   */
+  readonly serverCpuUsPerRequest?: number;
 }
 
 /** The load generator in use: wrk in its own process where installed, else autocannon inside Node. */
@@ -70,6 +81,17 @@ async function loadOnce(url: string, target: HttpTarget, seconds: number, connec
   };
 }
 
+/** One target's figures, round by round. */
+interface RoundSamples {
+  readonly rps: number[];
+  readonly p99: number[];
+  non2xx: number;
+  /** wrk's CPU share of its core, one per wrk run. */
+  readonly cpu: number[];
+  /** The target's processes' CPU µs per request, one per round. */
+  readonly serverUs: number[];
+}
+
 /**
  * Loads each target for a fixed, short time (bounded: a 1 s warm-up plus `seconds` × `rounds` per
  * target, loopback only), interleaving targets round by round so machine noise hits all of them alike, and reports
@@ -85,8 +107,8 @@ export async function compareHttp(
     if (!new URL(url).hostname.match(/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/))
       throw new Error(`Benchmarks only load loopback addresses, not ${url}.`);
   }
-  const samples = new Map<string, { rps: number[]; p99: number[]; non2xx: number; cpu: number[] }>(
-    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0, cpu: [] }]),
+  const samples = new Map<string, RoundSamples>(
+    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0, cpu: [], serverUs: [] }]),
   );
   // One short unmeasured run each first: a server's first seconds measure its JIT, not its steady state.
   for (const target of targets) {
@@ -95,19 +117,25 @@ export async function compareHttp(
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
       const urls = urlsOf(target);
+      const serverMsBefore = target.pids ? processTreeCpuMs(target.pids) : undefined;
       const results = await Promise.all(
         urls.map((url) => loadOnce(url, target, seconds, Math.max(1, Math.round(connections / urls.length)))),
       );
+      const serverMsAfter = target.pids ? processTreeCpuMs(target.pids) : undefined;
       const sample = samples.get(target.name);
       if (!sample) continue;
-      sample.rps.push(results.reduce((sum, r) => sum + r.requestsPerSecond, 0));
+      const rps = results.reduce((sum, r) => sum + r.requestsPerSecond, 0);
+      sample.rps.push(rps);
+      if (serverMsBefore !== undefined && serverMsAfter !== undefined && rps > 0) {
+        sample.serverUs.push(((serverMsAfter - serverMsBefore) * 1000) / (rps * seconds));
+      }
       sample.p99.push(Math.max(...results.map((r) => r.p99Ms)));
       sample.non2xx += results.reduce((sum, r) => sum + r.failures, 0);
       for (const r of results) if (r.generatorCpu !== undefined) sample.cpu.push(r.generatorCpu);
     }
   }
   return targets.map((t) => {
-    const s = samples.get(t.name) as { rps: number[]; p99: number[]; non2xx: number; cpu: number[] };
+    const s = samples.get(t.name) as RoundSamples;
     return {
       name: t.name,
       requestsPerSecond: median(s.rps),
@@ -115,6 +143,7 @@ export async function compareHttp(
       p99Ms: median(s.p99),
       non2xx: s.non2xx,
       ...(s.cpu.length > 0 ? { generatorCpu: median(s.cpu) } : {}),
+      ...(s.serverUs.length === rounds ? { serverCpuUsPerRequest: median(s.serverUs) } : {}),
     };
   });
 }

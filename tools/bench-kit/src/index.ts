@@ -1,6 +1,7 @@
 export { type CpuPinning, cpuPinning } from "./cpu-pinning.js";
 export { compareHttp, type HttpResult, type HttpTarget, loadGenerator } from "./http-load.js";
 export { busyCores, describeMachine, type MachineState, machineState, settledMachineState } from "./machine-state.js";
+export { processCpuMs, processTreeCpuMs } from "./process-cpu.js";
 export { binPath, type StartedProcess, type StartOptions, startProcess } from "./processes.js";
 export { median, medianMs, pairedRatio } from "./stats.js";
 export { table } from "./table.js";

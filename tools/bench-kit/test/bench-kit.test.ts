@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +14,8 @@ import {
   median,
   pairedRatio,
   parseWrkOutput,
+  processCpuMs,
+  processTreeCpuMs,
   runWrk,
   settledMachineState,
   startProcess,
@@ -54,6 +59,59 @@ it("loads a loopback server for a bounded time and refuses other addresses", asy
   expect(result?.non2xx).toBe(0);
   await new Promise((resolve) => server.close(resolve));
   await expect(compareHttp([{ name: "remote", url: "http://192.168.1.1/" }])).rejects.toThrow(/loopback/);
+});
+
+it("reads a process's CPU time, and says when there is none to read", () => {
+  const before = processCpuMs(process.pid) as number;
+  const block = Buffer.alloc(1 << 20, 7);
+  for (let i = 0; i < 200; i++) createHash("sha256").update(block).digest();
+  expect(processCpuMs(process.pid)).toBeGreaterThan(before);
+  // Above Linux's largest pid_max (2^22): no such process.
+  expect(processCpuMs(2 ** 30)).toBeUndefined();
+});
+
+it("counts the CPU of the processes a server started, as tsx's child running a script", async () => {
+  // The child hashes 128 MiB (CPU work, however it is scheduled), says so, and waits to be stopped.
+  const child = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const b = Buffer.alloc(1 << 20, 7); for (let i = 0; i < 128; i++) require("node:crypto").createHash("sha256").update(b).digest(); console.log("done"); setTimeout(() => {}, 60000);`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  try {
+    await once(child.stdout, "data");
+    const own = processCpuMs(process.pid) as number;
+    const childMs = processCpuMs(child.pid as number) as number;
+    expect(childMs).toBeGreaterThanOrEqual(30);
+    expect(processTreeCpuMs([process.pid])).toBeGreaterThanOrEqual(own + childMs);
+  } finally {
+    child.kill();
+  }
+});
+
+it("reports the CPU a target's processes spend per request, telling a server that works from one that is fast", async () => {
+  const block = Buffer.alloc(256 * 1024, 7);
+  const server = createServer((req, res) => {
+    // Hashing 256 KiB per request is CPU work, however the machine schedules it.
+    if (req.url === "/work") createHash("sha256").update(block).digest();
+    res.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const [working, light, unwatched] = await compareHttp(
+    [
+      { name: "working", url: `${base}/work`, pids: [process.pid] },
+      { name: "light", url: `${base}/`, pids: [process.pid] },
+      { name: "unwatched", url: `${base}/` },
+    ],
+    { seconds: 1, rounds: 1, connections: 2 },
+  );
+  await new Promise((resolve) => server.close(resolve));
+  expect(working?.serverCpuUsPerRequest).toBeGreaterThan(3 * (light?.serverCpuUsPerRequest as number));
+  expect(light?.serverCpuUsPerRequest).toBeGreaterThan(0);
+  expect(unwatched?.serverCpuUsPerRequest).toBeUndefined();
 });
 
 it("writes wrk's request script so that any header or body text arrives as it is", () => {

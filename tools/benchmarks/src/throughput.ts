@@ -23,6 +23,9 @@
  * reads" is the trivial server doing the same, so that what this timing gives by itself shows
  * beside what the framework and the sandbox cost.
  *
+ * Each row also gives its server's CPU time per request (every thread, and a child process where tsx
+ * runs the script in one): a ratio says how fast a server answered, the CPU what each answer cost it.
+ *
  * The sandbox runs as users run it: the dashboard's request log on (the default), measured twice: as
  * started, and after serving one dashboard page (on Node 20 that turns on promise hooks process-wide).
  *
@@ -106,8 +109,16 @@ function generatorProblems(machine: MachineState, baselines: { name: string; res
 }
 
 const stops: (() => void)[] = [];
+/** Each started server's process, by the port it answers on: its CPU per request goes in the table. */
+const pidByPort = new Map<string, number>();
 const start = async (command: string, args: string[], ready: string, env: NodeJS.ProcessEnv = {}) => {
-  stops.push(await startProcess(command, args, ready, { env, pinned: true }));
+  const started = await startProcess(command, args, ready, { env, pinned: true });
+  stops.push(started);
+  if (started.pid !== undefined) pidByPort.set(new URL(ready).port, started.pid);
+};
+const pidsOf = (target: string) => {
+  const pid = pidByPort.get(new URL(target).port);
+  return pid === undefined ? {} : { pids: [pid] };
 };
 
 try {
@@ -249,7 +260,7 @@ try {
   // after its first answer; one run here found its core 55% idle): a core still busy after the wait
   // is other work, and voids every figure.
   const machine = await settledMachineState(QUIET_CORE, { cores: judgedCores() });
-  const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}` })));
+  const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}`, ...pidsOf(row.url) })));
   console.log(
     `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,
   );
@@ -264,16 +275,17 @@ try {
   );
   console.log(
     table(
-      ["target", "req/s", "p99 ms", "ratio", "goal", "non-2xx"],
+      ["target", "req/s", "p99 ms", "CPU µs/req", "ratio", "goal", "non-2xx"],
       rows.map((row, i) => {
         const result = results[i] as (typeof results)[number];
+        const cpu = result.serverCpuUsPerRequest ?? "–";
         if (!("baseline" in row) || row.baseline === undefined)
-          return [row.name, result.requestsPerSecond, result.p99Ms, "1 (baseline)", "–", result.non2xx];
+          return [row.name, result.requestsPerSecond, result.p99Ms, cpu, "1 (baseline)", "–", result.non2xx];
         const base = resultOf(row.baseline);
         const ratio = pairedRatio(result.roundsPerSecond, base.roundsPerSecond);
         // A reference row (Fastify as it comes) has a ratio and no goal of its own.
         if (!("goal" in row) || row.goal === undefined)
-          return [row.name, result.requestsPerSecond, result.p99Ms, `${ratio.toFixed(2)}x`, "–", result.non2xx];
+          return [row.name, result.requestsPerSecond, result.p99Ms, cpu, `${ratio.toFixed(2)}x`, "–", result.non2xx];
         // The verdict shows 3 decimals, as it is judged on the ratio itself: 0.496 would print as 0.50.
         verdicts.push(
           `${row.name === "payspec mock, same" ? `payspec mock vs ${row.baseline}` : row.name}: ${ratio.toFixed(3)}x (goal >= ${row.goal}x) ${ratio >= row.goal ? "met" : "NOT met"}`,
@@ -282,6 +294,7 @@ try {
           row.name,
           result.requestsPerSecond,
           result.p99Ms,
+          cpu,
           `${ratio.toFixed(2)}x`,
           `>= ${row.goal}x`,
           result.non2xx,
