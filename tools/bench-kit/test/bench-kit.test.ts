@@ -10,6 +10,8 @@ import {
   busyCores,
   compareHttp,
   describeMachine,
+  loadProblems,
+  type MachineState,
   machineState,
   median,
   pairedRatio,
@@ -112,6 +114,19 @@ it("reports the CPU a target's processes spend per request, telling a server tha
   expect(working?.serverCpuUsPerRequest).toBeGreaterThan(3 * (light?.serverCpuUsPerRequest as number));
   expect(light?.serverCpuUsPerRequest).toBeGreaterThan(0);
   expect(unwatched?.serverCpuUsPerRequest).toBeUndefined();
+});
+
+it("voids a run whose baseline wrk held back, or whose cores were busy before the load", () => {
+  const quiet: MachineState = { cores: 2, load: [0.1, 0.1, 0.1], idle: { 0: 0.99, 1: 0.97 } };
+  const result = { name: "base", requestsPerSecond: 40_000, roundsPerSecond: [40_000], p99Ms: 1, non2xx: 0 };
+  expect(loadProblems(quiet, [{ name: "base", result: { ...result, generatorCpu: 0.55 } }])).toEqual([]);
+  const problems = loadProblems({ ...quiet, idle: { 0: 0.99, 1: 0.4 } }, [
+    { name: "base", result: { ...result, generatorCpu: 0.95 } },
+  ]);
+  expect(problems).toEqual([
+    "wrk used 95% of its core against base: the generator, not the server, set the pace",
+    "core 1 was only 40% idle before the run",
+  ]);
 });
 
 it("writes wrk's request script so that any header or body text arrives as it is", () => {

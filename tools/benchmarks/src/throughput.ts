@@ -36,15 +36,13 @@
 import { fileURLToPath } from "node:url";
 import {
   binPath,
-  busyCores,
   compareHttp,
-  cpuPinning,
   describeMachine,
-  type HttpResult,
+  generatorCpuText,
   loadGenerator,
-  type MachineState,
+  loadProblems,
+  machineBeforeLoad,
   pairedRatio,
-  settledMachineState,
   startProcess,
   table,
 } from "@payspec/bench-kit";
@@ -69,11 +67,6 @@ const card = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
 )?.value;
 
-/** Share of one core at which wrk itself, not the server, is taken to set the pace. */
-const GENERATOR_BOUND = 0.9;
-/** A core less idle than this before the run is doing other work that the figures would carry. */
-const QUIET_CORE = 0.85;
-
 /** The baselines, by row name: each measured row names the row it is a ratio of. */
 const TRIVIAL_GET = "trivial node:http, GET";
 const TRIVIAL_POST = "trivial node:http, POST";
@@ -81,32 +74,6 @@ const PRISM_GET = "Prism CLI GET /v1/accounts";
 const PRISM_CARD = "Prism CLI POST card payment";
 /** The trivial node:http server's rows, whose rate proves wrk is not the limit. */
 const GENERATOR_CHECK_ROWS = [TRIVIAL_GET, TRIVIAL_POST];
-
-const cpuText = (share: number | undefined) => (share === undefined ? "not measured" : `${Math.round(share * 100)}%`);
-
-/** The cores whose quiet the run depends on: wrk's and the servers', or every core where nothing is pinned. */
-function judgedCores(): number[] | undefined {
-  const pinning = cpuPinning();
-  return pinning.available ? [pinning.loadCore, pinning.serverCore] : undefined;
-}
-
-/**
- * Why the run's ratios cannot be trusted, if they cannot: the baseline was held back by wrk itself
- * (it used nearly all of its core), or a core was busy with other work before the load started.
- */
-function generatorProblems(machine: MachineState, baselines: { name: string; result: HttpResult }[]): string[] {
-  const problems: string[] = [];
-  if (loadGenerator().name !== "wrk") problems.push("the load came from autocannon inside this process, not wrk");
-  for (const { name, result } of baselines) {
-    if ((result.generatorCpu ?? 0) >= GENERATOR_BOUND)
-      problems.push(
-        `wrk used ${cpuText(result.generatorCpu)} of its core against ${name}: the generator, not the server, set the pace`,
-      );
-  }
-  for (const { core, idle } of busyCores(machine, QUIET_CORE, judgedCores()))
-    problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
-  return problems;
-}
 
 const stops: (() => void)[] = [];
 /** Each started server's process, by the port it answers on: its CPU per request goes in the table. */
@@ -256,10 +223,8 @@ try {
       goal: 1.5,
     },
   ];
-  // The machine as the run finds it once the servers have settled (a server may still be warming up
-  // after its first answer; one run here found its core 55% idle): a core still busy after the wait
-  // is other work, and voids every figure.
-  const machine = await settledMachineState(QUIET_CORE, { cores: judgedCores() });
+  // One run here found its server core 55% idle just after the servers started: they settle first.
+  const machine = await machineBeforeLoad();
   const results = await compareHttp(rows.map((row, i) => ({ ...row, name: `${i}`, ...pidsOf(row.url) })));
   console.log(
     `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,
@@ -269,7 +234,7 @@ try {
   );
   const verdicts: string[] = [];
   const resultOf = (name: string) => results[rows.findIndex((row) => row.name === name)] as (typeof results)[number];
-  const voided = generatorProblems(
+  const voided = loadProblems(
     machine,
     GENERATOR_CHECK_ROWS.map((name) => ({ name, result: resultOf(name) })),
   );
@@ -303,7 +268,7 @@ try {
     ),
   );
   console.log(
-    `\nwrk's own CPU against the trivial server: ${GENERATOR_CHECK_ROWS.map((name) => `${name} ${cpuText(resultOf(name).generatorCpu)}`).join(", ")}`,
+    `\nwrk's own CPU against the trivial server: ${GENERATOR_CHECK_ROWS.map((name) => `${name} ${generatorCpuText(resultOf(name).generatorCpu)}`).join(", ")}`,
   );
   if (voided.length > 0) {
     console.log(`No verdict: ${voided.join("; ")}. Every ratio above is void; run again on a quiet machine.`);

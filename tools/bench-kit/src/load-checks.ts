@@ -1,0 +1,46 @@
+import { cpuPinning } from "./cpu-pinning.js";
+import { type HttpResult, loadGenerator } from "./http-load.js";
+import { busyCores, type MachineState, settledMachineState } from "./machine-state.js";
+
+/** Share of one core at which wrk itself, not the server, is taken to set the pace. */
+export const GENERATOR_BOUND = 0.9;
+/** A core less idle than this before the run is doing other work that the figures would carry. */
+export const QUIET_CORE = 0.85;
+
+/** wrk's CPU as a share of its core, for a report. */
+export function generatorCpuText(share: number | undefined): string {
+  return share === undefined ? "not measured" : `${Math.round(share * 100)}%`;
+}
+
+/** The cores whose quiet a run depends on: wrk's and the servers', or every core where nothing is pinned. */
+function judgedCores(): number[] | undefined {
+  const pinning = cpuPinning();
+  return pinning.available ? [pinning.loadCore, pinning.serverCore] : undefined;
+}
+
+/**
+ * The machine as a run finds it once its servers have settled (a server may still be warming up
+ * after its first answer): a core still busy after the wait is other work, and voids every figure.
+ */
+export function machineBeforeLoad(): ReturnType<typeof settledMachineState> {
+  return settledMachineState(QUIET_CORE, { cores: judgedCores() });
+}
+
+/**
+ * Why a run's ratios cannot be trusted, if they cannot: a baseline was held back by wrk itself (it
+ * used nearly all of its core), or a core was busy with other work before the load started. Empty
+ * when they can: the generator check a verdict is printed beside.
+ */
+export function loadProblems(machine: MachineState, baselines: { name: string; result: HttpResult }[]): string[] {
+  const problems: string[] = [];
+  if (loadGenerator().name !== "wrk") problems.push("the load came from autocannon inside this process, not wrk");
+  for (const { name, result } of baselines) {
+    if ((result.generatorCpu ?? 0) >= GENERATOR_BOUND)
+      problems.push(
+        `wrk used ${generatorCpuText(result.generatorCpu)} of its core against ${name}: the generator, not the server, set the pace`,
+      );
+  }
+  for (const { core, idle } of busyCores(machine, QUIET_CORE, judgedCores()))
+    problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
+  return problems;
+}
