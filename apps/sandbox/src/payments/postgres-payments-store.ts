@@ -2,7 +2,7 @@ import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
-import { SharedReads } from "../infrastructure/postgres/shared-reads.js";
+import { SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
@@ -188,6 +188,19 @@ export class PostgresPaymentsStore implements PaymentsStore {
       values: [workspace],
     });
     return rows.map(toAccount);
+  });
+
+  /**
+   * Every read asks whether time has work for its workspace first: concurrent reads of one workspace
+   * share the probe, asked as of the latest of their clocks (nearly always, nothing is due by then).
+   */
+  readonly #elapsedProbes = new SharedReadsAsOfLatest(async (key, now) => {
+    const separator = key.indexOf(" ");
+    const delayMs = Number(key.slice(0, separator));
+    const { rows } = await this.#pool.query<{ due: boolean }>(
+      probe("payspec_elapsed_probe", [key.slice(separator + 1), now - delayMs, istanbulMidnightAtOrBefore(now)]),
+    );
+    return rows[0]?.due === true;
   });
 
   constructor(pool: pg.Pool) {
@@ -488,11 +501,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return { ok: false, reason: outcome, payment };
   }
 
-  async somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ due: boolean }>(
-      probe("payspec_elapsed_probe", [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)]),
-    );
-    return rows[0]?.due === true;
+  somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
+    // The delay is the process's setting; in the key all the same, so a probe never serves another.
+    return this.#elapsedProbes.get(`${delayMs} ${workspace}`, now);
   }
 
   async completeDue(workspace: string, now: number, delayMs: number, chunks = Number.POSITIVE_INFINITY): Promise<void> {

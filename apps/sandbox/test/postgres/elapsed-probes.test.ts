@@ -20,6 +20,8 @@ const secret = new SandboxSecret(TEST_SECRET);
 const workspace = secret.storedWorkspaceId(seed.workspace);
 const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
 const PAYMENTS = 20_000;
+/** When the workspace's payments fall due: a year on, so none is due during the tests. */
+const FAR = Date.now() + 365 * 86_400_000;
 
 interface PlanNode {
   "Node Type": string;
@@ -41,7 +43,6 @@ describe("the elapsed-time probes on a large workspace", () => {
     stores = await postgresStores(url, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
     await stores.payments.reset([seed]);
     db = new pg.Pool({ connectionString: url, max: 1 });
-    const far = Date.now() + 365 * 86_400_000;
     const draft = (i: number): NewPayment => ({
       id: `pay_probe${String(i).padStart(6, "0")}`,
       amount: 1,
@@ -50,7 +51,7 @@ describe("the elapsed-time probes on a large workspace", () => {
       from_account: from,
       to_account: to,
       createdAt: Date.now(),
-      countdownFrom: far,
+      countdownFrom: FAR,
       status: "pending",
       cause: "api",
     });
@@ -88,6 +89,19 @@ describe("the elapsed-time probes on a large workspace", () => {
       client.release();
     }
   }
+
+  it("shares the probe among reads that ask while it is on its way, asked as of the latest of their clocks", async () => {
+    const now = Date.now();
+    const asked = (at: number) => stores.payments.somethingElapsed?.(seed.workspace, at, 0);
+    // The first goes at once; the next two ask while it is on its way, and share the next query.
+    const first = asked(now);
+    const [early, late] = [asked(now), asked(FAR + 1)];
+    // The late one must hear yes. The early one hears the shared yes, and looks again as of its own
+    // time before it completes anything (completeDue's own probe).
+    expect(await Promise.all([first, early, late])).toEqual([false, true, true]);
+    // The query after them is asked as of its own reads' clocks only.
+    expect(await asked(now)).toBe(false);
+  });
 
   it("reads no table whole while the workspace's payments await completion", async () => {
     const plans = await genericPlans();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
-import { SharedReads } from "../../src/infrastructure/postgres/shared-reads.js";
+import { SharedReads, SharedReadsAsOfLatest } from "../../src/infrastructure/postgres/shared-reads.js";
 import { KEY } from "../support/harness.js";
 import { sandboxCall } from "../support/sandbox-call.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
@@ -58,6 +58,37 @@ describe("SharedReads", () => {
     const later = reads.get("w");
     sent[2]?.answer(3);
     expect(await later).toBe(3);
+  });
+});
+
+describe("SharedReadsAsOfLatest", () => {
+  it("asks the shared query as of the latest moment its reads asked for, and the one after as of its own", async () => {
+    const sent: { key: string; asOf: number; answer: (value: boolean) => void }[] = [];
+    const reads = new SharedReadsAsOfLatest(
+      (key, asOf) =>
+        new Promise<boolean>((answer) => {
+          sent.push({ key, asOf, answer });
+        }),
+    );
+    const first = reads.get("w", 100);
+    const shared = [reads.get("w", 300), reads.get("w", 200)];
+    const other = reads.get("v", 50);
+    expect(sent.map((s) => [s.key, s.asOf])).toEqual([
+      ["w", 100],
+      ["v", 50],
+    ]);
+    sent[0]?.answer(false);
+    sent[1]?.answer(false);
+    expect([await first, await other]).toEqual([false, false]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent[2]?.asOf).toBe(300);
+    sent[2]?.answer(true);
+    expect(await Promise.all(shared)).toEqual([true, true]);
+    // A clock put back: the next read asks as of its own moment, not the last query's.
+    const later = reads.get("w", 150);
+    expect(sent[3]?.asOf).toBe(150);
+    sent[3]?.answer(false);
+    expect(await later).toBe(false);
   });
 });
 

@@ -48,3 +48,30 @@ export class SharedReads<V> {
     return query;
   }
 }
+
+/**
+ * SharedReads for a yes-or-no question asked as of a moment, whose answer can only turn from no to
+ * yes as the moment moves on ("is anything due by now?"). Reads waiting for one key's next query share
+ * it, asked as of the latest of their moments: a no then holds for each of them, and a yes sends each
+ * caller to work that looks again as of its own moment, so a shared yes costs a look, never a wrong
+ * answer.
+ */
+export class SharedReadsAsOfLatest {
+  readonly #latest = new Map<string, number>();
+  readonly #reads: SharedReads<boolean>;
+
+  constructor(read: (key: string, asOf: number) => Promise<boolean>) {
+    this.#reads = new SharedReads((key) => {
+      // Set by every read that asked since the last query went: the query goes as of the latest.
+      const asOf = this.#latest.get(key) as number;
+      this.#latest.delete(key);
+      return read(key, asOf);
+    });
+  }
+
+  get(key: string, asOf: number): Promise<boolean> {
+    const latest = this.#latest.get(key);
+    if (latest === undefined || asOf > latest) this.#latest.set(key, asOf);
+    return this.#reads.get(key);
+  }
+}
