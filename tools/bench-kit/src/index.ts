@@ -1,12 +1,6 @@
 export { type CpuPinning, cpuPinning } from "./cpu-pinning.js";
 export { compareHttp, type HttpResult, type HttpTarget, loadGenerator } from "./http-load.js";
-export {
-  GENERATOR_BOUND,
-  generatorCpuText,
-  loadProblems,
-  machineBeforeLoad,
-  QUIET_CORE,
-} from "./load-checks.js";
+export { generatorCpuText, loadProblems, machineBeforeLoad, machineLine, noVerdict } from "./load-checks.js";
 export { busyCores, describeMachine, type MachineState, machineState, settledMachineState } from "./machine-state.js";
 export { processCpuMs, processTreeCpuMs } from "./process-cpu.js";
 export { binPath, type StartedProcess, type StartOptions, startProcess } from "./processes.js";

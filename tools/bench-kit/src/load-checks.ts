@@ -1,11 +1,11 @@
 import { cpuPinning } from "./cpu-pinning.js";
 import { type HttpResult, loadGenerator } from "./http-load.js";
-import { busyCores, type MachineState, settledMachineState } from "./machine-state.js";
+import { busyCores, describeMachine, type MachineState, settledMachineState } from "./machine-state.js";
 
 /** Share of one core at which wrk itself, not the server, is taken to set the pace. */
-export const GENERATOR_BOUND = 0.9;
+const GENERATOR_BOUND = 0.9;
 /** A core less idle than this before the run is doing other work that the figures would carry. */
-export const QUIET_CORE = 0.85;
+const QUIET_CORE = 0.85;
 
 /** wrk's CPU as a share of its core, for a report. */
 export function generatorCpuText(share: number | undefined): string {
@@ -24,6 +24,16 @@ function judgedCores(): number[] | undefined {
  */
 export function machineBeforeLoad(): ReturnType<typeof settledMachineState> {
   return settledMachineState(QUIET_CORE, { cores: judgedCores() });
+}
+
+/** The machine line a bench prints above its table: its state once the servers had settled. */
+export function machineLine(machine: MachineState & { waitedMs: number }): string {
+  return `Machine: ${describeMachine(machine)} (sampled after ${(machine.waitedMs / 1000).toFixed(0)} s for the servers to settle)`;
+}
+
+/** What a bench prints instead of its verdicts when loadProblems found any. */
+export function noVerdict(problems: readonly string[]): string {
+  return `No verdict: ${problems.join("; ")}. Every ratio above is void; run again on a quiet machine.`;
 }
 
 /**

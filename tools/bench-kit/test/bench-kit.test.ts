@@ -12,8 +12,10 @@ import {
   describeMachine,
   loadProblems,
   type MachineState,
+  machineLine,
   machineState,
   median,
+  noVerdict,
   pairedRatio,
   parseWrkOutput,
   processCpuMs,
@@ -127,6 +129,12 @@ it("voids a run whose baseline wrk held back, or whose cores were busy before th
     "wrk used 95% of its core against base: the generator, not the server, set the pace",
     "core 1 was only 40% idle before the run",
   ]);
+  expect(noVerdict(problems)).toBe(
+    "No verdict: wrk used 95% of its core against base: the generator, not the server, set the pace; core 1 was only 40% idle before the run. Every ratio above is void; run again on a quiet machine.",
+  );
+  expect(machineLine({ ...quiet, waitedMs: 2400 })).toBe(
+    "Machine: 2 cores, load 0.10 0.10 0.10; before the run: core 0 99% idle, core 1 97% idle (sampled after 2 s for the servers to settle)",
+  );
 });
 
 it("writes wrk's request script so that any header or body text arrives as it is", () => {

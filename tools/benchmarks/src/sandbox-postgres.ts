@@ -11,12 +11,13 @@
  */
 import {
   compareHttp,
-  describeMachine,
   generatorCpuText,
   type HttpResult,
   loadGenerator,
   loadProblems,
   machineBeforeLoad,
+  machineLine,
+  noVerdict,
   pairedRatio,
   startProcess,
   table,
@@ -90,11 +91,20 @@ try {
     two: await onePayment(PORTS.twoA),
   };
   const post = postCreate;
+  const creates = {
+    memory: { name: "POST memory", url: `${url(PORTS.memory)}/v1/payments`, ...post, ...pidsOf("memory") },
+    postgres: {
+      name: "POST postgres, 1 instance",
+      url: `${url(PORTS.postgres)}/v1/payments`,
+      ...post,
+      ...pidsOf("postgres"),
+    },
+  };
   const machine = await machineBeforeLoad();
   const results = await compareHttp(
     [
-      { name: "POST memory", url: `${url(PORTS.memory)}/v1/payments`, ...post, ...pidsOf("memory") },
-      { name: "POST postgres, 1 instance", url: `${url(PORTS.postgres)}/v1/payments`, ...post, ...pidsOf("postgres") },
+      creates.memory,
+      creates.postgres,
       {
         name: "POST postgres, 2 instances",
         url: [PORTS.twoA, PORTS.twoB].map((p) => `${url(p)}/v1/payments`),
@@ -122,13 +132,12 @@ try {
     ],
     { connections: CONNECTIONS },
   );
-  const rounds = (name: string) => results.find((r) => r.name === name)?.roundsPerSecond ?? [];
+  const byName = (name: string) => results.find((r) => r.name === name) as HttpResult;
+  const rounds = (name: string) => byName(name).roundsPerSecond;
   console.log(
     `1. Sandbox stores, median of 5 interleaved 3 s rounds, ${CONNECTIONS} connections, ratios paired round by round; load: ${loadGenerator().description}`,
   );
-  console.log(
-    `Machine: ${describeMachine(machine)} (sampled after ${(machine.waitedMs / 1000).toFixed(0)} s for the servers to settle)\n`,
-  );
+  console.log(`${machineLine(machine)}\n`);
   console.log(
     table(
       ["target", "req/s", "p99 ms", "x memory", "sandbox CPU µs/req", "non-2xx"],
@@ -142,7 +151,6 @@ try {
       ]),
     ),
   );
-  const byName = (name: string) => results.find((r) => r.name === name) as HttpResult;
   const baselines = ["POST memory", "GET  memory"].map((name) => ({ name, result: byName(name) }));
   console.log(
     `\nwrk's own CPU against the in-memory sandbox: ${baselines.map(({ name, result }) => `${name} ${generatorCpuText(result.generatorCpu)}`).join(", ")}`,
@@ -152,24 +160,18 @@ try {
   // Judged on the ratio itself: 0.496 prints as 0.50 and is not met.
   console.log(
     voided.length > 0
-      ? `No verdict: ${voided.join("; ")}. Every ratio above is void; run again on a quiet machine.`
+      ? noVerdict(voided)
       : `PostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.5x) ${createRatio >= 0.5 ? "met" : "NOT met"}`,
   );
   // Why the ratio is what it is: memory's creates are bound by the sandbox's CPU alone; PostgreSQL's
   // by that CPU plus the wait for the grouped insert's statement and its commit.
   console.log(
-    `Each connection's create came back, in memory ${cycle(byName("POST memory"), CONNECTIONS)};\n` +
-      `on PostgreSQL ${cycle(byName("POST postgres, 1 instance"), CONNECTIONS)}, waiting for PostgreSQL.`,
+    `Each connection's create came back, in memory ${cycle(byName(creates.memory.name), CONNECTIONS)};\n` +
+      `on PostgreSQL ${cycle(byName(creates.postgres.name), CONNECTIONS)}, waiting for PostgreSQL.`,
   );
   // For reference, not judged: more callers at once share each grouped statement, so PostgreSQL's
   // wait is spread over more creates.
-  const crowd = await compareHttp(
-    [
-      { name: "POST memory", url: `${url(PORTS.memory)}/v1/payments`, ...post, ...pidsOf("memory") },
-      { name: "POST postgres", url: `${url(PORTS.postgres)}/v1/payments`, ...post, ...pidsOf("postgres") },
-    ],
-    { connections: CROWD },
-  );
+  const crowd = await compareHttp([creates.memory, creates.postgres], { connections: CROWD });
   const [crowdMemory, crowdPostgres] = crowd as [HttpResult, HttpResult];
   console.log(
     `With ${CROWD} connections (reference): memory ${perSecond(crowdMemory)} req/s, PostgreSQL ` +

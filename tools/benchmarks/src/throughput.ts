@@ -37,11 +37,12 @@ import { fileURLToPath } from "node:url";
 import {
   binPath,
   compareHttp,
-  describeMachine,
   generatorCpuText,
   loadGenerator,
   loadProblems,
   machineBeforeLoad,
+  machineLine,
+  noVerdict,
   pairedRatio,
   startProcess,
   table,
@@ -229,9 +230,7 @@ try {
   console.log(
     `Request throughput: median of 5 interleaved 3 s rounds, 16 connections; a ratio is the median of the rounds' own ratios; load: ${loadGenerator().description}`,
   );
-  console.log(
-    `Machine: ${describeMachine(machine)} (sampled after ${(machine.waitedMs / 1000).toFixed(0)} s for the servers to settle)\n`,
-  );
+  console.log(`${machineLine(machine)}\n`);
   const verdicts: string[] = [];
   const resultOf = (name: string) => results[rows.findIndex((row) => row.name === name)] as (typeof results)[number];
   const voided = loadProblems(
@@ -271,7 +270,7 @@ try {
     `\nwrk's own CPU against the trivial server: ${GENERATOR_CHECK_ROWS.map((name) => `${name} ${generatorCpuText(resultOf(name).generatorCpu)}`).join(", ")}`,
   );
   if (voided.length > 0) {
-    console.log(`No verdict: ${voided.join("; ")}. Every ratio above is void; run again on a quiet machine.`);
+    console.log(noVerdict(voided));
   } else console.log(`\n${verdicts.join("\n")}`);
 } finally {
   for (const stop of stops) stop();
