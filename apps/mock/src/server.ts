@@ -132,10 +132,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     const prefer = preferFor(fault.rest, query);
     if (url.pathname === REPORT_PATH && !/code=(?!200)/.test(prefer)) {
       const date = url.searchParams.get("date") ?? "";
-      return reply
-        .type(XLSX)
-        .header("content-disposition", `attachment; filename="daily-transactions-${date}.xlsx"`)
-        .send(report);
+      reply.type(XLSX).header("content-disposition", `attachment; filename="daily-transactions-${date}.xlsx"`);
+      return report;
     }
 
     const dynamic = /dynamic=true/.test(prefer) || (options.dynamic === true && !/dynamic=false/.test(prefer));
@@ -145,7 +143,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
         ? undefined
         : StaticAnswers.key({ api, operation: matched.key, prefer, accept: String(request.headers.accept ?? "") });
     const cached = cacheKey === undefined ? undefined : staticAnswers.get(cacheKey);
-    if (cached) return reply.code(cached.status).headers(cached.headers).send(cached.body);
+    if (cached) {
+      reply.code(cached.status).headers(cached.headers);
+      return cached.body;
+    }
 
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
     const prismRequest = (preferHeader: string): IHttpRequest => ({
@@ -177,10 +178,12 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     }
     if (cacheKey !== undefined) {
       const answer = staticAnswers.remember(cacheKey, result);
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      reply.code(answer.status).headers(answer.headers);
+      return answer.body;
     }
     const body = url.pathname === BATCH_PATH && result.status === 200 ? batchAnswer(request.body) : result.body;
-    return reply.code(result.status).headers(result.headers).send(body);
+    reply.code(result.status).headers(result.headers);
+    return body;
   });
 
   await app.ready();

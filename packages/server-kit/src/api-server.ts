@@ -67,6 +67,8 @@ function writeClientError(error: { code?: string; rawPacket?: unknown }, socket:
  * alone, and every turn of the loop (its poll, timers, microtask queue) served one request; waiting,
  * a busy server's answers leave in bursts and its turns serve many. An idle server's answer waits
  * only for the rest of its own turn. The throughput bench measures what it gives (see tools/benchmarks).
+ * Since the answer is not written when the handler's promise settles, a handler that returns the reply
+ * (not its answer) has Fastify watch the response stream to its end: see the README.
  */
 function registerWayOut(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {

@@ -21,6 +21,8 @@ describe("tooDeepAt", () => {
     // Siblings do not add up: depth is nesting, not count.
     expect(tooDeepAt(JSON.stringify(Array.from({ length: 1_000 }, () => [[1]])))).toBeUndefined();
     expect(tooDeepAt("[".repeat(1_000_000), 32)).toBe(32);
+    // Objects and arrays nest into one another: 17 of one inside 16 of the other are 33 levels.
+    expect(tooDeepAt(`${'{"a":'.repeat(17)}${"[".repeat(16)}1${"]".repeat(16)}${"}".repeat(17)}`)).toBe(17 * 5 + 15);
   });
 
   it("keeps redactCardData from overflowing the stack on text nested a million levels deep", () => {

@@ -10,7 +10,8 @@ export function registerApiKeyControls(
 ): void {
   control.post("/_sandbox/api-keys", async (request, reply) => {
     const created = await apiKeys.create(workspaceOf(request, "An API key"), request.body);
-    return reply.code(201).send({ ...created.view, key: created.key });
+    reply.code(201);
+    return { ...created.view, key: created.key };
   });
 
   control.get("/_sandbox/api-keys", async (request) => ({

@@ -46,7 +46,8 @@ export function registerApprovalControls(control: FastifyInstance, deps: Approva
     const { body } = parseRequest(dashboardSubmit, { body: request.body });
     const now = await clocks.now(ctx.clockScopeOf(request));
     const payment = await submitFromDashboard(payments, approvalWorkflow, key, body, now, actorOf(request));
-    return reply.code(201).send(paymentToApi(payment));
+    reply.code(201);
+    return paymentToApi(payment);
   });
 
   control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/approve", async (request) => {

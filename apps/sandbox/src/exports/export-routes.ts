@@ -47,7 +47,8 @@ export function registerExportControls(
     const { body } = parseRequest(exportRequest, { body: request.body });
     const { format, ...filters } = body;
     const job = await exports.request(key, format, filters);
-    return reply.code(202).header("Location", `/_sandbox/exports/${job.id}`).send(jobToApi(job, undefined));
+    reply.code(202).header("Location", `/_sandbox/exports/${job.id}`);
+    return jobToApi(job, undefined);
   });
 
   control.get("/_sandbox/exports", async (request) => ({

@@ -10,7 +10,8 @@ import type { DeclaredFaults } from "./declared-faults.js";
 export function registerFaultControls(control: FastifyInstance, faults: DeclaredFaults, ctx: ControlContext): void {
   control.post("/_sandbox/faults", async (request, reply) => {
     const api = ctx.scopeOf(request).kind === "gateway" ? "gateway" : "payments";
-    return reply.code(201).send(faults.declare(ctx.clockScopeOf(request), request.body, api));
+    reply.code(201);
+    return faults.declare(ctx.clockScopeOf(request), request.body, api);
   });
   control.get("/_sandbox/faults", async (request) => ({ faults: faults.list(ctx.clockScopeOf(request)) }));
   control.delete("/_sandbox/faults", async (request) => ({ cleared: faults.clear(ctx.clockScopeOf(request)) }));

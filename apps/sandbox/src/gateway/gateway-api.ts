@@ -131,10 +131,9 @@ export function registerGatewayApi(
         const { query } = parseRequest(routes["GET /api/v1/general/reports/sales/daily-transactions"].data, {
           query: request.query,
         });
-        return reply
-          .type(XLSX)
-          .header("Content-Disposition", `attachment; filename="daily-transactions-${query.date}.xlsx"`)
-          .send(await dailyReport(store, query.date));
+        const report = await dailyReport(store, query.date);
+        reply.type(XLSX).header("Content-Disposition", `attachment; filename="daily-transactions-${query.date}.xlsx"`);
+        return report;
       },
     );
   });

@@ -98,7 +98,8 @@ export function registerOutboxControls(
         ),
       }),
     );
-    return reply.code(201).send(messageToApi(message));
+    reply.code(201);
+    return messageToApi(message);
   });
 
   control.get("/_sandbox/outbox", async (request) => ({

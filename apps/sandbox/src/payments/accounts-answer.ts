@@ -29,8 +29,12 @@ export class AccountsAnswer {
     reply.type(JSON_CONTENT_TYPE).send(text);
   }
 
-  /** Sends the answer from a list read for this request alone. */
-  send(reply: FastifyReply, accounts: readonly StoredAccount[]): FastifyReply {
-    return reply.type(JSON_CONTENT_TYPE).send(answerText(accounts));
+  /**
+   * The answer from a list read for this request alone, for the handler to return: the text, not the
+   * reply (a handler's promise that resolves to the reply makes Fastify watch the stream to its end).
+   */
+  fromRead(reply: FastifyReply, accounts: readonly StoredAccount[]): string {
+    reply.type(JSON_CONTENT_TYPE);
+    return answerText(accounts);
   }
 }

@@ -7,6 +7,7 @@ import { IdIndex } from "./id-index.js";
 import {
   type Actor,
   AWAITING_COMPLETION,
+  insertedPayment,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -21,7 +22,6 @@ import {
   type TransitionCause,
   type TransitionResult,
   type WorkspaceSeed,
-  type Writable,
 } from "./payments-store.js";
 
 interface Workspace {
@@ -199,36 +199,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     // Creation times never go backwards along the listing (as on PostgreSQL, where instances' clocks
     // differ): a create that computed its time before an earlier-numbered one is raised to it.
     const floor = ws.payments[ws.payments.length - 1]?.createdAt ?? 0;
-    const shift = Math.max(0, floor - draft.createdAt);
-    // Field by field, not by spreading the draft: every create runs this, and a spread copies slowly.
-    // Every optional field is named here, undefined when absent, so that every payment has one shape
-    // with all its fields inside the object: one added later would need a second allocation, a
-    // deleted one a slow dictionary, for each of the payments a workspace keeps.
-    const payment: Writable<MutablePayment> = {
-      seq: ws.payments.length + 1,
-      id: draft.id,
-      amount: draft.amount,
-      currency: draft.currency,
-      method: draft.method,
-      from_account: draft.from_account,
-      to_account: draft.to_account,
-      description: draft.description,
-      reference: draft.reference,
-      status: draft.status,
-      createdAt: draft.createdAt + shift,
-      completedAt: undefined,
-      settledAt: undefined,
-      countdownFrom: draft.countdownFrom === undefined ? undefined : draft.countdownFrom + shift,
-      history: [
-        {
-          status: draft.status,
-          at: draft.createdAt + shift,
-          cause: draft.cause,
-          version: ws.version,
-          ...(draft.actor ? { actor: draft.actor } : {}),
-        },
-      ],
-    };
+    const payment = insertedPayment(draft, ws.payments.length + 1, Math.max(floor, draft.createdAt), ws.version);
     ws.payments.push(payment);
     ws.byId.add(ws.payments.length - 1);
     this.#schedule(ws, payment);

@@ -146,7 +146,7 @@ export function registerPaymentsApi(
         accountsAnswer.sendKept(reply, kept);
         return;
       }
-      return store.accounts(request.workspace).then((accounts) => accountsAnswer.send(reply, accounts));
+      return store.accounts(request.workspace).then((accounts) => accountsAnswer.fromRead(reply, accounts));
     });
 
     v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
@@ -156,7 +156,8 @@ export function registerPaymentsApi(
       const accounts = accountDirectory.known(request.workspace) ?? (await accountDirectory.of(request.workspace));
       const offset = request.clockOffsetMs ?? undefined;
       const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
-      return reply.code(201).header("Location", `/v1/payments/${payment.id}`).send(paymentToApi(payment));
+      reply.code(201).header("Location", `/v1/payments/${payment.id}`);
+      return paymentToApi(payment);
     });
 
     v1.get<{ Params: { id: string } }>(

@@ -99,6 +99,48 @@ export type NewPayment = Omit<StoredPayment, "seq" | "completedAt" | "settledAt"
   readonly actor?: Actor;
 };
 
+/**
+ * A payment as its insert stores it: numbered `seq`, created at `createdAt` (the draft's time as the
+ * store raised it, so that creation times never go backwards along the listing; a countdown that
+ * started at creation moves with it), its first history entry at `version`. Field by field, not by
+ * spreading the draft: every create runs this, and a spread copies slowly. Every optional field is
+ * named, undefined when absent, so that every payment has one shape with all its fields inside the
+ * object: the code that answers with payments then reads them all the same way.
+ */
+export function insertedPayment(
+  draft: NewPayment,
+  seq: number,
+  createdAt: number,
+  version: number,
+): Writable<StoredPayment> & { history: StatusChange[] } {
+  const shift = createdAt - draft.createdAt;
+  return {
+    seq,
+    id: draft.id,
+    amount: draft.amount,
+    currency: draft.currency,
+    method: draft.method,
+    from_account: draft.from_account,
+    to_account: draft.to_account,
+    description: draft.description,
+    reference: draft.reference,
+    status: draft.status,
+    createdAt,
+    completedAt: undefined,
+    settledAt: undefined,
+    countdownFrom: draft.countdownFrom === undefined ? undefined : draft.countdownFrom + shift,
+    history: [
+      {
+        status: draft.status,
+        at: createdAt,
+        cause: draft.cause,
+        version,
+        ...(draft.actor ? { actor: draft.actor } : {}),
+      },
+    ],
+  };
+}
+
 /** A payment without its history: what a listing returns (a page never needs 100 histories). */
 export type PaymentRecord = Omit<StoredPayment, "history">;
 

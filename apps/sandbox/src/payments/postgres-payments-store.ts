@@ -9,6 +9,7 @@ import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import {
   type Actor,
   AWAITING_COMPLETION,
+  insertedPayment,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -365,19 +366,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
     if (!rows[0]) throw new Error(`Unknown workspace ${workspace}`);
     const baseSeq = num(rows[0].base_seq);
     const baseVersion = num(rows[0].base_version);
-    return drafts.map(({ cause, clockOffsetMs: _offset, actor, ...draft }, i) => {
-      const createdAt = num((rows[i] as { created_at: string }).created_at);
-      const shift = createdAt - draft.createdAt;
-      return {
-        ...draft,
-        createdAt,
-        ...(draft.countdownFrom === undefined ? {} : { countdownFrom: draft.countdownFrom + shift }),
-        seq: baseSeq + i + 1,
-        history: [
-          { status: draft.status, at: createdAt, cause, version: baseVersion + i + 1, ...(actor ? { actor } : {}) },
-        ],
-      };
-    });
+    return drafts.map((draft, i) =>
+      insertedPayment(draft, baseSeq + i + 1, num((rows[i] as { created_at: string }).created_at), baseVersion + i + 1),
+    );
   }
 
   async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {

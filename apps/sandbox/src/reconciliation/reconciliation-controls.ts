@@ -49,7 +49,8 @@ export function registerReconciliationControls(
     const at = await clocks.now(clockScopeOf(request));
     await elapsedTime.apply(key, at);
     const run = await reconciliation.reconcile(key, statement, at);
-    return reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`).send(runToApi(run));
+    reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`);
+    return runToApi(run);
   });
 
   control.get("/_sandbox/reconciliations", async (request) => ({

@@ -41,7 +41,8 @@ export function registerScheduleControls(
 ): void {
   control.post("/_sandbox/schedules", async (request, reply) => {
     const schedule = await schedules.create(workspaceOf(request, "A report schedule"), request.body);
-    return reply.code(201).header("Location", `/_sandbox/schedules/${schedule.id}`).send(scheduleToApi(schedule));
+    reply.code(201).header("Location", `/_sandbox/schedules/${schedule.id}`);
+    return scheduleToApi(schedule);
   });
 
   control.get("/_sandbox/schedules", async (request) => ({
