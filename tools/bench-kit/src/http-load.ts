@@ -15,6 +15,11 @@ export interface HttpTarget {
   readonly headers?: Record<string, string>;
   readonly body?: string;
   /**
+   * Paths the requests take in turn, in place of the URL's own: reads of many records rather than of
+   * one, so that nothing that serves repeats of one key (a cache, reads batched by key) flatters the figure.
+   */
+  readonly paths?: readonly string[];
+  /**
    * The processes that answer this target: their CPU time per answered request is then reported
    * (Linux), which tells a server that works more per request from one that waits more.
    */
@@ -62,6 +67,7 @@ async function loadOnce(url: string, target: HttpTarget, seconds: number, connec
       method: target.method ?? "GET",
       headers: target.headers ?? {},
       ...(target.body !== undefined ? { body: target.body } : {}),
+      ...(target.paths ? { paths: target.paths } : {}),
       seconds,
       connections,
     });
@@ -71,6 +77,7 @@ async function loadOnce(url: string, target: HttpTarget, seconds: number, connec
     method: target.method ?? "GET",
     headers: target.headers ?? {},
     ...(target.body ? { body: target.body } : {}),
+    ...(target.paths ? { requests: target.paths.map((path) => ({ path })) } : {}),
     connections,
     duration: seconds,
   });

@@ -12,6 +12,8 @@ export interface LoadRequest {
   readonly method?: "GET" | "POST";
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** Paths the requests take in turn, in place of the URL's own (see HttpTarget.paths). */
+  readonly paths?: readonly string[];
   readonly seconds: number;
   readonly connections: number;
 }
@@ -45,14 +47,26 @@ function luaString(text: string): string {
   return `[${eq}[${text.startsWith("\n") ? "\n" : ""}${text}]${eq}]`;
 }
 
-/** wrk's Lua script for one request: method, headers and body (wrk sends the same request each time). */
-export function wrkScript(request: Pick<LoadRequest, "method" | "headers" | "body">): string {
+/**
+ * wrk's Lua script: method, headers and body, the same on every request; with `paths`, each
+ * connection's requests take them in turn.
+ */
+export function wrkScript(request: Pick<LoadRequest, "method" | "headers" | "body" | "paths">): string {
   const lines = [`wrk.method = ${luaString(request.method ?? "GET")}`];
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     // The spaces matter: `headers[[[x]]]` would read as a call with a long string.
     lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
   }
   if (request.body !== undefined) lines.push(`wrk.body = ${luaString(request.body)}`);
+  if (request.paths?.length) {
+    // Built once: wrk.format per request costs wrk a little CPU, which the run's check of wrk reports.
+    lines.push(`local paths = { ${request.paths.map(luaString).join(", ")} }`);
+    lines.push("local turn = 0");
+    lines.push("request = function()");
+    lines.push("  turn = turn % #paths + 1");
+    lines.push("  return wrk.format(nil, paths[turn])");
+    lines.push("end");
+  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -194,6 +194,28 @@ it("drives a real server with wrk in its own process, POST bodies included", asy
   await new Promise((resolve) => server.close(resolve));
 });
 
+it("takes the paths it is given in turn, in place of the URL's own", async () => {
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
+    seen.set(req.url ?? "", (seen.get(req.url ?? "") ?? 0) + 1);
+    res.writeHead(req.headers["x-test"] === "yes" ? 200 : 400).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ignored`;
+  const paths = ["/v1/payments/a", "/v1/payments/b%20c", "/v1/payments/d?x=]]"];
+  const [result] = await compareHttp([{ name: "paths", url, headers: { "x-test": "yes" }, paths }], {
+    seconds: 1,
+    rounds: 1,
+    connections: 2,
+  });
+  expect(result?.non2xx).toBe(0);
+  expect([...seen.keys()].sort()).toEqual([...paths].sort());
+  // In turn: each path about as often as the others.
+  const counts = paths.map((path) => seen.get(path) ?? 0);
+  expect(Math.min(...counts)).toBeGreaterThan(Math.max(...counts) * 0.8);
+  await new Promise((resolve) => server.close(resolve));
+});
+
 it("describes the machine a benchmark runs on: cores, load, and each core's idle share before the run", async () => {
   const state = await machineState(200);
   expect(state.cores).toBeGreaterThan(0);

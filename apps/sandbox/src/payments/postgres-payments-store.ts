@@ -2,7 +2,7 @@ import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
-import { SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
+import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
@@ -98,6 +98,18 @@ function toChange(h: HistoryJson): StatusChange {
   };
 }
 
+/** A payment read with its history: its first entry kept on its row, the later ones aggregated. */
+function toStoredPayment(row: PaymentRow & CreationRow & { changes: HistoryJson[] | null }): StoredPayment {
+  const creation: StatusChange = {
+    status: row.created_status as PaymentStatus,
+    at: num(row.created_at),
+    cause: row.created_cause as TransitionCause,
+    version: num(row.created_version),
+    ...(row.created_actor ? { actor: row.created_actor } : {}),
+  };
+  return { ...toRecord(row), history: [creation, ...(row.changes ?? []).map(toChange)] };
+}
+
 function toAccount(row: { id: string; name: string; currency: string; balance_minor: string }): StoredAccount {
   return { id: row.id, name: row.name, currency: row.currency, balanceMinor: num(row.balance_minor) };
 }
@@ -116,6 +128,9 @@ const COMPLETION_CHUNK = 1_000;
 
 /** Payments settled per transaction, as completion does. */
 const SETTLEMENT_CHUNK = 5_000;
+
+/** At most this many payments read by id in one query. */
+const MAX_BATCHED_READS = 100;
 
 /** At most this many creates per grouped insert (a full batch request's worth). */
 const MAX_INSERT_GROUP = 500;
@@ -190,6 +205,12 @@ export class PostgresPaymentsStore implements PaymentsStore {
     });
     return rows.map(toAccount);
   });
+
+  /** Payments by id: the reads a turn's GETs make together go in one query per workspace. */
+  readonly #payments = new BatchedReads<StoredPayment>(
+    (workspace, ids) => this.#paymentsById(workspace, ids),
+    MAX_BATCHED_READS,
+  );
 
   /**
    * Every read asks whether time has work for its workspace first: concurrent reads of one workspace
@@ -372,30 +393,22 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async payment(workspace: string, id: string): Promise<StoredPayment | undefined> {
-    return this.#payment(this.#pool, workspace, id);
+    return this.#payments.get(workspace, id);
   }
 
-  async #payment(client: pg.Pool | pg.ClientBase, workspace: string, id: string) {
-    const { rows } = await client.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
-      name: "payspec_payment",
+  /** The payments of a workspace with these ids, each with its whole history, by id. */
+  async #paymentsById(workspace: string, ids: readonly string[]): Promise<ReadonlyMap<string, StoredPayment>> {
+    const { rows } = await this.#pool.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
+      name: "payspec_payments_by_id",
       text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version, created_actor,
          (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
                    'completed_at', h.completed_at, 'settled_at', h.settled_at, 'shortfall', h.shortfall,
                    'actor', h.actor) ORDER BY h.version)
           FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
-       FROM payments p WHERE workspace = $1 AND id = $2`,
-      values: [workspace, id],
+       FROM payments p WHERE workspace = $1 AND id = ANY($2::text[])`,
+      values: [workspace, ids],
     });
-    const row = rows[0];
-    if (!row) return undefined;
-    const creation: StatusChange = {
-      status: row.created_status as PaymentStatus,
-      at: num(row.created_at),
-      cause: row.created_cause as TransitionCause,
-      version: num(row.created_version),
-      ...(row.created_actor ? { actor: row.created_actor } : {}),
-    };
-    return { ...toRecord(row), history: [creation, ...(row.changes ?? []).map(toChange)] };
+    return new Map(rows.map((row) => [row.id, toStoredPayment(row)]));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
-import { SharedReads, SharedReadsAsOfLatest } from "../../src/infrastructure/postgres/shared-reads.js";
+import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../../src/infrastructure/postgres/shared-reads.js";
 import { KEY } from "../support/harness.js";
 import { sandboxCall } from "../support/sandbox-call.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
@@ -89,6 +89,71 @@ describe("SharedReadsAsOfLatest", () => {
     expect(sent[3]?.asOf).toBe(150);
     sent[3]?.answer(false);
     expect(await later).toBe(false);
+  });
+});
+
+/** Batched reads whose queries the test answers one by one, recording the items each asked for. */
+function heldBatches(maxItems = 100) {
+  const sent: {
+    group: string;
+    items: readonly string[];
+    answer: (found: Map<string, string>) => void;
+    fail: (error: Error) => void;
+  }[] = [];
+  const reads = new BatchedReads<string>(
+    (group, items) =>
+      new Promise((answer, fail) => {
+        sent.push({ group, items, answer, fail });
+      }),
+    maxItems,
+  );
+  return { reads, sent };
+}
+
+describe("BatchedReads", () => {
+  it("asks for the items a run of microtasks asked for in one query per group, and answers each read its own", async () => {
+    const { reads, sent } = heldBatches();
+    const asked = [reads.get("w", "a"), reads.get("w", "b"), reads.get("v", "a"), reads.get("w", "a")];
+    expect(sent).toHaveLength(0);
+    await Promise.resolve();
+    expect(sent.map((s) => [s.group, s.items])).toEqual([
+      ["w", ["a", "b"]],
+      ["v", ["a"]],
+    ]);
+    sent[0]?.answer(new Map([["a", "w/a"]]));
+    sent[1]?.answer(new Map([["a", "v/a"]]));
+    // "b" was not found: undefined, as a read of one item would say.
+    expect(await Promise.all(asked)).toEqual(["w/a", undefined, "v/a", "w/a"]);
+  });
+
+  it("never answers a read with a query sent before it asked", async () => {
+    const { reads, sent } = heldBatches();
+    const first = reads.get("w", "a");
+    await Promise.resolve();
+    const later = reads.get("w", "a");
+    await Promise.resolve();
+    expect(sent.map((s) => s.items)).toEqual([["a"], ["a"]]);
+    sent[0]?.answer(new Map([["a", "before"]]));
+    sent[1]?.answer(new Map([["a", "after"]]));
+    expect([await first, await later]).toEqual(["before", "after"]);
+  });
+
+  it("sends a full batch at once, and asks each item alone when a batch fails, failing only the item that fails alone", async () => {
+    const { reads, sent } = heldBatches(2);
+    const full = [reads.get("w", "a"), reads.get("w", "b")];
+    expect(sent.map((s) => s.items)).toEqual([["a", "b"]]);
+    const next = reads.get("w", "c");
+    await Promise.resolve();
+    expect(sent.map((s) => s.items)).toEqual([["a", "b"], ["c"]]);
+    sent[1]?.answer(new Map([["c", "c!"]]));
+    expect(await next).toBe("c!");
+    sent[0]?.fail(new Error("invalid byte sequence"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.slice(2).map((s) => s.items)).toEqual([["a"], ["b"]]);
+    sent[2]?.fail(new Error("invalid byte sequence"));
+    sent[3]?.answer(new Map([["b", "b!"]]));
+    await expect(full[0]).rejects.toThrow("invalid byte sequence");
+    expect(await full[1]).toBe("b!");
   });
 });
 

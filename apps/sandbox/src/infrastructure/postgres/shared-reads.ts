@@ -75,3 +75,67 @@ export class SharedReadsAsOfLatest {
     return this.#reads.get(key);
   }
 }
+
+interface BatchWaiter<V> {
+  readonly resolve: (value: V | undefined) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Reads of items of one group (a workspace's payments, by id), asked in the same run of the event
+ * loop's microtasks, go to PostgreSQL in one query (as a DataLoader batches them): the GETs that a
+ * turn read resume together once their workspace's shared probe answers, and cost one round trip
+ * instead of one each. A batch goes once every read of that run has asked, so a read is answered only
+ * by a query sent after it asked, and sees every write committed before it asked.
+ */
+export class BatchedReads<V> {
+  readonly #read: (group: string, items: readonly string[]) => Promise<ReadonlyMap<string, V>>;
+  readonly #maxItems: number;
+  /** The batch gathering for each group: its items, each with the reads waiting for it. */
+  readonly #gathering = new Map<string, Map<string, BatchWaiter<V>[]>>();
+
+  constructor(read: (group: string, items: readonly string[]) => Promise<ReadonlyMap<string, V>>, maxItems: number) {
+    this.#read = read;
+    this.#maxItems = maxItems;
+  }
+
+  /** The group's item, or undefined when the query finds none. */
+  get(group: string, item: string): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      let batch = this.#gathering.get(group);
+      if (!batch) {
+        batch = new Map();
+        this.#gathering.set(group, batch);
+        const gathered = batch;
+        queueMicrotask(() => this.#send(group, gathered));
+      }
+      const waiting = batch.get(item);
+      if (waiting) waiting.push({ resolve, reject });
+      else batch.set(item, [{ resolve, reject }]);
+      // A full batch goes now; the next read of the group starts another.
+      if (batch.size >= this.#maxItems) this.#send(group, batch);
+    });
+  }
+
+  #send(group: string, batch: Map<string, BatchWaiter<V>[]>): void {
+    // Sent already, when it filled up before its microtask ran.
+    if (this.#gathering.get(group) !== batch) return;
+    this.#gathering.delete(group);
+    this.#answer(group, batch, () => {
+      // One item the database refuses must not fail the reads of the others: each is asked alone.
+      for (const [item, waiting] of batch) this.#answer(group, new Map([[item, waiting]]));
+    });
+  }
+
+  #answer(group: string, batch: Map<string, BatchWaiter<V>[]>, onFailure?: () => void): void {
+    this.#read(group, [...batch.keys()]).then(
+      (found) => {
+        for (const [item, waiting] of batch) for (const read of waiting) read.resolve(found.get(item));
+      },
+      (error: unknown) => {
+        if (onFailure && batch.size > 1) return onFailure();
+        for (const waiting of batch.values()) for (const read of waiting) read.reject(error);
+      },
+    );
+  }
+}
