@@ -1,3 +1,4 @@
+import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import type { PaymentsStore } from "./payments-store.js";
 
 /**
@@ -17,6 +18,42 @@ export async function applyElapsedTime(
   if (store.somethingElapsed && !(await store.somethingElapsed(workspace, now, completeAfterMs))) return;
   await store.completeDue(workspace, now, completeAfterMs, chunks);
   await store.settleDue(workspace, now, chunks);
+}
+
+/**
+ * A read's clock and time's effects on its workspace, as `clocks.now` then `applyElapsedTime` give them,
+ * in one round trip instead of two where the store asks a database whether anything is due: that
+ * question goes as of this process's last reading of the clock while the clock is read. When the
+ * clock has not moved since that reading, the answer holds and the reading is the read's now; when it
+ * has (another instance moved it), time's effects are applied as of the clock just read. Returns now.
+ */
+export async function nowAfterElapsedTime(
+  clocks: SandboxClocks,
+  scope: string,
+  store: PaymentsStore,
+  workspace: string,
+  completeAfterMs: number,
+  chunks?: number,
+): Promise<number> {
+  const last = store.somethingElapsed ? clocks.lastReading(scope) : undefined;
+  if (!last || !store.somethingElapsed) {
+    const now = await clocks.now(scope);
+    await applyElapsedTime(store, workspace, now, completeAfterMs, chunks);
+    return now;
+  }
+  const [clock, due] = await Promise.all([
+    clocks.read(scope),
+    store.somethingElapsed(workspace, last.now, completeAfterMs),
+  ]);
+  if (clock.offsetMs !== last.offsetMs) {
+    await applyElapsedTime(store, workspace, clock.now, completeAfterMs, chunks);
+    return clock.now;
+  }
+  if (due) {
+    await store.completeDue(workspace, last.now, completeAfterMs, chunks);
+    await store.settleDue(workspace, last.now, chunks);
+  }
+  return last.now;
 }
 
 /**

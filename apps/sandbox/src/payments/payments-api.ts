@@ -10,7 +10,7 @@ import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { AccountDirectory } from "./account-directory.js";
 import { AccountsAnswer } from "./accounts-answer.js";
 import { checkPayment, createPayment } from "./create-payment.js";
-import { applyElapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
+import { nowAfterElapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
 import type { PaymentsStore } from "./payments-store.js";
 import { specSerializer } from "./response-serializers.js";
@@ -132,8 +132,14 @@ export function registerPaymentsApi(
         }
         return;
       }
-      request.clockNow = await clocks.now(scope);
-      await applyElapsedTime(store, request.workspace, request.clockNow, completeAfterMs, REQUEST_CHUNKS);
+      request.clockNow = await nowAfterElapsedTime(
+        clocks,
+        scope,
+        store,
+        request.workspace,
+        completeAfterMs,
+        REQUEST_CHUNKS,
+      );
     };
     v1.addHook("onRequest", (request, reply, done) => {
       if (readyAtOnce(request)) return done();

@@ -59,9 +59,42 @@ describe("SharedReads", () => {
     sent[2]?.answer(3);
     expect(await later).toBe(3);
   });
+  it("joins the query about to go for the reads that waited, when it asks between the last answer and that query", async () => {
+    const { reads, sent } = heldReads();
+    const first = reads.get("w");
+    const waited = reads.get("w");
+    sent[0]?.answer(1);
+    expect(await first).toBe(1);
+    // The first query is answered, and the one for the read that waited has not gone yet.
+    expect(sent).toHaveLength(1);
+    const joined = reads.get("w");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toHaveLength(2);
+    sent[1]?.answer(2);
+    expect([await waited, await joined]).toEqual([2, 2]);
+  });
 });
 
 describe("SharedReadsAsOfLatest", () => {
+  it("asks as of a moment every time, a read arriving just as the waiting reads' query goes included", async () => {
+    const sent: { asOf: number; answer: (value: boolean) => void }[] = [];
+    const reads = new SharedReadsAsOfLatest(
+      (_key, asOf) =>
+        new Promise<boolean>((answer) => {
+          sent.push({ asOf, answer });
+        }),
+    );
+    const first = reads.get("w", 100);
+    const waited = reads.get("w", 300);
+    sent[0]?.answer(false);
+    expect(await first).toBe(false);
+    const arriving = reads.get("w", 200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((s) => s.asOf)).toEqual([100, 300]);
+    sent[1]?.answer(true);
+    expect([await waited, await arriving]).toEqual([true, true]);
+  });
+
   it("asks the shared query as of the latest moment its reads asked for, and the one after as of its own", async () => {
     const sent: { key: string; asOf: number; answer: (value: boolean) => void }[] = [];
     const reads = new SharedReadsAsOfLatest(

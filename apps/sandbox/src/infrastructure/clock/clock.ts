@@ -38,7 +38,13 @@ export class SandboxClocks {
   }
 
   async now(scope: string): Promise<number> {
-    return Date.now() + (await this.#offsets.offsetMs(scope));
+    return (await this.read(scope)).now;
+  }
+
+  /** Now, with the offset from real time it was worked out with. */
+  async read(scope: string): Promise<{ readonly now: number; readonly offsetMs: number }> {
+    const offsetMs = await this.#offsets.offsetMs(scope);
+    return { now: Date.now() + offsetMs, offsetMs };
   }
 
   /** Now, at once, when the offsets live in this process; undefined when the store must be asked. */

@@ -28,7 +28,10 @@ export class SharedReads<V> {
       this.#keys.set(key, reads);
     }
     const { current } = reads;
-    if (current === undefined) return this.#send(key, reads);
+    // The last query is answered and the one for the reads that waited has not gone yet: it goes after
+    // this read asked, so this read joins it. A second query beside it would also leave the waiting
+    // one of SharedReadsAsOfLatest no moment to be asked as of.
+    if (current === undefined) return reads.next ?? this.#send(key, reads);
     const waiting = reads;
     waiting.next ??= current.then(ignore, ignore).then(() => {
       waiting.next = undefined;
