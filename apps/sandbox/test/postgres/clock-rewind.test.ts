@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../src/index.js";
+import { expect, it } from "vitest";
+import type { RunningSandbox } from "../../src/index.js";
 import { KEY } from "../support/harness.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { twoInstancesOnOneDatabase } from "../support/test-stores.js";
 
-let instances: RunningSandbox[];
-beforeAll(async () => {
-  const databaseUrl = await freshDatabase();
-  instances = [
-    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
-    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
-  ];
-});
-afterAll(async () => {
-  for (const s of instances) await s.close();
-});
+const instances = twoInstancesOnOneDatabase();
 
 const move = async (sandbox: RunningSandbox, way: "advance" | "rewind", seconds: number) => {
   const answer = await fetch(`${sandbox.url}/_sandbox/clock/${way}`, {
@@ -25,7 +15,7 @@ const move = async (sandbox: RunningSandbox, way: "advance" | "rewind", seconds:
 };
 
 it("puts a shared clock back by what was moved on either instance, never before real time", async () => {
-  const [a, b] = instances as [RunningSandbox, RunningSandbox];
+  const [a, b] = instances();
   await move(a, "advance", 500);
   await move(b, "advance", 500);
   const back = await move(b, "rewind", 700);

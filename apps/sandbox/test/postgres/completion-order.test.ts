@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../src/index.js";
+import { expect, it } from "vitest";
 import { KEY } from "../support/harness.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { twoInstancesOnOneDatabase } from "../support/test-stores.js";
 
-let instances: RunningSandbox[];
-beforeAll(async () => {
-  const databaseUrl = await freshDatabase();
-  instances = [
-    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
-    await startSandbox({ databaseUrl, secret: TEST_SECRET }),
-  ];
-});
-afterAll(async () => {
-  for (const s of instances) await s.close();
-});
+const instances = twoInstancesOnOneDatabase();
 
 const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 
 it("completes due payments in the order the listing shows them, whichever instance took each", async () => {
-  const [a, b] = instances as [RunningSandbox, RunningSandbox];
+  const [a, b] = instances();
   const accounts = (await (await fetch(`${a.url}/v1/accounts`, { headers })).json()) as {
     id: string;
     currency: string;

@@ -3,25 +3,17 @@
  * the clock (one round trip, not two). These check that the answer is only trusted when the clock has
  * not moved since that reading.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
+import { expect, it } from "vitest";
+import { seedWorkspace } from "../../src/index.js";
 import { KEY } from "../support/harness.js";
 import { sandboxCall } from "../support/sandbox-call.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { twoInstancesOnOneDatabase } from "../support/test-stores.js";
 
 const COMPLETE_AFTER_SECONDS = 60;
-let instances: [RunningSandbox, RunningSandbox];
-beforeAll(async () => {
-  const databaseUrl = await freshDatabase();
-  const options = { databaseUrl, secret: TEST_SECRET, completeAfterSeconds: COMPLETE_AFTER_SECONDS };
-  instances = [await startSandbox(options), await startSandbox(options)];
-});
-afterAll(async () => {
-  for (const s of instances) await s.close();
-});
+const instances = twoInstancesOnOneDatabase({ completeAfterSeconds: COMPLETE_AFTER_SECONDS });
 
 it("completes a payment on the first read after another instance moved the clock past its delay", async () => {
-  const [a, b] = instances;
+  const [a, b] = instances();
   const [from, to] = seedWorkspace(KEY)
     .accounts.filter((account) => account.currency === "TRY")
     .map((account) => account.id);

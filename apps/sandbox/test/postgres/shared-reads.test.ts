@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { seedWorkspace } from "../../src/index.js";
 import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../../src/infrastructure/postgres/shared-reads.js";
 import { KEY } from "../support/harness.js";
 import { sandboxCall } from "../support/sandbox-call.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { twoInstancesOnOneDatabase } from "../support/test-stores.js";
 
 /** A read whose answers the test hands out one by one, recording when each query went. */
 function heldReads() {
@@ -191,20 +191,10 @@ describe("BatchedReads", () => {
 });
 
 describe("creates on two instances sharing one database", () => {
-  let instances: [RunningSandbox, RunningSandbox];
-  beforeAll(async () => {
-    const databaseUrl = await freshDatabase();
-    instances = [
-      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
-      await startSandbox({ databaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 }),
-    ];
-  });
-  afterAll(async () => {
-    for (const s of instances) await s.close();
-  });
+  const instances = twoInstancesOnOneDatabase({ completeAfterSeconds: 1_000_000 });
 
   it("see a clock moved on another instance while earlier creates are still on their way", async () => {
-    const [a, b] = instances;
+    const [a, b] = instances();
     const [from, to] = seedWorkspace(KEY)
       .accounts.filter((account) => account.currency === "TRY")
       .map((account) => account.id);
@@ -229,7 +219,7 @@ describe("creates on two instances sharing one database", () => {
   });
 
   it("carry the time of a clock another instance moved, on an instance whose last reading is older, one by one and in a batch", async () => {
-    const [a, b] = instances;
+    const [a, b] = instances();
     const [tryFrom, tryTo] = seedWorkspace(KEY)
       .accounts.filter((account) => account.currency === "TRY")
       .map((account) => account.id);

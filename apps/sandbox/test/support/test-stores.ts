@@ -1,6 +1,6 @@
 import { createDatabase } from "@payspec/test-postgres";
-import { inject } from "vitest";
-import type { SandboxOptions } from "../../src/index.js";
+import { afterAll, beforeAll, inject } from "vitest";
+import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/index.js";
 
 /** Instances sharing a database share this (the sandbox insists on one with PostgreSQL). */
 export const TEST_SECRET = "payspec-test-secret-shared-by-instances";
@@ -20,4 +20,26 @@ export async function freshDatabase(): Promise<string> {
 /** The store options of this project's sandboxes: none (in memory), or a fresh PostgreSQL database. */
 export async function storeOptions(): Promise<Pick<SandboxOptions, "databaseUrl" | "secret">> {
   return onPostgres() ? { databaseUrl: await freshDatabase(), secret: TEST_SECRET } : {};
+}
+
+/**
+ * Two sandbox instances on one fresh database, as a team runs them behind a load balancer, started
+ * before the tests of the file (or describe block) that calls this and closed after them. Only in the
+ * "postgres" project. Returns how the tests get them.
+ */
+export function twoInstancesOnOneDatabase(
+  options: Omit<SandboxOptions, "databaseUrl" | "secret"> = {},
+): () => [RunningSandbox, RunningSandbox] {
+  let instances: [RunningSandbox, RunningSandbox] | undefined;
+  beforeAll(async () => {
+    const shared = { ...options, databaseUrl: await freshDatabase(), secret: TEST_SECRET };
+    instances = [await startSandbox(shared), await startSandbox(shared)];
+  });
+  afterAll(async () => {
+    await Promise.all((instances ?? []).map((sandbox) => sandbox.close()));
+  });
+  return () => {
+    if (!instances) throw new Error("The two instances start in beforeAll: ask for them inside a test.");
+    return instances;
+  };
 }
