@@ -16,6 +16,17 @@ export async function applyElapsedTime(
   // Nearly every read finds nothing due: where the store can ask that of both at once, one round trip
   // to the database answers it instead of two.
   if (store.somethingElapsed && !(await store.somethingElapsed(workspace, now, completeAfterMs))) return;
+  await completeAndSettle(store, workspace, now, completeAfterMs, chunks);
+}
+
+/** Completion, then settlement, as of `now`: what time does once something may be due. */
+async function completeAndSettle(
+  store: PaymentsStore,
+  workspace: string,
+  now: number,
+  completeAfterMs: number,
+  chunks?: number,
+): Promise<void> {
   await store.completeDue(workspace, now, completeAfterMs, chunks);
   await store.settleDue(workspace, now, chunks);
 }
@@ -35,7 +46,7 @@ export async function nowAfterElapsedTime(
   completeAfterMs: number,
   chunks?: number,
 ): Promise<number> {
-  const last = store.somethingElapsed ? clocks.lastReading(scope) : undefined;
+  const last = clocks.lastReading(scope);
   if (!last || !store.somethingElapsed) {
     const now = await clocks.now(scope);
     await applyElapsedTime(store, workspace, now, completeAfterMs, chunks);
@@ -49,10 +60,7 @@ export async function nowAfterElapsedTime(
     await applyElapsedTime(store, workspace, clock.now, completeAfterMs, chunks);
     return clock.now;
   }
-  if (due) {
-    await store.completeDue(workspace, last.now, completeAfterMs, chunks);
-    await store.settleDue(workspace, last.now, chunks);
-  }
+  if (due) await completeAndSettle(store, workspace, last.now, completeAfterMs, chunks);
   return last.now;
 }
 
