@@ -30,3 +30,9 @@ export function cpuPinning(): CpuPinning {
         : { available: true, loadCore: 0, serverCore: 1 };
   return cached;
 }
+
+/** The cores whose quiet a run depends on: wrk's and the servers', or every core where nothing is pinned. */
+export function judgedCores(): number[] | undefined {
+  const pinning = cpuPinning();
+  return pinning.available ? [pinning.loadCore, pinning.serverCore] : undefined;
+}

@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
-import { cpuPinning } from "./cpu-pinning.js";
+import { cpuPinning, judgedCores } from "./cpu-pinning.js";
+import { readCoreTimes, stolenShare } from "./machine-state.js";
 import { processTreeCpuMs } from "./process-cpu.js";
 import { median } from "./stats.js";
 import { type LoadResult, runWrk, wrkAvailable } from "./wrk.js";
@@ -40,6 +41,12 @@ export interface HttpResult {
    * per request answered, in µs; absent without `pids` or /proc.
    */
   readonly serverCpuUsPerRequest?: number;
+  /**
+   * The median over the rounds of the largest share of time the hypervisor took from wrk's core or
+   * the servers' (every core where nothing is pinned) while this target was loaded; absent without
+   * /proc/stat. Time stolen by another guest on the host slows whatever was running then.
+   */
+  readonly stolenShare?: number;
 }
 
 /** The load generator in use: wrk in its own process where installed, else autocannon inside Node. */
@@ -97,6 +104,8 @@ interface RoundSamples {
   readonly cpu: number[];
   /** The target's processes' CPU µs per request, one per round. */
   readonly serverUs: number[];
+  /** The share of a judged core's time stolen by the hypervisor, one per round. */
+  readonly stolen: number[];
 }
 
 /**
@@ -115,7 +124,7 @@ export async function compareHttp(
       throw new Error(`Benchmarks only load loopback addresses, not ${url}.`);
   }
   const samples = new Map<string, RoundSamples>(
-    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0, cpu: [], serverUs: [] }]),
+    targets.map((t) => [t.name, { rps: [], p99: [], non2xx: 0, cpu: [], serverUs: [], stolen: [] }]),
   );
   // One short unmeasured run each first: a server's first seconds measure its JIT, not its steady state.
   for (const target of targets) {
@@ -125,12 +134,15 @@ export async function compareHttp(
     for (const target of targets) {
       const urls = urlsOf(target);
       const serverMsBefore = target.pids ? processTreeCpuMs(target.pids) : undefined;
+      const coresBefore = readCoreTimes();
       const results = await Promise.all(
         urls.map((url) => loadOnce(url, target, seconds, Math.max(1, Math.round(connections / urls.length)))),
       );
       const serverMsAfter = target.pids ? processTreeCpuMs(target.pids) : undefined;
+      const stolen = stolenShare(coresBefore, readCoreTimes(), judgedCores());
       const sample = samples.get(target.name);
       if (!sample) continue;
+      if (stolen !== undefined) sample.stolen.push(stolen);
       const rps = results.reduce((sum, r) => sum + r.requestsPerSecond, 0);
       sample.rps.push(rps);
       if (serverMsBefore !== undefined && serverMsAfter !== undefined && rps > 0) {
@@ -151,6 +163,7 @@ export async function compareHttp(
       non2xx: s.non2xx,
       ...(s.cpu.length > 0 ? { generatorCpu: median(s.cpu) } : {}),
       ...(s.serverUs.length === rounds ? { serverCpuUsPerRequest: median(s.serverUs) } : {}),
+      ...(s.stolen.length === rounds ? { stolenShare: median(s.stolen) } : {}),
     };
   });
 }

@@ -1,7 +1,21 @@
 export { type CpuPinning, cpuPinning } from "./cpu-pinning.js";
 export { compareHttp, type HttpResult, type HttpTarget, loadGenerator } from "./http-load.js";
-export { generatorCpuText, loadProblems, machineBeforeLoad, machineLine, noVerdict } from "./load-checks.js";
-export { busyCores, describeMachine, type MachineState, machineState, settledMachineState } from "./machine-state.js";
+export {
+  generatorCpuText,
+  loadProblems,
+  machineBeforeLoad,
+  machineLine,
+  noVerdict,
+  stolenText,
+} from "./load-checks.js";
+export {
+  busyCores,
+  describeMachine,
+  type MachineState,
+  machineState,
+  settledMachineState,
+  stolenShare,
+} from "./machine-state.js";
 export { processCpuMs, processTreeCpuMs } from "./process-cpu.js";
 export { binPath, type StartedProcess, type StartOptions, startProcess } from "./processes.js";
 export { median, medianMs, pairedRatio } from "./stats.js";

@@ -1,4 +1,4 @@
-import { cpuPinning } from "./cpu-pinning.js";
+import { judgedCores } from "./cpu-pinning.js";
 import { type HttpResult, loadGenerator } from "./http-load.js";
 import { busyCores, describeMachine, type MachineState, settledMachineState } from "./machine-state.js";
 
@@ -6,16 +6,21 @@ import { busyCores, describeMachine, type MachineState, settledMachineState } fr
 const GENERATOR_BOUND = 0.9;
 /** A core less idle than this before the run is doing other work that the figures would carry. */
 const QUIET_CORE = 0.85;
+/**
+ * A target whose rounds lost more than this share of a core to the hypervisor (the median round) was
+ * measured on a host busy with other guests: the slowdown falls on whichever target ran then, not on
+ * all alike, so its ratios say as much about the neighbours as about the server.
+ */
+const STOLEN_LIMIT = 0.05;
+
+/** The share of a core the hypervisor took while a target ran (see HttpResult.stolenShare), for a table. */
+export function stolenText(result: HttpResult): string {
+  return result.stolenShare === undefined ? "–" : `${Math.round(result.stolenShare * 100)}%`;
+}
 
 /** wrk's CPU as a share of its core, for a report. */
 export function generatorCpuText(share: number | undefined): string {
   return share === undefined ? "not measured" : `${Math.round(share * 100)}%`;
-}
-
-/** The cores whose quiet a run depends on: wrk's and the servers', or every core where nothing is pinned. */
-function judgedCores(): number[] | undefined {
-  const pinning = cpuPinning();
-  return pinning.available ? [pinning.loadCore, pinning.serverCore] : undefined;
 }
 
 /**
@@ -38,10 +43,15 @@ export function noVerdict(problems: readonly string[]): string {
 
 /**
  * Why a run's ratios cannot be trusted, if they cannot: a baseline was held back by wrk itself (it
- * used nearly all of its core), or a core was busy with other work before the load started. Empty
- * when they can: the generator check a verdict is printed beside.
+ * used nearly all of its core), a core was busy with other work before the load started, or the
+ * hypervisor took a share of a core while a baseline or a `measured` target ran. Empty when they
+ * can: the generator check a verdict is printed beside.
  */
-export function loadProblems(machine: MachineState, baselines: { name: string; result: HttpResult }[]): string[] {
+export function loadProblems(
+  machine: MachineState,
+  baselines: { name: string; result: HttpResult }[],
+  measured: readonly HttpResult[] = [],
+): string[] {
   const problems: string[] = [];
   if (loadGenerator().name !== "wrk") problems.push("the load came from autocannon inside this process, not wrk");
   for (const { name, result } of baselines) {
@@ -52,5 +62,15 @@ export function loadProblems(machine: MachineState, baselines: { name: string; r
   }
   for (const { core, idle } of busyCores(machine, QUIET_CORE, judgedCores()))
     problems.push(`core ${core} was only ${Math.round(idle * 100)}% idle before the run`);
+  const judged = new Map([
+    ...baselines.map(({ name, result }) => [name, result] as const),
+    ...measured.map((r) => [r.name, r] as const),
+  ]);
+  for (const [name, result] of judged) {
+    if ((result.stolenShare ?? 0) > STOLEN_LIMIT)
+      problems.push(
+        `the host's hypervisor took ${Math.round((result.stolenShare ?? 0) * 100)}% of a core from this machine while ${name} ran (steal time, median round): other guests on the host, not the server, set part of its pace`,
+      );
+  }
   return problems;
 }

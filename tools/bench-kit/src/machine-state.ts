@@ -9,8 +9,17 @@ export interface MachineState {
   readonly idle: Readonly<Record<number, number>>;
 }
 
-function coreTimes(): Map<number, { idle: number; total: number }> {
-  const times = new Map<number, { idle: number; total: number }>();
+/** A core's counters from /proc/stat, in clock ticks since boot. */
+export interface CoreTimes {
+  readonly idle: number;
+  /** Time the hypervisor gave this virtual core's turn to another guest: the core wanted to run and could not. */
+  readonly stolen: number;
+  readonly total: number;
+}
+
+/** Every core's counters now, by core number; empty where /proc/stat is missing. */
+export function readCoreTimes(): Map<number, CoreTimes> {
+  const times = new Map<number, CoreTimes>();
   let text = "";
   try {
     text = readFileSync("/proc/stat", "utf8");
@@ -23,9 +32,29 @@ function coreTimes(): Map<number, { idle: number; total: number }> {
     const fields = (m[2] as string).trim().split(/\s+/).map(Number);
     // user nice system idle iowait irq softirq steal: idle and iowait are the core doing nothing.
     const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-    times.set(Number(m[1]), { idle, total: fields.slice(0, 8).reduce((a, b) => a + b, 0) });
+    times.set(Number(m[1]), { idle, stolen: fields[7] ?? 0, total: fields.slice(0, 8).reduce((a, b) => a + b, 0) });
   }
   return times;
+}
+
+/**
+ * The largest share of its time the hypervisor took from any of `cores` (every core, when not given)
+ * between two readings; undefined when neither reading has them. On a shared host a run can lose a
+ * third of a core this way while the core looks busy, not idle: the guest cannot see it otherwise.
+ */
+export function stolenShare(
+  before: ReadonlyMap<number, CoreTimes>,
+  after: ReadonlyMap<number, CoreTimes>,
+  cores: readonly number[] = [...after.keys()],
+): number | undefined {
+  let largest: number | undefined;
+  for (const core of cores) {
+    const start = before.get(core);
+    const end = after.get(core);
+    if (!start || !end || end.total === start.total) continue;
+    largest = Math.max(largest ?? 0, (end.stolen - start.stolen) / (end.total - start.total));
+  }
+  return largest;
 }
 
 /**
@@ -34,9 +63,9 @@ function coreTimes(): Map<number, { idle: number; total: number }> {
  * other work too.
  */
 export async function machineState(sampleMs = 1000): Promise<MachineState> {
-  const before = coreTimes();
+  const before = readCoreTimes();
   await new Promise((resolve) => setTimeout(resolve, sampleMs));
-  const after = coreTimes();
+  const after = readCoreTimes();
   const idle: Record<number, number> = {};
   for (const [core, end] of after) {
     const start = before.get(core);

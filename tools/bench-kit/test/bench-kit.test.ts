@@ -23,6 +23,7 @@ import {
   runWrk,
   settledMachineState,
   startProcess,
+  stolenShare,
   table,
   wrkScript,
 } from "../src/index.js";
@@ -116,6 +117,11 @@ it("reports the CPU a target's processes spend per request, telling a server tha
   expect(working?.serverCpuUsPerRequest).toBeGreaterThan(3 * (light?.serverCpuUsPerRequest as number));
   expect(light?.serverCpuUsPerRequest).toBeGreaterThan(0);
   expect(unwatched?.serverCpuUsPerRequest).toBeUndefined();
+  // Linux reports steal time for every core, zero on bare metal: each target carries its share.
+  for (const result of [working, light, unwatched]) {
+    expect(result?.stolenShare).toBeGreaterThanOrEqual(0);
+    expect(result?.stolenShare).toBeLessThanOrEqual(1);
+  }
 });
 
 it("voids a run whose baseline wrk held back, or whose cores were busy before the load", () => {
@@ -135,6 +141,30 @@ it("voids a run whose baseline wrk held back, or whose cores were busy before th
   expect(machineLine({ ...quiet, waitedMs: 2400 })).toBe(
     "Machine: 2 cores, load 0.10 0.10 0.10; before the run: core 0 99% idle, core 1 97% idle (sampled after 2 s for the servers to settle)",
   );
+});
+
+it("voids a run when the hypervisor took a share of a core while a baseline or a measured target ran", () => {
+  const quiet: MachineState = { cores: 2, load: [0.1, 0.1, 0.1], idle: { 0: 0.99, 1: 0.97 } };
+  const result = { requestsPerSecond: 40_000, roundsPerSecond: [40_000], p99Ms: 1, non2xx: 0, generatorCpu: 0.5 };
+  const base = { name: "base", result: { ...result, name: "base", stolenShare: 0.01 } };
+  expect(loadProblems(quiet, [base], [base.result, { ...result, name: "sandbox", stolenShare: 0.05 }])).toEqual([]);
+  expect(loadProblems(quiet, [base], [base.result, { ...result, name: "sandbox", stolenShare: 0.31 }])).toEqual([
+    "the host's hypervisor took 31% of a core from this machine while sandbox ran (steal time, median round): other guests on the host, not the server, set part of its pace",
+  ]);
+});
+
+it("finds the largest share of a core's time the hypervisor took between two readings", () => {
+  const before = new Map([
+    [0, { idle: 100, stolen: 10, total: 1_000 }],
+    [1, { idle: 100, stolen: 10, total: 1_000 }],
+  ]);
+  const after = new Map([
+    [0, { idle: 150, stolen: 12, total: 1_100 }],
+    [1, { idle: 120, stolen: 40, total: 1_100 }],
+  ]);
+  expect(stolenShare(before, after)).toBeCloseTo(0.3);
+  expect(stolenShare(before, after, [0])).toBeCloseTo(0.02);
+  expect(stolenShare(before, after, [7])).toBeUndefined();
 });
 
 it("writes wrk's request script so that any header or body text arrives as it is", () => {

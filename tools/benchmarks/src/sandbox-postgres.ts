@@ -20,6 +20,7 @@ import {
   noVerdict,
   pairedRatio,
   startProcess,
+  stolenText,
   table,
 } from "@payspec/bench-kit";
 import { startPostgres } from "@payspec/test-postgres";
@@ -156,13 +157,14 @@ try {
   console.log(`${machineLine(machine)}\n`);
   console.log(
     table(
-      ["target", "req/s", "p99 ms", "x memory", "sandbox CPU µs/req", "non-2xx"],
+      ["target", "req/s", "p99 ms", "x memory", "sandbox CPU µs/req", "stolen", "non-2xx"],
       results.map((r) => [
         r.name,
         r.requestsPerSecond,
         r.p99Ms,
         pairedRatio(r.roundsPerSecond, rounds(`${r.name.slice(0, 4)} memory`)),
         r.serverCpuUsPerRequest ?? "-",
+        stolenText(r),
         r.non2xx,
       ]),
     ),
@@ -171,7 +173,7 @@ try {
   console.log(
     `\nwrk's own CPU against the in-memory sandbox: ${baselines.map(({ name, result }) => `${name} ${generatorCpuText(result.generatorCpu)}`).join(", ")}`,
   );
-  const voided = loadProblems(machine, baselines);
+  const voided = loadProblems(machine, baselines, results);
   const createRatio = pairedRatio(rounds("POST postgres, 1 instance"), rounds("POST memory"));
   // Judged on the ratio itself: 0.496 prints as 0.50 and is not met.
   console.log(
