@@ -27,7 +27,8 @@
  * runs the script in one): a ratio says how fast a server answered, the CPU what each answer cost it.
  *
  * The sandbox runs as users run it: the dashboard's request log on (the default), measured twice: as
- * started, and after serving one dashboard page (on Node 20 that turns on promise hooks process-wide).
+ * started, and after serving one dashboard page (on Node 20 the page's language storage turns on
+ * promise hooks process-wide while a page is written; the row shows they are off again afterwards).
  *
  * The run proves its generator is not the limit: it prints the machine's state (cores, load, each
  * core's idle share just before the load) and wrk's own CPU against the trivial server, and prints
@@ -95,7 +96,8 @@ try {
     await start(process.execPath, [sandboxBin], url(port, "/"), { PORT: String(port), ...PENDING_FOR_THE_RUN });
   }
   // One dashboard page, as a team's sandbox serves them beside the API. The page's language lives in an
-  // AsyncLocalStorage, and on Node 20 its first use turns on promise hooks for the whole process.
+  // AsyncLocalStorage: on Node 20, in use it turns on promise hooks for the whole process, and every
+  // await of the API's requests would pay for them had the sandbox not turned it off after the page.
   const page = await fetch(url(PORTS.sandboxDashboardUsed, "/_sandbox/dashboard"), { redirect: "manual" });
   if (page.status >= 400) throw new Error(`The sandbox's dashboard answered ${page.status}.`);
   const accountsJson = await (await fetch(url(PORTS.sandbox, "/v1/accounts"), { headers: auth })).text();

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { workspaceTag } from "../../src/index.js";
+import { localeHolders } from "../../src/infrastructure/i18n/locale.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 import { pdfText } from "../support/pdf-text.js";
@@ -131,6 +132,9 @@ describe("the dashboard in Turkish and English", () => {
     expect(pdf).toContain("gönderen hesap");
     expect(pdf).toContain("FTR-ŞĞİ-0042");
     expect(pdf).toMatch(/TRY toplamı: [\d.]+,\d{2} ₺ \(1 ödeme\)/);
+    // Written and closed: no page holds a language any more, so the API's requests run without the
+    // storage's promise hooks (Node 20) from now on.
+    await vi.waitFor(() => expect(localeHolders()).toBe(0), { timeout: 5_000 });
   });
 
   it("a language link keeps the browser on the dashboard: an address elsewhere is not followed", async () => {

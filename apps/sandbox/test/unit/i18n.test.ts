@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dateTime, megabytes, money, plural } from "../../src/infrastructure/i18n/formats.js";
-import { activeLocale, inLocale, negotiateLocale, t } from "../../src/infrastructure/i18n/locale.js";
+import { activeLocale, inLocale, localeHolders, negotiateLocale, t } from "../../src/infrastructure/i18n/locale.js";
 import { statusWord } from "../../src/infrastructure/i18n/status-words.js";
 
 describe("the language a request is written in", () => {
@@ -24,6 +24,39 @@ describe("the language a request is written in", () => {
     expect(activeLocale()).toBe("en");
     expect(await written).toBe("Ödemeler");
     expect(t("Payments", "Ödemeler")).toBe("Payments");
+  });
+
+  it("stays with a piece of work that outlives another one, and is let go once nothing holds one", async () => {
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let seenAfterTheOtherEnded: string | undefined;
+    let releaseLong: () => void = () => undefined;
+    const long = inLocale("tr", async () => {
+      await new Promise<void>((resolve) => {
+        releaseLong = resolve;
+      });
+      // The short one has ended by now: turning the storage off then would make this English.
+      await later(1);
+      seenAfterTheOtherEnded = t("Payments", "Ödemeler");
+    });
+    const short = inLocale("en", async () => {
+      await later(1);
+      return t("Payments", "Ödemeler");
+    });
+    expect(localeHolders()).toBe(2);
+    expect(await short).toBe("Payments");
+    expect(localeHolders()).toBe(1);
+    releaseLong();
+    await long;
+    expect(seenAfterTheOtherEnded).toBe("Ödemeler");
+    expect(localeHolders()).toBe(0);
+    // A write that throws lets go of its hold too.
+    expect(() =>
+      inLocale("tr", () => {
+        throw new Error("no page");
+      }),
+    ).toThrow("no page");
+    await expect(inLocale("tr", async () => Promise.reject(new Error("no letter")))).rejects.toThrow("no letter");
+    expect(localeHolders()).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { inLocale, isLocale, type Locale, negotiateLocale, t } from "../i18n/locale.js";
+import { holdLocale, isLocale, type Locale, negotiateLocale, runInLocale, t } from "../i18n/locale.js";
 import type { SandboxSecret } from "../secret/sandbox-secret.js";
 import type { DashboardContext, DashboardPages } from "./context.js";
 import {
@@ -114,14 +114,16 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
         status,
       );
 
-    // Everything a request writes (pages, flashes, files) is in its language. The language is entered
-    // again once the body is read: the form parser's stream events run outside the request's context.
+    // Everything a request writes (pages, flashes, files) is in its language, held until its response
+    // closes (a file streams after the handler returns). The language is entered again once the body
+    // is read: the form parser's stream events run outside the request's context.
     dashboard.decorateRequest("dashboardLocale", "en");
-    dashboard.addHook("onRequest", (request, _reply, done) => {
+    dashboard.addHook("onRequest", (request, reply, done) => {
       request.dashboardLocale = requestLocale(request);
-      inLocale(request.dashboardLocale, done);
+      reply.raw.once("close", holdLocale());
+      runInLocale(request.dashboardLocale, done);
     });
-    dashboard.addHook("preHandler", (request, _reply, done) => inLocale(request.dashboardLocale, done));
+    dashboard.addHook("preHandler", (request, _reply, done) => runInLocale(request.dashboardLocale, done));
 
     // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
     // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
