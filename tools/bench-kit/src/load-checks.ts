@@ -66,11 +66,10 @@ export function loadProblems(
     ...baselines.map(({ name, result }) => [name, result] as const),
     ...measured.map((r) => [r.name, r] as const),
   ]);
-  for (const [name, result] of judged) {
-    if ((result.stolenShare ?? 0) > STOLEN_LIMIT)
-      problems.push(
-        `the host's hypervisor took ${Math.round((result.stolenShare ?? 0) * 100)}% of a core from this machine while ${name} ran (steal time, median round): other guests on the host, not the server, set part of its pace`,
-      );
-  }
+  const robbed = [...judged].filter(([, result]) => (result.stolenShare ?? 0) > STOLEN_LIMIT);
+  if (robbed.length > 0)
+    problems.push(
+      `the host's hypervisor took a share of a core from this machine while rows ran (steal time, median round: ${robbed.map(([name, result]) => `${name} ${stolenText(result)}`).join(", ")}): other guests on the host, not the servers, set part of their pace`,
+    );
   return problems;
 }
