@@ -31,8 +31,10 @@
  * promise hooks process-wide while a page is written; the row shows they are off again afterwards).
  *
  * The run proves its generator is not the limit: it prints the machine's state (cores, load, each
- * core's idle share just before the load) and wrk's own CPU against the trivial server, and prints
- * no verdict when wrk used nearly all of its core or a core was busy beforehand.
+ * core's idle share just before the load), wrk's own CPU against the trivial server, and each row's
+ * steal time (the share of a core the hypervisor gave to other guests while it ran), and prints no
+ * verdict when wrk used nearly all of its core, a core was busy beforehand, or a row lost more than
+ * 5% of a core that way.
  */
 import { fileURLToPath } from "node:url";
 import {
