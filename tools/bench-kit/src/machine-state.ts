@@ -37,9 +37,19 @@ export function readCoreTimes(): Map<number, CoreTimes> {
   return times;
 }
 
+/** The share of a core's time between two readings that went to `counter`; undefined without both. */
+function shareBetween(
+  start: CoreTimes | undefined,
+  end: CoreTimes | undefined,
+  counter: "idle" | "stolen",
+): number | undefined {
+  if (!start || !end || end.total === start.total) return undefined;
+  return (end[counter] - start[counter]) / (end.total - start.total);
+}
+
 /**
  * The largest share of its time the hypervisor took from any of `cores` (every core, when not given)
- * between two readings; undefined when neither reading has them. On a shared host a run can lose a
+ * between two readings; undefined when no core of them is in both. On a shared host a run can lose a
  * third of a core this way while the core looks busy, not idle: the guest cannot see it otherwise.
  */
 export function stolenShare(
@@ -49,10 +59,8 @@ export function stolenShare(
 ): number | undefined {
   let largest: number | undefined;
   for (const core of cores) {
-    const start = before.get(core);
-    const end = after.get(core);
-    if (!start || !end || end.total === start.total) continue;
-    largest = Math.max(largest ?? 0, (end.stolen - start.stolen) / (end.total - start.total));
+    const share = shareBetween(before.get(core), after.get(core), "stolen");
+    if (share !== undefined) largest = Math.max(largest ?? 0, share);
   }
   return largest;
 }
@@ -67,10 +75,9 @@ export async function machineState(sampleMs = 1000): Promise<MachineState> {
   await new Promise((resolve) => setTimeout(resolve, sampleMs));
   const after = readCoreTimes();
   const idle: Record<number, number> = {};
-  for (const [core, end] of after) {
-    const start = before.get(core);
-    if (!start || end.total === start.total) continue;
-    idle[core] = (end.idle - start.idle) / (end.total - start.total);
+  for (const core of after.keys()) {
+    const share = shareBetween(before.get(core), after.get(core), "idle");
+    if (share !== undefined) idle[core] = share;
   }
   const [one, five, fifteen] = loadavg() as [number, number, number];
   return { cores: availableParallelism(), load: [one, five, fifteen], idle };
