@@ -62,7 +62,7 @@ function run(command) {
         } else if (failureLinesLeft > 0) {
           const detail = line.replace(/^@payspec\/[\w-]+:test:/, "").trim();
           if (detail && !/^[⎯-]+$/.test(detail)) {
-            failures.push(`      ${detail.slice(0, 300)}`);
+            failures.push(`      ${detail.slice(0, 600)}`);
             failureLinesLeft--;
           }
         }

@@ -1,4 +1,5 @@
 import { redactCardData } from "@payspec/server-kit";
+import { Agent, fetch, type Response } from "undici";
 import type { RunSecrets } from "./secrets.js";
 
 /** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
@@ -65,13 +66,27 @@ export class NoAnswer extends Error {
   readonly kind: "timeout" | "closed" | "failed";
 }
 
-/** undici says "other side closed" (UND_ERR_SOCKET) or ECONNRESET when the server hangs up. */
+/**
+ * How undici names a server hanging up: "other side closed" (UND_ERR_SOCKET) or ECONNRESET; EPIPE
+ * while the body was still being sent; a body shorter than its Content-Length on a connection that
+ * closes after the answer (one of a request's own, below).
+ */
+const HANG_UPS = ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"];
+
 function closedByServer(cause: unknown): boolean {
   const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
-  return (
-    inner?.code === "UND_ERR_SOCKET" || inner?.code === "ECONNRESET" || /other side closed/.test(inner?.message ?? "")
-  );
+  return HANG_UPS.includes(inner?.code ?? "") || /other side closed/.test(inner?.message ?? "");
 }
+
+/**
+ * Each request with a body goes on a connection of its own (pipelining 0: no keep-alive), closed
+ * after its answer. A server may refuse a body early (Unleash's 413 to an oversized import), keep the
+ * connection open and then drop it at the next request: on a pooled connection that next request,
+ * innocent, drew the verdict "closed before answering", and on a loaded machine the timing decided
+ * which request it was. A loopback connection costs a fraction of a millisecond; requests without a
+ * body keep the shared pool.
+ */
+const OWN_CONNECTION = new Agent({ pipelining: 0 });
 
 /** How much of a request body the record keeps, and how far past that it is made safe first. */
 const KEPT = 2000;
@@ -118,7 +133,7 @@ export async function exchange(
       method: spec.method,
       headers,
       signal: AbortSignal.timeout(timeoutMs),
-      ...(body === undefined ? {} : { body }),
+      ...(body === undefined ? {} : { body, dispatcher: OWN_CONNECTION }),
     });
     bytes = Buffer.from(await response.arrayBuffer());
   } catch (error) {

@@ -1,0 +1,111 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseOptions, runVerification } from "../src/index.js";
+import { reasonOf } from "../src/reporters/console-reporter.js";
+
+/*
+ * Unleash answers a body over its limit with 413 before reading it, keeps the connection open, and
+ * drops it when the next request comes. A client that pools connections then sees its next request
+ * hung up on: on CI the verifier blamed that innocent request ("the server closed the connection
+ * before answering"), or failed an idempotent one sent on two such connections. Each request with a
+ * body now has a connection of its own, so a verdict is about the request that drew it.
+ */
+
+/** Notes, refusing any body over 200 bytes unread with 413 and dropping that connection at its next request. */
+async function startEarlyRefuser(): Promise<{ url: string; refused: () => number; close(): Promise<void> }> {
+  const poisoned = new WeakSet<Socket>();
+  let refused = 0;
+  const server: Server = createServer((req, res) => {
+    if (poisoned.has(req.socket)) return req.socket.destroy();
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.method === "POST" && Number(req.headers["content-length"] ?? 0) > 200) {
+      refused++;
+      poisoned.add(req.socket);
+      return json(413, { message: "too large" });
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.method === "GET" && req.url === "/notes") return json(200, []);
+      if (req.method !== "POST" || (req.url !== "/notes" && req.url !== "/reminders"))
+        return json(404, { message: "no such route" });
+      try {
+        const note = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { text?: unknown };
+        if (typeof note.text !== "string") return json(400, { message: "text must be a string" });
+        json(201, { id: req.url === "/notes" ? "n-1" : "r-1", text: note.text });
+      } catch {
+        json(400, { message: "the body is not JSON" });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refused: () => refused,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const note = { type: "object", required: ["text"], properties: { text: { type: "string", maxLength: 5000 } } };
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+const NOTES_SPEC = {
+  openapi: "3.1.0",
+  info: { title: "notes", version: "1" },
+  paths: {
+    "/notes": {
+      get: { operationId: "listNotes", responses: { "200": { description: "all", ...json({ type: "array" }) } } },
+      post: {
+        operationId: "addNote",
+        requestBody: { required: true, ...json(note) },
+        responses: {
+          "201": {
+            description: "added",
+            ...json({ ...note, properties: { ...note.properties, id: { type: "string" } } }),
+          },
+          "400": { description: "refused", ...json({ type: "object" }) },
+          "413": { description: "too large", ...json({ type: "object" }) },
+        },
+      },
+    },
+    // Checked after the notes: its requests come after the refused ones.
+    "/reminders": {
+      post: {
+        operationId: "addReminder",
+        requestBody: { required: true, ...json(note) },
+        responses: {
+          "201": { description: "added", ...json({ type: "object" }) },
+          "400": { description: "refused", ...json({ type: "object" }) },
+          "413": { description: "too large", ...json({ type: "object" }) },
+        },
+      },
+    },
+  },
+};
+
+let server: Awaited<ReturnType<typeof startEarlyRefuser>>;
+let spec: string;
+beforeAll(async () => {
+  server = await startEarlyRefuser();
+  spec = join(await mkdtemp(join(tmpdir(), "payspec-early-refusal-")), "notes.json");
+  await writeFile(spec, JSON.stringify(NOTES_SPEC));
+});
+afterAll(() => server.close());
+
+it("blames no request for a connection the server dropped after refusing an earlier one early", async () => {
+  const report = await runVerification(parseOptions(["--spec", spec, "--target", server.url, "--seed", "3"]));
+  // The run did send bodies over the limit, each refused before it was read.
+  expect(server.refused()).toBeGreaterThan(0);
+  const hungUp = report.results.filter((r) => r.violations.some((v) => /connection/.test(`${v.actual} ${v.expected}`)));
+  expect(hungUp.map((r) => `${r.id}: ${reasonOf(r)}`)).toEqual([]);
+  expect(report.results.filter((r) => r.status === "error")).toEqual([]);
+  expect(report.counts.passed).toBeGreaterThan(0);
+});
