@@ -67,11 +67,11 @@ export class NoAnswer extends Error {
 }
 
 /**
- * How undici names a server hanging up: "other side closed" (UND_ERR_SOCKET) or ECONNRESET; EPIPE
- * while the body was still being sent; a body shorter than its Content-Length on a connection that
- * closes after the answer (one of a request's own, below).
+ * How undici names a server hanging up: "other side closed" (UND_ERR_SOCKET) or ECONNRESET; a body
+ * shorter than its Content-Length on a connection that closes after the answer (one of a request's
+ * own, below).
  */
-const HANG_UPS = ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"];
+const HANG_UPS = ["UND_ERR_SOCKET", "ECONNRESET", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"];
 
 function closedByServer(cause: unknown): boolean {
   const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
