@@ -60,6 +60,62 @@ describe("statement formats recognised from the file itself", () => {
     });
   });
 
+  it("reads the MT940 of banks that leave the entry date blank (Citi, ASN Bank) as if they had left it out", () => {
+    const citi = readStatement(fixture("mt940.citi.wolph.txt")).lines;
+    // "DD212,39": the mark D, then USD's funds code D. The two zero lines carry balance information.
+    expect(citi.map((l) => [l.amountMinor, l.direction])).toEqual([
+      [21239, "debit"],
+      [36928, "debit"],
+      [0, "credit"],
+      [0, "credit"],
+      [56108, "debit"],
+    ]);
+    // The file's opening balance (17,376.67) moved by every line is its closing balance (16,233.92).
+    const moved = citi.reduce((sum, l) => sum + (l.direction === "credit" ? l.amountMinor : -l.amountMinor), 0);
+    expect(1_737_667 + moved).toBe(1_623_392);
+    expect(citi[0]).toMatchObject({ currency: "USD", valueDate: "2024-03-12" });
+    const blank = readStatement(fixture("mt940.asnb-blank-entry-dates.wolph.txt")).lines;
+    expect(blank).toHaveLength(8);
+    expect(blank).toEqual(readStatement(fixture("mt940.asnb.wolph.txt")).lines);
+    expect(blank[0]).toMatchObject({ amountMinor: 6500, direction: "debit", valueDate: "2020-01-01" });
+  });
+
+  it("reads a German bank's 30 February (its 30/360 fee settlement) as February's last day", () => {
+    const [fee] = readStatement(fixture("mt940.february-30.wolph.sta")).lines;
+    expect(fee).toMatchObject({ amountMinor: 600, currency: "EUR", direction: "debit", valueDate: "2016-02-29" });
+    const statement = (valueDate: string) =>
+      Buffer.from(`:20:X\r\n:25:1\r\n:28C:1\r\n:60F:C230101TRY10,00\r\n:61:${valueDate}D1,00NTRFREF\r\n-\r\n`);
+    // In a year without a 29 February, the 29th and the 30th are the 28th.
+    expect(readStatement(statement("230230")).lines[0]?.valueDate).toBe("2023-02-28");
+    expect(readStatement(statement("230229")).lines[0]?.valueDate).toBe("2023-02-28");
+    // Any other day a month lacks is still an error.
+    expect(refused(statement("230431"))).toBe("Line 5 (value date): not a calendar date.");
+    expect(refused(statement("230231"))).toBe("Line 5 (value date): not a calendar date.");
+  });
+
+  it("reads an MT940 with no movement (a Turkish bank's TRY account) and an MT942 interim report", () => {
+    expect(readStatement(fixture("mt940.no-movement-try.wolph.sta")).lines).toEqual([]);
+    // An MT942 has no opening balance: its floor limit (:34F:) names the currency.
+    const interim = readStatement(fixture("mt942.mbank.wolph.sta")).lines;
+    expect(interim.map((l) => [l.amountMinor, l.currency, l.direction, l.valueDate])).toEqual([
+      [1, "PLN", "credit", "2017-01-19"],
+      [1, "PLN", "credit", "2017-01-19"],
+      [1, "PLN", "credit", "2017-01-19"],
+    ]);
+    // A second message's lines take that message's currency, never the first one's.
+    const twoMessages = Buffer.from(
+      ":20:A\n:25:1\n:28C:1\n:60F:C230101EUR10,00\n:61:230102D1,00NTRFREF\n:62F:C230102EUR9,00\n" +
+        ":20:B\n:25:1\n:28C:2\n:61:230102D1,00NTRFREF\n-\n",
+    );
+    expect(refused(twoMessages)).toContain("without an opening balance (:60F:)");
+  });
+
+  it("refuses a camt.053 message that holds no statement, and says so", () => {
+    expect(refused(fixture("camt053.v2.genkgo-no-statement.xml"))).toBe(
+      "The camt.053 file holds no statement (BkToCstmrStmt/Stmt); send the file the bank produced for the day.",
+    );
+  });
+
   const bankCsv = [
     "Tarih;Açıklama;Tutar;Bakiye",
     "26.11.2026;FATURA NO: İNV-2026-0007 ÖDEMESİ - KAYA TEKSTİL;-1.500,75;248.499,25",

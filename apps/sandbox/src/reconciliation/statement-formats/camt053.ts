@@ -75,8 +75,17 @@ export function readCamt053(xml: string): RawEntry[] {
         "XML dosyası bir camt.053 ekstresi değil (Document/BkToCstmrStmt).",
       ),
     );
+  const statements = list(child(statement, "Stmt"));
+  // A statement with no entries is a day with no movement; a file with no statement is not one at all.
+  if (statements.length === 0)
+    throw statementProblem(
+      t(
+        "The camt.053 file holds no statement (BkToCstmrStmt/Stmt); send the file the bank produced for the day.",
+        "camt.053 dosyasında hiç ekstre yok (BkToCstmrStmt/Stmt); bankanın o gün için ürettiği dosyayı gönderin.",
+      ),
+    );
   const entries: RawEntry[] = [];
-  for (const stmt of list(child(statement, "Stmt"))) {
+  for (const stmt of statements) {
     for (const ntry of list(child(stmt, "Ntry"))) {
       const direction = text(child(ntry, "CdtDbtInd")) === "DBIT" ? "debit" : "credit";
       const valueDate = dateOf(child(ntry, "ValDt")) || dateOf(child(ntry, "BookgDt"));

@@ -2,27 +2,44 @@ import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
 
-/** Whether the text is a SWIFT MT940 statement: a `:20:` reference and statement lines (`:61:`). */
+/**
+ * Whether the text is a SWIFT MT940 statement: a `:20:` reference, and statement lines (`:61:`) or an
+ * opening balance (`:60F:`/`:60M:`): a day with no movement is a statement with no lines.
+ */
 export function isMt940(text: string): boolean {
-  return /(^|\n):20:/.test(text) && /(^|\n):61:/.test(text);
+  return /(^|\n):20:/.test(text) && /(^|\n):(61|60F|60M):/.test(text);
 }
 
 /**
- * `:61:` — value date YYMMDD, an optional entry date MMDD, the mark (C, D, RC, RD), an optional
- * funds code, the amount with a decimal comma, the transaction type (N, F or S and three
- * characters), then the customer's reference up to `//` and the bank's after it.
+ * `:61:` — value date YYMMDD, an optional entry date MMDD (four spaces at banks that leave it out:
+ * Citi's, ASN Bank's), the mark (C, D, RC, RD), an optional funds code, the amount with a decimal
+ * comma, the transaction type (N, F or S and three characters), then the customer's reference up to
+ * `//` and the bank's after it.
  */
-const STATEMENT_LINE = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9 ]{3})([^\n]*)/;
+const STATEMENT_LINE = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9 ]{3})([^\n]*)/;
 
-/** YYMMDD as yyyy-MM-dd: SWIFT's years 00–79 are this century, 80–99 the last. */
+/**
+ * YYMMDD as yyyy-MM-dd: SWIFT's years 00–79 are this century, 80–99 the last. German banks date
+ * interest and fee settlements by the 30/360 day count, so a value date can be 29 or 30 February in a
+ * year whose February is shorter (a Sparkasse's 160230): that is February's last day, as the bank
+ * means it and as wolph/mt940 reads it. Any other day a month lacks stays refused.
+ */
 function date(yymmdd: string): string {
   const yy = Number(yymmdd.slice(0, 2));
-  return `${yy < 80 ? 2000 + yy : 1900 + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+  const year = yy < 80 ? 2000 + yy : 1900 + yy;
+  const month = yymmdd.slice(2, 4);
+  let day = yymmdd.slice(4, 6);
+  if (month === "02" && (day === "29" || day === "30")) {
+    const lastOfFebruary = new Date(Date.UTC(year, 2, 0)).getUTCDate();
+    day = String(Math.min(Number(day), lastOfFebruary));
+  }
+  return `${year}-${month}-${day}`;
 }
 
 /**
- * The entries of a SWIFT MT940 statement (one or more messages): each `:61:` line with the currency
- * of its statement's opening balance (`:60F:`/`:60M:`), its `:86:` narrative (continuation lines
+ * The entries of a SWIFT MT940 statement (one or more messages; an MT942 interim report reads the
+ * same way): each `:61:` line with the currency of its message's opening balance (`:60F:`/`:60M:`,
+ * or an MT942's floor limit `:34F:`), its `:86:` narrative (continuation lines
  * joined; `?20`–`?29` subfields of German banks read as text), and its customer reference.
  */
 export function readMt940(text: string): RawEntry[] {
@@ -60,8 +77,15 @@ export function readMt940(text: string): RawEntry[] {
     }
     tag = tagged[1] as string;
     const value = tagged[2] as string;
-    if (tag === "60F" || tag === "60M") {
+    if (tag === "20") {
+      // A new message: its lines take its own currency, not the last message's.
+      finish();
+      currency = "";
+    } else if (tag === "60F" || tag === "60M") {
       currency = /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1] ?? "";
+    } else if (tag === "34F" && currency === "") {
+      // An interim report (MT942) has no opening balance: its floor limit names the currency.
+      currency = /^([A-Z]{3})/.exec(value)?.[1] ?? "";
     } else if (tag === "61") {
       finish();
       const fields = STATEMENT_LINE.exec(value);
@@ -83,8 +107,8 @@ export function readMt940(text: string): RawEntry[] {
   if (entries.some((entry) => entry.currency === "")) {
     throw statementProblem(
       t(
-        "The MT940 file has statement lines (:61:) without an opening balance (:60F:) naming the currency.",
-        "MT940 dosyasında para birimini söyleyen açılış bakiyesi (:60F:) olmadan hareket satırları (:61:) var.",
+        "The MT940 file has statement lines (:61:) without an opening balance (:60F:) or, in an MT942, a floor limit (:34F:) naming the currency.",
+        "MT940 dosyasında para birimini söyleyen açılış bakiyesi (:60F:) ya da MT942'de alt sınır (:34F:) olmadan hareket satırları (:61:) var.",
       ),
     );
   }
