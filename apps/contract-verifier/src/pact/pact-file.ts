@@ -100,9 +100,18 @@ function queryOf(raw: unknown): string {
   return params.toString();
 }
 
-/** A body and its content type: V4 wraps it (`{content, contentType, encoded}`), earlier versions do not. */
-function bodyOf(message: Json, headers: Record<string, string>, v4: boolean): { body?: unknown; contentType?: string } {
+/**
+ * A body and its content type: V4 wraps it (`{content, contentType, encoded}`), earlier versions do not.
+ * A response's `null` body is kept: it expects an empty body, where no body at all expects nothing.
+ */
+function bodyOf(
+  message: Json,
+  headers: Record<string, string>,
+  v4: boolean,
+  part: "request" | "response",
+): { body?: unknown; contentType?: string } {
   const raw = message.body;
+  if (raw === null && part === "response") return { body: null };
   if (raw === undefined || raw === null) return {};
   if (v4 && isObject(raw) && "content" in raw) {
     const contentType = typeof raw.contentType === "string" ? raw.contentType : headers["content-type"];
@@ -209,13 +218,13 @@ function interactionOf(raw: Json, v4: boolean): PactInteraction {
       path: String(request.path ?? "/"),
       query: queryOf(request.query),
       headers: requestHeaders,
-      ...bodyOf(request, requestHeaders, v4),
+      ...bodyOf(request, requestHeaders, v4, "request"),
       fromProviderState: providerStateGenerators(request),
     },
     response: {
       status: Number(response.status ?? 200),
       headers: responseHeaders,
-      ...bodyOf(response, responseHeaders, v4),
+      ...bodyOf(response, responseHeaders, v4, "response"),
       rules: {
         body: rulesOf(response.matchingRules, "body"),
         header: rulesOf(response.matchingRules, "header"),

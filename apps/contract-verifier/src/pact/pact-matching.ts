@@ -217,7 +217,12 @@ function isContainer(value: unknown): boolean {
   return typeof value === "object" && value !== null;
 }
 
-/** Each header the consumer expects, with its value or matching its rule (names are case-insensitive). */
+/**
+ * Each header the consumer expects, with its value or matching its rule. Names are case-insensitive,
+ * values are not, and the space after a comma does not count, as the Pact specification's test cases
+ * hold it; a media type (Content-Type, Accept: `type/subtype`) is compared by its type and by each
+ * parameter the pact names, in any order, a charset in any case.
+ */
 export function headerMismatches(
   expected: Readonly<Record<string, string>>,
   actual: Readonly<Record<string, string>>,
@@ -238,18 +243,48 @@ export function headerMismatches(
       }
       continue;
     }
-    // Content-Type parameters (charset) are compared only when the pact names them.
     const same =
-      name === "content-type"
-        ? mediaType(got) === mediaType(want) && (!want.includes(";") || normalise(got) === normalise(want))
-        : normalise(got) === normalise(want);
+      MEDIA_TYPE_HEADERS.has(name) && want.includes("/")
+        ? sameMediaTypes(want, got)
+        : commaList(got) === commaList(want);
     if (!same) problems.push(`header ${name}: expected "${want}", got "${got}"`);
   }
   return problems;
 }
 
-const mediaType = (value: string) => value.split(";")[0]?.trim().toLowerCase() ?? "";
-const normalise = (value: string) => value.replace(/\s*([;,=])\s*/g, "$1").toLowerCase();
+const MEDIA_TYPE_HEADERS = new Set(["content-type", "accept"]);
+const commaList = (value: string) =>
+  value
+    .split(",")
+    .map((part) => part.trim())
+    .join(",");
+
+/** `type/subtype; name=value`: the type in lower case, the parameters by name (a charset's value in lower case). */
+function mediaType(value: string): { type: string; parameters: Map<string, string> } {
+  const [type = "", ...parameters] = value.split(";").map((part) => part.trim());
+  const byName = new Map<string, string>();
+  for (const parameter of parameters) {
+    const at = parameter.indexOf("=");
+    if (at < 0) continue;
+    const name = parameter.slice(0, at).trim().toLowerCase();
+    const raw = parameter.slice(at + 1).trim();
+    byName.set(name, name === "charset" ? raw.toLowerCase() : raw);
+  }
+  return { type: type.toLowerCase(), parameters: byName };
+}
+
+/** Each media type of the list the same, in order, with every parameter the pact names. */
+function sameMediaTypes(want: string, got: string): boolean {
+  const wanted = want.split(",").map(mediaType);
+  const found = got.split(",").map(mediaType);
+  return (
+    wanted.length === found.length &&
+    wanted.every((w, i) => {
+      const f = found[i];
+      return f?.type === w.type && [...w.parameters].every(([name, value]) => f.parameters.get(name) === value);
+    })
+  );
+}
 
 /** The classes V4's `statusCode` matcher names, as the official verifier reads them. */
 const STATUS_CLASSES: Record<string, (status: number) => boolean> = {

@@ -3,7 +3,7 @@ import { basicAuthorization } from "../basic-auth.js";
 import { exchange, NoAnswer, type RequestSpec, type SentRequest } from "../exchange.js";
 import type { RunSecrets } from "../secrets.js";
 import type { PactInteraction } from "./pact-file.js";
-import { bodyMismatches, headerMismatches, statusMismatch } from "./pact-matching.js";
+import { responseMismatches } from "./pact-response.js";
 import { withRunCredentials } from "./run-credentials.js";
 import { type StateSetup, setUpState } from "./sandbox-provider-states.js";
 
@@ -128,25 +128,11 @@ export async function replay(
     if (error instanceof NoAnswer) return { problems: [`provider: ${error.message}`], request: error.request, baseUrl };
     throw error;
   }
-  const problems: string[] = [];
-  const wrongStatus = statusMismatch(response.status, answer.status, response.rules.status);
-  if (wrongStatus) {
-    problems.push(`provider: expected ${wrongStatus}`);
-  } else {
-    problems.push(
-      ...headerMismatches(response.headers, answer.headers, response.rules.header).map((p) => `provider: ${p}`),
-    );
-    // A body with no Content-Type (pact-python 1.x writes them) is JSON when it is an object or a list,
-    // as the official verifier detects it.
-    const declared = response.headers["content-type"] ?? response.contentType;
-    const expectsJson = declared === undefined ? typeof response.body === "object" : declared.includes("json");
-    if (response.body !== undefined && expectsJson) {
-      if (answer.body === undefined) problems.push("provider: expected a JSON body, got none");
-      else
-        problems.push(
-          ...bodyMismatches(response.body, answer.body, response.rules.body).map((p) => `provider: body ${p}`),
-        );
-    }
-  }
+  const problems = responseMismatches(response, {
+    status: answer.status,
+    headers: answer.headers,
+    body: answer.body,
+    text: answer.bytes.toString("utf8"),
+  }).map((p) => `provider: ${p}`);
   return { problems, request: answer.request, baseUrl };
 }

@@ -122,7 +122,8 @@ export function interactionVsSpec(interaction: PactInteraction, spec: object): s
   const jsonShaped = typeof response.body === "object" && response.body !== null;
   const contentType =
     response.headers["content-type"] ?? response.contentType ?? (jsonShaped ? "application/json" : null);
-  const json = contentType?.includes("json") ? response.body : undefined;
+  // A null body expects an empty answer: there is no body to hold to the spec's schema.
+  const json = contentType?.includes("json") && response.body !== null ? response.body : undefined;
   if (json !== undefined) {
     const declared = (spec as Node).paths[operation.template]?.[method]?.responses?.[String(response.status)];
     const [answer] = declared ? resolveRef(spec as Node, declared, []) : [undefined];
