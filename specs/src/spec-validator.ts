@@ -17,6 +17,23 @@ export interface SpecValidator {
 
 const SPEC_ID = "urn:payspec:spec";
 
+/**
+ * A schema's `pattern` as ajv compiles it: in Unicode mode, as JSON Schema means it; a pattern only
+ * ECMAScript's older grammar accepts (a literal brace, as in a braced GUID `^{[0-9a-fA-F]{8}-…}$`,
+ * real specs have them) is compiled without the `u` flag instead of failing the whole validation.
+ */
+const patternRegExp = Object.assign(
+  (pattern: string, flags: string): RegExp => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      if (!flags) throw error;
+      return new RegExp(pattern);
+    }
+  },
+  { code: "patternRegExp" },
+);
+
 /** What the failing keyword was about, named: the extra property, the allowed values. */
 function detail(e: ErrorObject): string {
   const params = e.params as Record<string, unknown>;
@@ -49,7 +66,7 @@ function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
  * against it too). Formats are enforced; OpenAPI-only keywords are ignored.
  */
 export function createSpecValidator(spec: object): SpecValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: patternRegExp } });
   addFormats(ajv);
   ajv.addFormat("binary", true);
   // OpenAPI's own formats, so that any spec (not only ours) validates without unknown-format noise.

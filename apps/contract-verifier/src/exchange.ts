@@ -1,5 +1,5 @@
 import { redactCardData } from "@payspec/server-kit";
-import { Agent, fetch, type Response } from "undici";
+import { Agent, request as send } from "undici";
 import type { RunSecrets } from "./secrets.js";
 
 /** A request the verifier sent, as it appears in reports: card numbers masked, CVCs removed. */
@@ -74,8 +74,11 @@ export class NoAnswer extends Error {
 const HANG_UPS = ["UND_ERR_SOCKET", "ECONNRESET", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"];
 
 function closedByServer(cause: unknown): boolean {
-  const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
-  return HANG_UPS.includes(inner?.code ?? "") || /other side closed/.test(inner?.message ?? "");
+  type Failure = { code?: string; message?: string; cause?: Failure };
+  const failure = cause as Failure;
+  return [failure, failure.cause].some(
+    (f) => HANG_UPS.includes(f?.code ?? "") || /other side closed/.test(f?.message ?? ""),
+  );
 }
 
 /**
@@ -87,6 +90,9 @@ function closedByServer(cause: unknown): boolean {
  * body keep the shared pool.
  */
 const OWN_CONNECTION = new Agent({ pipelining: 0 });
+
+/** What a request carries unless the run gives its own: fetch sent these, and a server may log the tool's name. */
+const WIRE_DEFAULTS = { accept: "*/*", "user-agent": "payspec-verify" };
 
 /** How much of a request body the record keeps, and how far past that it is made safe first. */
 const KEPT = 2000;
@@ -126,21 +132,32 @@ export async function exchange(
     ...(body === undefined ? {} : { body: recordedBody(body, secrets) }),
   };
   const start = process.hrtime.bigint();
-  let response: Response;
+  let status: number;
+  let answered: Record<string, string>;
   let bytes: Buffer;
   try {
-    response = await fetch(`${baseUrl}${spec.path}`, {
+    // undici's request, not fetch: the answer as the wire has it. fetch follows redirects, answers a
+    // 407 with a network error (it would authenticate to a proxy), and refuses a body on GET or HEAD,
+    // which some specs declare (a search with a body); each of those was reported as the provider's fault.
+    const response = await send(`${baseUrl}${spec.path}`, {
       method: spec.method,
-      headers,
+      headers: { ...WIRE_DEFAULTS, ...headers },
       signal: AbortSignal.timeout(timeoutMs),
       ...(body === undefined ? {} : { body, dispatcher: OWN_CONNECTION }),
     });
-    bytes = Buffer.from(await response.arrayBuffer());
+    bytes = Buffer.from(await response.body.arrayBuffer());
+    status = response.statusCode;
+    answered = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(", ") : String(value),
+      ]),
+    );
   } catch (error) {
     throw new NoAnswer(request, timeoutMs, error);
   }
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  const contentType = response.headers.get("content-type");
+  const contentType = answered["content-type"] ?? null;
   let parsed: unknown;
   if (contentType?.includes("json") && bytes.length > 0) {
     try {
@@ -151,9 +168,9 @@ export async function exchange(
   }
   return {
     request,
-    status: response.status,
+    status,
     contentType,
-    headers: Object.fromEntries(response.headers),
+    headers: answered,
     body: parsed,
     bytes,
     ms,

@@ -24,7 +24,14 @@ export async function startPrismOf(
     isProxy: false,
   };
   const prism = createInstance(config, { logger: createLogger("prism-of-spec", { enabled: false }) });
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => {
+    answer(req, res).catch((error: Error) => {
+      // Prism itself threw (its deserialisers do on some specs): a 500 names it, the server lives on.
+      res.writeHead(500, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ title: `Prism threw: ${error.message}` }));
+    });
+  });
+  async function answer(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
@@ -57,7 +64,7 @@ export async function startPrismOf(
     if (body && !headers["content-type"]) headers["content-type"] = "application/json";
     res.writeHead(output.statusCode, headers);
     res.end(body);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

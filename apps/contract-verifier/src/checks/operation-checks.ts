@@ -135,6 +135,22 @@ function securityOf(spec: Node, node: Node): Node[] {
   return requirements.some((r) => Object.keys(r).length === 0) ? [] : requirements;
 }
 
+/**
+ * Why credentials of a security requirement cannot be left out or faked in a request, if they
+ * cannot: a scheme the spec names but never declares (nothing says what it is), or mutualTLS (the
+ * credential is the TLS client certificate, refused at the handshake, never an HTTP answer).
+ */
+function unusableRequirement(spec: Node, requirement: Node): string | undefined {
+  for (const name of Object.keys(requirement)) {
+    const scheme: Node | undefined = spec.components?.securitySchemes?.[name];
+    if (!scheme)
+      return `its security requirement names "${name}", which components.securitySchemes does not declare; declare it in the spec`;
+    if (scheme.type === "mutualTLS")
+      return `its credential is a TLS client certificate ("${name}", mutualTLS), which a server refuses at the handshake, not with an HTTP answer`;
+  }
+  return undefined;
+}
+
 /** Credentials of the right kind for the operation's first security requirement, but wrong. */
 function wrongCredentials(spec: Node, requirement: Node): Pick<SendOptions, "headers"> & { query: Node } {
   const headers: Record<string, string> = {};
@@ -320,6 +336,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
       },
     ];
     const requirement = security[0];
+    const unusable = requirement && anySpec ? unusableRequirement(spec as Node, requirement) : undefined;
     if (requirement) {
       checks.push(
         {
@@ -330,6 +347,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
           profile: "schema",
           operation: name,
           async run(run) {
+            if (unusable) run.skip(unusable);
             const request = await validRequest(run.ctx, op);
             const reply = await run.send({ ...toSend(request), auth: "none" });
             if (anySpec) expectAnySpecRefusal(run, op, node, reply, [401, 403], "missing credentials");
@@ -345,6 +363,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
           profile: anySpec ? "schema" : "behaviour",
           operation: name,
           async run(run) {
+            if (unusable) run.skip(unusable);
             const request = await validRequest(run.ctx, op);
             if (anySpec) {
               const wrong = wrongCredentials(spec as Node, requirement);

@@ -1,0 +1,124 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import { reasonOf } from "../src/reporters/console-reporter.js";
+
+/*
+ * Answers as the wire has them, found on ReadMe's example specs (@readme/oas-examples) run against
+ * Prism: a GET that declares a request body (a search with a query in its body) was never sent, a
+ * 407 never read, and both were reported as "the connection failed", the provider's fault; a
+ * declared redirect was followed and the page behind it judged instead. And credentials the run
+ * cannot leave out (mutualTLS: a client certificate) or cannot know (a scheme the spec never
+ * declares) failed the provider for answering a request without them.
+ */
+async function startSearchServer(): Promise<{ url: string; bodiesOnGet: () => number; close(): Promise<void> }> {
+  let bodiesOnGet = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const json = (status: number, body: unknown, headers = {}) =>
+        res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (req.url === "/search" && req.method === "GET") {
+        if (text) bodiesOnGet++;
+        try {
+          const query = JSON.parse(text) as { q?: unknown };
+          if (typeof query.q !== "string" || query.q.length > 50)
+            return json(400, { message: "q must be text of at most 50 characters" });
+          return json(200, { hits: [] });
+        } catch {
+          return json(400, { message: "send the query as a JSON body" });
+        }
+      }
+      if (req.url === "/through-proxy") return json(407, { message: "authenticate to the proxy first" });
+      if (req.url === "/old") return res.writeHead(301, { location: "/new" }).end();
+      if (req.url === "/new") return json(200, { moved: true });
+      if (req.url === "/certified" || req.url === "/undeclared") return json(200, { ok: true });
+      json(404, { message: "no such route" });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodiesOnGet: () => bodiesOnGet,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+const problem = { description: "refused", ...json({ type: "object", properties: { message: { type: "string" } } }) };
+const ok = { description: "ok", ...json({ type: "object" }) };
+const SPEC = {
+  openapi: "3.1.0",
+  info: { title: "wire answers", version: "1" },
+  components: { securitySchemes: { clientCertificate: { type: "mutualTLS" } } },
+  paths: {
+    "/search": {
+      get: {
+        operationId: "search",
+        requestBody: {
+          required: true,
+          ...json({ type: "object", required: ["q"], properties: { q: { type: "string", maxLength: 50 } } }),
+        },
+        responses: { "200": ok, "400": problem },
+      },
+    },
+    "/through-proxy": { get: { operationId: "throughProxy", responses: { "200": ok, "407": problem } } },
+    "/old": { get: { operationId: "old", responses: { "301": { description: "moved to /new" } } } },
+    "/certified": {
+      get: {
+        operationId: "certified",
+        security: [{ clientCertificate: [] }],
+        responses: { "200": ok, "401": problem },
+      },
+    },
+    "/undeclared": {
+      get: { operationId: "undeclared", security: [{ api_key: [] }], responses: { "200": ok, "401": problem } },
+    },
+  },
+};
+
+let server: Awaited<ReturnType<typeof startSearchServer>>;
+let report: VerificationReport;
+beforeAll(async () => {
+  server = await startSearchServer();
+  const spec = join(await mkdtemp(join(tmpdir(), "payspec-wire-")), "wire.json");
+  await writeFile(spec, JSON.stringify(SPEC));
+  report = await runVerification(parseOptions(["--spec", spec, "--target", server.url, "--seed", "5"]));
+});
+afterAll(() => server.close());
+
+const result = (id: string) => report.results.find((r) => r.id === id);
+
+it("sends a GET's declared body, and judges what came back", () => {
+  expect(server.bodiesOnGet()).toBeGreaterThan(0);
+  expect(result("positive.search")?.status).toBe("passed");
+  // Every constraint of the body broken, each refused with the declared 400.
+  expect(result("negative.search")?.status).toBe("passed");
+});
+
+it("reads a 407 and a redirect as answers: declared, so nobody is blamed", () => {
+  const failed = report.results.filter((r) => r.status === "failed" || r.status === "error");
+  expect(failed.map((r) => `${r.id}: ${reasonOf(r)}`)).toEqual([]);
+  expect(result("positive.throughProxy")?.status).toBe("passed");
+  expect(result("positive.old")?.status).toBe("passed");
+});
+
+it("skips, saying why, the credential checks a request cannot make: a client certificate, an undeclared scheme", () => {
+  for (const check of ["auth.missing", "auth.invalid"]) {
+    expect(result(`${check}.certified`)).toMatchObject({ status: "skipped" });
+    expect(result(`${check}.certified`)?.note).toContain("TLS client certificate");
+    expect(result(`${check}.undeclared`)).toMatchObject({ status: "skipped" });
+    expect(result(`${check}.undeclared`)?.note).toContain(
+      'names "api_key", which components.securitySchemes does not declare',
+    );
+  }
+});
