@@ -34,7 +34,9 @@ describe("patterns written for ECMAScript's older grammar", () => {
     openapi: "3.1.0",
     info: { title: "patterns", version: "1" },
     paths: {},
-    components: { schemas: { Guid: { type: "string", pattern: GUID }, Word: { type: "string", pattern: "^\\p{L}+$" } } },
+    components: {
+      schemas: { Guid: { type: "string", pattern: GUID }, Word: { type: "string", pattern: "^\\p{L}+$" } },
+    },
   };
   const validator = createSpecValidator(spec);
 
