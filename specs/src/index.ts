@@ -16,6 +16,7 @@ export function specPath(name: SpecName, form: "yaml" | "json" = "yaml"): string
 }
 
 export { type BoundaryCase, boundaryCases } from "./boundary-cases.js";
+export { type Discriminated, discriminated, withDiscriminatorsApplied } from "./discriminator.js";
 export { createResponseChecker, type Exchange, type Operation, type ResponseChecker } from "./response-checker.js";
 export {
   type Disagreement,

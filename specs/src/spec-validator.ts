@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { withDiscriminatorsApplied } from "./discriminator.js";
 
 // ajv-formats is CommonJS: under both ESM and CJS the plugin is reliably found on `.default`.
 const addFormats = addFormatsModule.default;
@@ -63,7 +64,8 @@ function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
 /**
  * A JSON Schema 2020-12 validator over a whole OpenAPI 3.1 document, the independent reference that
  * tests and the contract verifier hold responses and examples against (the zod packages are checked
- * against it too). Formats are enforced; OpenAPI-only keywords are ignored.
+ * against it too). Formats are enforced; a `discriminator` chooses the branch of its `oneOf`/`anyOf`,
+ * as OpenAPI says; other OpenAPI-only keywords are ignored.
  */
 export function createSpecValidator(spec: object): SpecValidator {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: patternRegExp } });
@@ -77,7 +79,7 @@ export function createSpecValidator(spec: object): SpecValidator {
   ajv.addFormat("password", true);
   // Formats a spec invents (`format: phone`, `format: currency`) describe a string, not a rule ajv knows.
   for (const name of formatsIn(spec)) if (!ajv.formats[name]) ajv.addFormat(name, true);
-  ajv.addSchema({ ...spec, $id: SPEC_ID });
+  ajv.addSchema({ ...(withDiscriminatorsApplied(spec) as object), $id: SPEC_ID });
   const compiled = new Map<string, ValidateFunction>();
   return {
     validate(pointer, value) {

@@ -1,4 +1,4 @@
-import { resolveRef } from "@payspec/specs";
+import { discriminated, resolveRef } from "@payspec/specs";
 import { JSONSchemaFaker } from "json-schema-faker";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
@@ -42,6 +42,21 @@ export function inlineSchema(
     const { $ref: _ref, ...siblings } = schema;
     schema = { ...(resolveRef(spec, schema, [])[0] ?? {}), ...siblings };
     if (typeof schema.$ref === "string") return inlineSchema(spec, schema, direction, inner, keepExamples);
+  }
+  const found = discriminated(schema);
+  if (found) {
+    // Each branch with its own name in the discriminator's property: the value a provider reads to
+    // choose the branch (members that differ only by that name all match it otherwise).
+    const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...rest } = schema;
+    schema = {
+      ...rest,
+      oneOf: found.branches.map(({ value, ref }) => ({
+        allOf: [
+          { $ref: ref },
+          { type: "object", required: [found.property], properties: { [found.property]: { const: value } } },
+        ],
+      })),
+    };
   }
   const out: Node = {};
   const dropped = new Set<string>();
