@@ -1,11 +1,9 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createSpecValidator, pointerOf } from "@payspec/specs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import type { VerificationReport } from "../src/index.js";
 import { reasonOf } from "../src/reporters/console-reporter.js";
+import { verifyInlineSpec } from "./support/inline-spec.js";
+import { bodyText, type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
 /*
  * OpenAPI's discriminator, as ReadMe's example specs (discriminators.json, polymorphism.json) and
@@ -57,50 +55,32 @@ const SHAPES = {
 };
 
 /** A provider that reads `kind` to choose the shape, as a discriminator means, and answers what it stored. */
-async function startShapes(): Promise<{ url: string; kinds: string[]; close(): Promise<void> }> {
+async function startShapes(): Promise<LoopbackServer & { kinds: string[] }> {
   const kinds: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const json = (status: number, body: unknown) =>
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-      if (req.method !== "POST" || req.url !== "/shapes") return json(404, { message: "no such route" });
-      try {
-        const shape = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-        const size = shape.kind === "circle" ? shape.radius : shape.kind === "Square" ? shape.side : null;
-        if (size === null) return json(400, { message: "kind must be circle or Square" });
-        if (size !== undefined && (typeof size !== "number" || size < 0))
-          return json(400, { message: "a size is a number, 0 or more" });
-        kinds.push(shape.kind as string);
-        json(
-          201,
-          shape.kind === "circle" ? { kind: "circle", radius: size ?? 1 } : { kind: "Square", side: size ?? 1 },
-        );
-      } catch {
-        json(400, { message: "the body is not JSON" });
-      }
-    });
+  const server = await serveOnLoopback(async (req, res) => {
+    if (req.method !== "POST" || req.url !== "/shapes") return sendJson(res, 404, { message: "no such route" });
+    try {
+      const shape = JSON.parse(await bodyText(req)) as Record<string, unknown>;
+      const size = shape.kind === "circle" ? shape.radius : shape.kind === "Square" ? shape.side : null;
+      if (size === null) return sendJson(res, 400, { message: "kind must be circle or Square" });
+      if (size !== undefined && (typeof size !== "number" || size < 0))
+        return sendJson(res, 400, { message: "a size is a number, 0 or more" });
+      kinds.push(shape.kind as string);
+      const stored =
+        shape.kind === "circle" ? { kind: "circle", radius: size ?? 1 } : { kind: "Square", side: size ?? 1 };
+      sendJson(res, 201, stored);
+    } catch {
+      sendJson(res, 400, { message: "the body is not JSON" });
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    kinds,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...server, kinds };
 }
 
 let server: Awaited<ReturnType<typeof startShapes>>;
 let report: VerificationReport;
 beforeAll(async () => {
   server = await startShapes();
-  const spec = join(await mkdtemp(join(tmpdir(), "payspec-shapes-")), "shapes.json");
-  await writeFile(spec, JSON.stringify(SHAPES));
-  report = await runVerification(parseOptions(["--spec", spec, "--target", server.url, "--seed", "11"]));
+  report = await verifyInlineSpec(SHAPES, server.url, "--seed", "11");
 });
 afterAll(() => server.close());
 

@@ -1,11 +1,8 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseOptions, runVerification } from "../src/index.js";
 import { reasonOf } from "../src/reporters/console-reporter.js";
+import { verifyInlineSpec } from "./support/inline-spec.js";
+import { bodyText, type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
 /*
  * Unleash answers a body over its limit with 413 before reading it, keeps the connection open, and
@@ -16,43 +13,29 @@ import { reasonOf } from "../src/reporters/console-reporter.js";
  */
 
 /** Notes, refusing any body over 200 bytes unread with 413 and dropping that connection at its next request. */
-async function startEarlyRefuser(): Promise<{ url: string; refused: () => number; close(): Promise<void> }> {
+async function startEarlyRefuser(): Promise<LoopbackServer & { refused: () => number }> {
   const poisoned = new WeakSet<Socket>();
   let refused = 0;
-  const server: Server = createServer((req, res) => {
-    if (poisoned.has(req.socket)) return req.socket.destroy();
-    const json = (status: number, body: unknown) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const server = await serveOnLoopback(async (req, res) => {
+    if (poisoned.has(req.socket)) return void req.socket.destroy();
     if (req.method === "POST" && Number(req.headers["content-length"] ?? 0) > 200) {
       refused++;
       poisoned.add(req.socket);
-      return json(413, { message: "too large" });
+      return sendJson(res, 413, { message: "too large" });
     }
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      if (req.method === "GET" && req.url === "/notes") return json(200, []);
-      if (req.method !== "POST" || (req.url !== "/notes" && req.url !== "/reminders"))
-        return json(404, { message: "no such route" });
-      try {
-        const note = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { text?: unknown };
-        if (typeof note.text !== "string") return json(400, { message: "text must be a string" });
-        json(201, { id: req.url === "/notes" ? "n-1" : "r-1", text: note.text });
-      } catch {
-        json(400, { message: "the body is not JSON" });
-      }
-    });
+    const text = await bodyText(req);
+    if (req.method === "GET" && req.url === "/notes") return sendJson(res, 200, []);
+    if (req.method !== "POST" || (req.url !== "/notes" && req.url !== "/reminders"))
+      return sendJson(res, 404, { message: "no such route" });
+    try {
+      const note = JSON.parse(text) as { text?: unknown };
+      if (typeof note.text !== "string") return sendJson(res, 400, { message: "text must be a string" });
+      sendJson(res, 201, { id: req.url === "/notes" ? "n-1" : "r-1", text: note.text });
+    } catch {
+      sendJson(res, 400, { message: "the body is not JSON" });
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    refused: () => refused,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...server, refused: () => refused };
 }
 
 const note = { type: "object", required: ["text"], properties: { text: { type: "string", maxLength: 5000 } } };
@@ -92,16 +75,13 @@ const NOTES_SPEC = {
 };
 
 let server: Awaited<ReturnType<typeof startEarlyRefuser>>;
-let spec: string;
 beforeAll(async () => {
   server = await startEarlyRefuser();
-  spec = join(await mkdtemp(join(tmpdir(), "payspec-early-refusal-")), "notes.json");
-  await writeFile(spec, JSON.stringify(NOTES_SPEC));
 });
 afterAll(() => server.close());
 
 it("blames no request for a connection the server dropped after refusing an earlier one early", async () => {
-  const report = await runVerification(parseOptions(["--spec", spec, "--target", server.url, "--seed", "3"]));
+  const report = await verifyInlineSpec(NOTES_SPEC, server.url, "--seed", "3");
   // The run did send bodies over the limit, each refused before it was read.
   expect(server.refused()).toBeGreaterThan(0);
   const hungUp = report.results.filter((r) => r.violations.some((v) => /connection/.test(`${v.actual} ${v.expected}`)));

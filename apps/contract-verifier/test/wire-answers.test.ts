@@ -1,10 +1,8 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import type { VerificationReport } from "../src/index.js";
 import { reasonOf } from "../src/reporters/console-reporter.js";
+import { verifyInlineSpec } from "./support/inline-spec.js";
+import { bodyText, type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
 /*
  * Answers as the wire has them, found on ReadMe's example specs (@readme/oas-examples) run against
@@ -14,43 +12,28 @@ import { reasonOf } from "../src/reporters/console-reporter.js";
  * cannot leave out (mutualTLS: a client certificate) or cannot know (a scheme the spec never
  * declares) failed the provider for answering a request without them.
  */
-async function startSearchServer(): Promise<{ url: string; bodiesOnGet: () => number; close(): Promise<void> }> {
+async function startSearchServer(): Promise<LoopbackServer & { bodiesOnGet: () => number }> {
   let bodiesOnGet = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const json = (status: number, body: unknown, headers = {}) =>
-        res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-      const text = Buffer.concat(chunks).toString("utf8");
-      if (req.url === "/search" && req.method === "GET") {
-        if (text) bodiesOnGet++;
-        try {
-          const query = JSON.parse(text) as { q?: unknown };
-          if (typeof query.q !== "string" || query.q.length > 50)
-            return json(400, { message: "q must be text of at most 50 characters" });
-          return json(200, { hits: [] });
-        } catch {
-          return json(400, { message: "send the query as a JSON body" });
-        }
+  const server = await serveOnLoopback(async (req, res) => {
+    const text = await bodyText(req);
+    if (req.url === "/search" && req.method === "GET") {
+      if (text) bodiesOnGet++;
+      try {
+        const query = JSON.parse(text) as { q?: unknown };
+        if (typeof query.q !== "string" || query.q.length > 50)
+          return sendJson(res, 400, { message: "q must be text of at most 50 characters" });
+        return sendJson(res, 200, { hits: [] });
+      } catch {
+        return sendJson(res, 400, { message: "send the query as a JSON body" });
       }
-      if (req.url === "/through-proxy") return json(407, { message: "authenticate to the proxy first" });
-      if (req.url === "/old") return res.writeHead(301, { location: "/new" }).end();
-      if (req.url === "/new") return json(200, { moved: true });
-      if (req.url === "/certified" || req.url === "/undeclared") return json(200, { ok: true });
-      json(404, { message: "no such route" });
-    });
+    }
+    if (req.url === "/through-proxy") return sendJson(res, 407, { message: "authenticate to the proxy first" });
+    if (req.url === "/old") return void res.writeHead(301, { location: "/new" }).end();
+    if (req.url === "/new") return sendJson(res, 200, { moved: true });
+    if (req.url === "/certified" || req.url === "/undeclared") return sendJson(res, 200, { ok: true });
+    sendJson(res, 404, { message: "no such route" });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    bodiesOnGet: () => bodiesOnGet,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...server, bodiesOnGet: () => bodiesOnGet };
 }
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -90,9 +73,7 @@ let server: Awaited<ReturnType<typeof startSearchServer>>;
 let report: VerificationReport;
 beforeAll(async () => {
   server = await startSearchServer();
-  const spec = join(await mkdtemp(join(tmpdir(), "payspec-wire-")), "wire.json");
-  await writeFile(spec, JSON.stringify(SPEC));
-  report = await runVerification(parseOptions(["--spec", spec, "--target", server.url, "--seed", "5"]));
+  report = await verifyInlineSpec(SPEC, server.url, "--seed", "5");
 });
 afterAll(() => server.close());
 
