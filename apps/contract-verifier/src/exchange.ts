@@ -94,6 +94,13 @@ const OWN_CONNECTION = new Agent({ pipelining: 0 });
 /** What a request carries unless the run gives its own: fetch sent these, and a server may log the tool's name. */
 const WIRE_DEFAULTS = { accept: "*/*", "user-agent": "payspec-verify" };
 
+/** The request's headers with each default it does not set itself, whatever the case of its names. */
+function withWireDefaults(headers: Record<string, string>): Record<string, string> {
+  const given = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const defaults = Object.entries(WIRE_DEFAULTS).filter(([name]) => !given.has(name));
+  return { ...Object.fromEntries(defaults), ...headers };
+}
+
 /** How much of a request body the record keeps, and how far past that it is made safe first. */
 const KEPT = 2000;
 const EDGE = 4096;
@@ -141,7 +148,7 @@ export async function exchange(
     // which some specs declare (a search with a body); each of those was reported as the provider's fault.
     const response = await send(`${baseUrl}${spec.path}`, {
       method: spec.method,
-      headers: { ...WIRE_DEFAULTS, ...headers },
+      headers: withWireDefaults(headers),
       signal: AbortSignal.timeout(timeoutMs),
       ...(body === undefined ? {} : { body, dispatcher: OWN_CONNECTION }),
     });
@@ -175,4 +182,30 @@ export async function exchange(
     bytes,
     ms,
   };
+}
+
+/**
+ * Why nothing answers at `url` (a refused connection: its code, a timeout), or undefined when
+ * something does, whatever its status: the run's first contact, sent as every request is (with the
+ * run's own headers, so a gateway that admits only its user agent admits this one too).
+ */
+export async function unanswered(
+  url: string,
+  timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<string | undefined> {
+  try {
+    const response = await send(url, {
+      method: "GET",
+      headers: withWireDefaults({ ...headers }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body.dump();
+    return undefined;
+  } catch (error) {
+    type Failure = Error & { code?: string; errors?: { code?: string }[]; cause?: Failure };
+    const failure = error as Failure;
+    if (failure.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
+    return failure.code ?? failure.errors?.[0]?.code ?? failure.cause?.code ?? failure.message;
+  }
 }

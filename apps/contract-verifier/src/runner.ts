@@ -8,7 +8,7 @@ import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { assertCredentialsAccepted } from "./credentials-check.js";
-import { NoAnswer, type RecordedExchange } from "./exchange.js";
+import { NoAnswer, type RecordedExchange, unanswered } from "./exchange.js";
 import { median } from "./median.js";
 import { operationParameters, operationsOf } from "./operation-requests.js";
 import {
@@ -168,13 +168,11 @@ export { CannotRun };
 
 async function assertReachable(context: VerifyContext): Promise<void> {
   for (const api of Object.values(context.apis)) {
-    try {
-      await fetch(api.baseUrl, { signal: AbortSignal.timeout(context.options.timeoutMs) });
-    } catch (error) {
+    const why = await unanswered(api.baseUrl, context.options.timeoutMs, context.options.headers);
+    if (why !== undefined)
       throw new CannotRun(
-        `The ${api.name} API at ${api.baseUrl} does not answer: ${(error as Error).cause ?? (error as Error).message}`,
+        `The ${api.name} API at ${api.baseUrl} does not answer (${why}): start it, or give the right --target.`,
       );
-    }
   }
 }
 

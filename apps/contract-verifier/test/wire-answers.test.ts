@@ -12,9 +12,19 @@ import { bodyText, type LoopbackServer, sendJson, serveOnLoopback } from "./supp
  * cannot leave out (mutualTLS: a client certificate) or cannot know (a scheme the spec never
  * declares) failed the provider for answering a request without them.
  */
-async function startSearchServer(): Promise<LoopbackServer & { bodiesOnGet: () => number }> {
+async function startSearchServer(): Promise<
+  LoopbackServer & { bodiesOnGet: () => number; agents: string[][]; accepts: Set<string> }
+> {
   let bodiesOnGet = 0;
+  const agents: string[][] = [];
+  const accepts = new Set<string>();
   const server = await serveOnLoopback(async (req, res) => {
+    // Every User-Agent line as sent, however spelt: a default beside the run's own would be two.
+    const lines: string[] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      if (req.rawHeaders[i]?.toLowerCase() === "user-agent") lines.push(req.rawHeaders[i + 1] ?? "");
+    agents.push(lines);
+    accepts.add(req.headers.accept ?? "(none)");
     const text = await bodyText(req);
     if (req.url === "/search" && req.method === "GET") {
       if (text) bodiesOnGet++;
@@ -33,7 +43,7 @@ async function startSearchServer(): Promise<LoopbackServer & { bodiesOnGet: () =
     if (req.url === "/certified" || req.url === "/undeclared") return sendJson(res, 200, { ok: true });
     sendJson(res, 404, { message: "no such route" });
   });
-  return { ...server, bodiesOnGet: () => bodiesOnGet };
+  return { ...server, bodiesOnGet: () => bodiesOnGet, agents, accepts };
 }
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -102,4 +112,12 @@ it("skips, saying why, the credential checks a request cannot make: a client cer
       'names "api_key", which components.securitySchemes does not declare',
     );
   }
+});
+
+it("says who it is and takes any answer unless the run sets those headers itself, in any case", async () => {
+  expect(new Set(server.agents.map((lines) => lines.join(" | ")))).toEqual(new Set(["payspec-verify"]));
+  expect(server.accepts).toEqual(new Set(["*/*"]));
+  server.agents.length = 0;
+  await verifyInlineSpec(SPEC, server.url, "--seed", "5", "--header", "User-Agent: team-ci");
+  expect(new Set(server.agents.map((lines) => lines.join(" | ")))).toEqual(new Set(["team-ci"]));
 });

@@ -3,6 +3,7 @@ import { basicAuthorization } from "../basic-auth.js";
 import { CannotRun } from "../cannot-run.js";
 import type { CheckResult, Violation } from "../check.js";
 import { assertCredentialsAccepted } from "../credentials-check.js";
+import { unanswered } from "../exchange.js";
 import { SANDBOX_VERIFY_API_KEY, UsageError, userPath } from "../options.js";
 import { summary } from "../reporters/console-reporter.js";
 import { writeJson, writeJunit } from "../reporters/file-reporters.js";
@@ -248,16 +249,9 @@ function interactionLine(pact: Pick<Pact, "consumer" | "provider">, result: Chec
  */
 async function assertTargetAnswers(target: ReplayTarget): Promise<void> {
   for (const url of new Set([target.paymentsUrl, target.gatewayUrl])) {
-    try {
-      const answer = await fetch(url, { signal: AbortSignal.timeout(target.timeoutMs) });
-      await answer.arrayBuffer();
-    } catch (error) {
-      const cause = (error as Error).cause as
-        | { code?: string; message?: string; errors?: { code?: string }[] }
-        | undefined;
-      const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
+    const why = await unanswered(url, target.timeoutMs);
+    if (why !== undefined)
       throw new CannotRun(`the provider at ${url} does not answer (${why}): start it, or give the right --target.`);
-    }
   }
 }
 
