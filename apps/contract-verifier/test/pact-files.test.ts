@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { crossCheckPact, parsePact } from "../src/index.js";
 import type { Rules } from "../src/pact/pact-file.js";
@@ -147,6 +149,17 @@ describe("reading pacts V2, V3 and V4 into one model", () => {
     expect(crossCheckPact(parsePact(JSON.stringify(wrong), "shop.json")).join()).toContain(
       "must have required property 'code'",
     );
+  });
+
+  it("names a V3 message pact's messages as not checked, as pact-jvm writes one, instead of refusing the file", () => {
+    const file = fileURLToPath(
+      new URL("./fixtures/implementation-pacts/pact-jvm-v3-message-pact.json", import.meta.url),
+    );
+    const pact = parsePact(readFileSync(file, "utf8"), "messages.json");
+    expect(pact.interactions).toEqual([]);
+    expect(pact.skipped).toEqual([
+      '"a hello message" is a message (a V3 message pact): only HTTP interactions are checked',
+    ]);
   });
 
   it("says what is wrong with a file that is not a pact, without quoting it", () => {

@@ -245,8 +245,12 @@ export function parsePact(text: string, file: string): Pact {
   } catch {
     throw new UnreadablePact(`${file} is not JSON: give a Pact file (V2 to V4) as a pact library writes it.`);
   }
-  if (!isObject(raw) || !Array.isArray(raw.interactions)) {
-    throw new UnreadablePact(`${file} has no "interactions" list: it is not a Pact file (V2 to V4).`);
+  // A V3 message pact keeps its messages under "messages" and has no interactions: named, not refused.
+  const messagesOnly = isObject(raw) && !Array.isArray(raw.interactions) && Array.isArray(raw.messages);
+  if (!isObject(raw) || (!Array.isArray(raw.interactions) && !messagesOnly)) {
+    throw new UnreadablePact(
+      `${file} has no "interactions" list (nor a message pact's "messages"): it is not a Pact file (V2 to V4).`,
+    );
   }
   const metadata = isObject(raw.metadata) ? raw.metadata : {};
   const versionOf = (key: string) => {
@@ -257,7 +261,11 @@ export function parsePact(text: string, file: string): Pact {
   const v4 = specVersion.startsWith("4");
   const interactions: PactInteraction[] = [];
   const skipped: string[] = [];
-  for (const entry of raw.interactions) {
+  for (const message of messagesOnly ? (raw.messages as unknown[]) : []) {
+    const description = isObject(message) ? String(message.description ?? "") : "";
+    skipped.push(`"${description}" is a message (a V3 message pact): only HTTP interactions are checked`);
+  }
+  for (const entry of messagesOnly ? [] : (raw.interactions as unknown[])) {
     if (!isObject(entry)) continue;
     const type = typeof entry.type === "string" ? entry.type : "Synchronous/HTTP";
     if (type !== "Synchronous/HTTP") {
