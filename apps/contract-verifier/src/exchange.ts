@@ -73,8 +73,10 @@ export class NoAnswer extends Error {
  */
 const HANG_UPS = ["UND_ERR_SOCKET", "ECONNRESET", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"];
 
+/** How undici and Node describe a failed request: a code, and sometimes the failure beneath it or the attempts. */
+type Failure = Error & { code?: string; cause?: Failure; errors?: { code?: string }[] };
+
 function closedByServer(cause: unknown): boolean {
-  type Failure = { code?: string; message?: string; cause?: Failure };
   const failure = cause as Failure;
   return [failure, failure.cause].some(
     (f) => HANG_UPS.includes(f?.code ?? "") || /other side closed/.test(f?.message ?? ""),
@@ -95,7 +97,7 @@ const OWN_CONNECTION = new Agent({ pipelining: 0 });
 const WIRE_DEFAULTS = { accept: "*/*", "user-agent": "payspec-verify" };
 
 /** The request's headers with each default it does not set itself, whatever the case of its names. */
-function withWireDefaults(headers: Record<string, string>): Record<string, string> {
+function withWireDefaults(headers: Readonly<Record<string, string>>): Record<string, string> {
   const given = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
   const defaults = Object.entries(WIRE_DEFAULTS).filter(([name]) => !given.has(name));
   return { ...Object.fromEntries(defaults), ...headers };
@@ -197,13 +199,12 @@ export async function unanswered(
   try {
     const response = await send(url, {
       method: "GET",
-      headers: withWireDefaults({ ...headers }),
+      headers: withWireDefaults(headers),
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body.dump();
     return undefined;
   } catch (error) {
-    type Failure = Error & { code?: string; errors?: { code?: string }[]; cause?: Failure };
     const failure = error as Failure;
     if (failure.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
     return failure.code ?? failure.errors?.[0]?.code ?? failure.cause?.code ?? failure.message;

@@ -261,11 +261,13 @@ export function parsePact(text: string, file: string): Pact {
   const v4 = specVersion.startsWith("4");
   const interactions: PactInteraction[] = [];
   const skipped: string[] = [];
-  for (const message of messagesOnly ? (raw.messages as unknown[]) : []) {
-    const description = isObject(message) ? String(message.description ?? "") : "";
-    skipped.push(`"${description}" is a message (a V3 message pact): only HTTP interactions are checked`);
+  if (messagesOnly) {
+    for (const message of raw.messages as unknown[]) {
+      const description = isObject(message) ? String(message.description ?? "") : "";
+      skipped.push(`"${description}" is a message (a V3 message pact): only HTTP interactions are checked`);
+    }
   }
-  for (const entry of messagesOnly ? [] : (raw.interactions as unknown[])) {
+  for (const entry of Array.isArray(raw.interactions) ? raw.interactions : []) {
     if (!isObject(entry)) continue;
     const type = typeof entry.type === "string" ? entry.type : "Synchronous/HTTP";
     if (type !== "Synchronous/HTTP") {
