@@ -291,6 +291,44 @@ describe("reconciliation", () => {
     await expectBooksBalanced(h);
   });
 
+  it("reconciles the MT940 and camt.053 other banks write: blank entry dates, a quiet day, an MT942; a camt.053 with no statement refused", async () => {
+    const { made, valueDate } = await settledPayments([{ amount: 4_250, reference: "CITI-77" }]);
+    const date6 = valueDate.slice(2).replaceAll("-", "");
+    // As Citi writes it: the entry date left as four spaces, and USD's funds code after the mark.
+    const citiStyle = [
+      ":20:CITI-1",
+      ":25:123456789",
+      ":28:1/1",
+      `:60F:C${date6}TRY100,00`,
+      `:61:${date6}    DR42,50NMSCNONREF//`,
+      "/ABC/DEF/MISCELLANEOUS",
+      ":86:PAYMENT CITI-77",
+      `:62F:C${date6}TRY57,50`,
+      "-",
+    ].join("\r\n");
+    const fromCiti = await importStatement(Buffer.from(citiStyle));
+    expect(fromCiti.status).toBe(201);
+    expect(fromCiti.body.lines.map((l: { outcome: string; payment_id?: string }) => [l.outcome, l.payment_id])).toEqual(
+      [["matched", made[0]?.id]],
+    );
+    // Files other projects wrote (test/fixtures/statements): a Turkish TRY account's quiet day, an mBank MT942.
+    const fixture = (name: string) => readFileSync(new URL(`./fixtures/statements/${name}`, import.meta.url));
+    const quiet = await importStatement(fixture("mt940.no-movement-try.wolph.sta"));
+    expect([quiet.status, quiet.body.lines]).toEqual([201, []]);
+    const interim = await importStatement(fixture("mt942.mbank.wolph.sta"));
+    expect([interim.status, interim.body.lines.map((l: { currency: string }) => l.currency)]).toEqual([
+      201,
+      ["PLN", "PLN", "PLN"],
+    ]);
+    // A camt.053 message holding no statement: the API's own error shape, saying what to send.
+    const none = await importStatement(fixture("camt053.v2.genkgo-no-statement.xml"));
+    expect([none.status, none.body.code, none.body.message]).toEqual([
+      400,
+      "invalid_request",
+      "The camt.053 file holds no statement (BkToCstmrStmt/Stmt); send the file the bank produced for the day.",
+    ]);
+  });
+
   it("reconciles the statements banks send: camt.053, MT940 and a Windows-1254 CSV, references found in the narrative", async () => {
     const { made, valueDate } = await settledPayments([
       { amount: 150_075, reference: "INV-2026-0007" },
