@@ -56,7 +56,12 @@ async function startProxyCli(upstream: string, args: string[] = []): Promise<Run
     output += chunk;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the proxy did not start: ${output}`)), 20_000);
+    // Compiled by tsx as it starts: on a loaded CI machine that took over 20 s. A proxy that does not
+    // start in time is stopped, not left running after the test.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the proxy did not start: ${output}`));
+    }, 60_000);
     child.stdout?.on("data", () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
@@ -77,8 +82,9 @@ async function startProxyCli(upstream: string, args: string[] = []): Promise<Run
   };
 }
 
+/** Waits, at most 30 s (a loaded CI machine was seen past 5 s), for what the proxy prints as it goes. */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 600 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 const auth = { authorization: "Bearer sk_sandbox_demo_1", "content-type": "application/json" };
