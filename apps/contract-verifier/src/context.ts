@@ -12,12 +12,20 @@ import { basicAuthorization } from "./basic-auth.js";
 import { SetupFailed, SkipCheck } from "./check-outcomes.js";
 import { CoverageRecorder } from "./coverage.js";
 import { DiscoveredIds } from "./discovered-ids.js";
-import { exchange, NoAnswer, type RecordedExchange, type RequestSpec } from "./exchange.js";
+import {
+  exchange,
+  NoAnswer,
+  type RecordedExchange,
+  type RequestSpec,
+  type SentRequest,
+  unanswered,
+} from "./exchange.js";
 import { type ApiName, credentialsFor, IDEMPOTENT_METHODS, SAFE_METHODS, type VerifyOptions } from "./options.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
+import { type RecentRequest, ServerDown } from "./server-down.js";
 
 export interface AccountPair {
   readonly from: string;
@@ -87,10 +95,16 @@ export class VerifyContext {
   readonly clockMoves = new Map<"workspace" | "gateway", number>();
   /** The status of every answer, by the check that asked: the run's warnings read them. */
   readonly answers: { check: string; status: number }[] = [];
+  /** Operations a check of the run left alone for want of an id the run made itself, and why. */
+  readonly leftAlone = new Map<string, string>();
   /** Which declared statuses and constraints the run exercised. */
   readonly coverage = new CoverageRecorder();
   /** How many responses the sensitive-data rule has read. */
   exchangesScanned = 0;
+  /** The last requests sent, the newest first: the ones to name when the target falls over. */
+  readonly #recent: RecentRequest[] = [];
+  /** Set once the target stopped answering: no request is sent after it. */
+  #down: ServerDown | undefined;
 
   /** `anySpec`: the document of an --spec run, already loaded. */
   constructor(
@@ -204,6 +218,7 @@ export class VerifyContext {
    * cassette (--record) as sent, credentials masked.
    */
   async #exchangePaced(api: ApiName, request: RequestSpec, check: string): Promise<RecordedExchange> {
+    if (this.#down) throw this.#down;
     const idempotent = IDEMPOTENT_METHODS.includes(request.method.toUpperCase());
     let closedOnce = false;
     for (let attempt = 0; ; attempt++) {
@@ -213,12 +228,18 @@ export class VerifyContext {
         reply = await exchange(this.api(api).baseUrl, request, this.options.timeoutMs, this.secrets);
       } catch (error) {
         this.#record(check, api, error instanceof NoAnswer ? error.request : undefined, "no answer");
-        if (error instanceof NoAnswer && error.kind === "closed" && idempotent && !closedOnce) {
+        if (!(error instanceof NoAnswer)) throw error;
+        // A refused connection was never a request the server saw: it cannot be what brought it down.
+        if (!/ECONNREFUSED/.test(error.message))
+          this.#remember(check, api, error.request, `no answer: ${error.message}`);
+        if (error.kind === "closed" && idempotent && !closedOnce) {
           closedOnce = true;
           continue;
         }
+        await this.#probe(api);
         throw error;
       }
+      this.#remember(check, api, reply.request, reply.status);
       this.#record(check, api, reply.request, reply.status);
       const wait = retryAfterMs(reply.status, reply.headers);
       if (wait === undefined) return reply;
@@ -227,6 +248,46 @@ export class VerifyContext {
       if (attempt >= RETRY_AFTER_ATTEMPTS || wait > (this.options.retryAfterMaxMs ?? RETRY_AFTER_CAP_MS)) return reply;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+
+  /** Why the target stopped answering, once it has (and has not come back). */
+  get serverDown(): ServerDown | undefined {
+    return this.#down;
+  }
+
+  #remember(check: string, api: ApiName, request: SentRequest, answered: number | string): void {
+    this.#recent.unshift({ check, api, baseUrl: this.api(api).baseUrl, request, answered });
+    this.#recent.length = Math.min(this.#recent.length, 3);
+  }
+
+  /**
+   * After a request got no answer: whether the target still answers anything. When it does not, it
+   * fell over: the run stops sending (ServerDown), naming the requests sent just before.
+   */
+  async #probe(api: ApiName): Promise<void> {
+    const why = await unanswered(this.api(api).baseUrl, Math.min(this.options.timeoutMs, 5_000), this.options.headers);
+    if (why === undefined) return;
+    this.#down = new ServerDown(why, [...this.#recent]);
+    throw this.#down;
+  }
+
+  /**
+   * Waits, at most `ms`, for the fallen target to answer again (--wait-for-restart). True when it
+   * did: the run goes on; the requests it remembered are those of the new life.
+   */
+  async awaitRestart(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    const urls = [...new Set(Object.values(this.apis).map((a) => a.baseUrl))];
+    while (Date.now() < deadline) {
+      const silent = await Promise.all(urls.map((url) => unanswered(url, 2_000, this.options.headers)));
+      if (silent.every((why) => why === undefined)) {
+        this.#down = undefined;
+        this.#recent.length = 0;
+        return true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+    }
+    return false;
   }
 
   /** A successful card payment of the run, whichever check made it, for the report checks. */

@@ -14,6 +14,18 @@ export class DiscoveredIds {
   /** Ids the run made itself before the checks (see produced-ids.ts), and the operations that took one. */
   readonly #made = new Set<string>();
   readonly usedMade = new Set<string>();
+  /** The producer called for a path parameter (`POST /users`), by template and parameter, made an id or not. */
+  readonly #producers = new Map<string, string>();
+
+  /** Notes that `producer` was called to make an id for a path parameter. */
+  tried(template: string, parameter: string, producer: string): void {
+    this.#producers.set(`${template} ${parameter}`, producer);
+  }
+
+  /** The producer called for a path parameter, if one was. */
+  producerOf(template: string, parameter: string): string | undefined {
+    return this.#producers.get(`${template} ${parameter}`);
+  }
 
   /** Keeps an id the run created for a path parameter no list filled: by its collection, and by name. */
   produced(template: string, parameter: string, id: string): void {

@@ -1,5 +1,7 @@
 import { pointerOf, resolveRef, specExamples } from "@payspec/specs";
+import { SkipCheck } from "./check-outcomes.js";
 import type { AccountRef, SendOptions, VerifyContext } from "./context.js";
+import { needsOwnIds, noOwnId } from "./destructive-calls.js";
 import type { ApiName } from "./options.js";
 import { type Direction, generateData, inlineSchema, SpecProblem } from "./schema-data.js";
 
@@ -230,17 +232,28 @@ export function anySpecRequest(
   };
 }
 
-/** The first id the server returned that the path parameter's schema accepts (see DiscoveredIds). */
+/**
+ * The first id the server returned that the path parameter's schema accepts (see DiscoveredIds). An
+ * operation that may destroy takes only an id the run made itself, and is skipped without one (unless
+ * --allow-destructive): a generated id could be somebody's too.
+ */
 function serverId(ctx: VerifyContext, op: OperationInfo, name: string, pointer: string, schema: Node | undefined) {
   const spec = ctx.api(op.api).spec as Node;
   const type = (resolveRef(spec, schema ?? {}, [])[0] as Node | undefined)?.type;
+  const own = needsOwnIds(op) && !ctx.options.allowDestructive;
   for (const text of ctx.discovered.candidates(op.template, name)) {
+    if (own && !ctx.discovered.made(text)) continue;
     const value = (type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
     if (ctx.api(op.api).validator.validate(pointer, value).valid) {
       ctx.discovered.used.add(`${op.method} ${op.template}`);
       if (ctx.discovered.made(text)) ctx.discovered.usedMade.add(`${op.method} ${op.template}`);
       return text;
     }
+  }
+  if (own) {
+    const reason = noOwnId(op, name, ctx.discovered.producerOf(op.template, name));
+    ctx.leftAlone.set(`${op.method} ${op.template}`, reason);
+    throw new SkipCheck(reason);
   }
   return undefined;
 }

@@ -21,6 +21,13 @@ export interface VerifyOptions {
   readonly basePath?: string;
   /** Run the writing profiles even in a workspace that already has payments. */
   readonly allowWrites?: boolean;
+  /**
+   * An --spec run may delete, replace and change what it did not create (ids its lists returned,
+   * singletons such as settings): for a throw-away server. Without it, only what the run made.
+   */
+  readonly allowDestructive?: boolean;
+  /** After the target stops answering mid-run, wait this long (ms) for it to come back before stopping. */
+  readonly waitForRestartMs?: number;
   /** Check ids or prefixes (`auth`, `negative.addPet`) to run only, and to leave out. */
   readonly includeChecks?: readonly string[];
   readonly excludeChecks?: readonly string[];
@@ -95,6 +102,11 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --include-operations P[,P]  call only these operations: an operationId, a method (GET), "METHOD /path"
                           or a path glob (/admin/*)
   --exclude-operations P[,P]  never call these operations (same patterns)
+  --allow-destructive     (--spec) also DELETE, PUT and PATCH what this run did not create (ids the
+                          server listed, settings, resets): only on a throw-away server. Without
+                          it a run acts only on what it created first, and says what it left alone
+  --wait-for-restart S    when the target stops answering mid-run, wait up to S seconds for it to
+                          come back before stopping the run (default: stop at once)
   --read-only             only GET, HEAD and OPTIONS requests, no control API, no clock moves: safe
                           on a shared server (schema profile)
   --strict-acceptance     a declared 4xx answer to a valid request fails the check (by default it is
@@ -138,6 +150,20 @@ export function userPath(file: string, env: NodeJS.ProcessEnv): string {
   return resolve(env.INIT_CWD ?? process.cwd(), file);
 }
 
+/**
+ * A credential's value as given, refused when it is empty or only a scheme word (`Bearer`): what a
+ * rerun line gives when the variable it reads is not set. Sent as is, every request would be
+ * refused and the run could still end "passed".
+ */
+function credentialValue(raw: string, flag: string, variable: string): string {
+  const value = raw.trim();
+  if (value === "" || /^(bearer|basic|token|digest)$/i.test(value))
+    throw new UsageError(
+      `${flag} has no value${value ? ` after "${value}"` : ""}: if it comes from a variable (${variable} in the printed lines), set it first, then run again.`,
+    );
+  return value;
+}
+
 /** Parses argv (after the script name) and env into options; throws UsageError with what to fix. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): VerifyOptions {
   const flags = new Map<string, string>();
@@ -148,7 +174,16 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const arg = argv[i] as string;
     if (arg === "--") continue;
     if (!arg.startsWith("--")) throw new UsageError(`Unexpected argument "${arg}".`);
-    if (["--coverage", "--stateful", "--allow-writes", "--read-only", "--strict-acceptance"].includes(arg)) {
+    if (
+      [
+        "--coverage",
+        "--stateful",
+        "--allow-writes",
+        "--allow-destructive",
+        "--read-only",
+        "--strict-acceptance",
+      ].includes(arg)
+    ) {
       switches.add(arg.slice(2));
       continue;
     }
@@ -187,6 +222,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     "rate-limit",
     "retry-after-max",
     "record",
+    "wait-for-restart",
   ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -218,7 +254,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       throw new UsageError(
         `--auth must be SCHEME=VALUE or SCHEME@OPERATIONS=VALUE (a securitySchemes name of the spec), not "${pair.split("=")[0]}…".`,
       );
-    auth[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    const scheme = pair.slice(0, eq).trim();
+    auth[scheme] = credentialValue(pair.slice(eq + 1), `--auth ${scheme}`, `$${variableFor(scheme)}`);
   }
   if (authFlags.length > 0 && specFile === undefined)
     throw new UsageError("--auth is for --spec runs; the payspec APIs take --api-key and --gateway-key.");
@@ -240,7 +277,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   for (const header of headerFlags) {
     const colon = header.indexOf(":");
     if (colon < 1) throw new UsageError(`--header must be "Name: value", not "${header.split(":")[0]}…".`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+    const name = header.slice(0, colon).trim().toLowerCase();
+    headers[name] = credentialValue(header.slice(colon + 1), `--header ${name}`, `$${variableFor(name)}`);
   }
   const paymentsUrl = specFile ? undefined : (flags.get("payments-url") ?? target);
   const gatewayUrl = specFile ? undefined : (flags.get("gateway-url") ?? target);
@@ -288,6 +326,17 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const retryAfterMaxMs = retryAfterText === undefined ? undefined : Number(retryAfterText) * 1000;
   if (retryAfterMaxMs !== undefined && !(retryAfterMaxMs >= 0 && /^\d+$/.test(retryAfterText ?? "")))
     throw new UsageError(`--retry-after-max must be a whole number of seconds, such as 60, not "${retryAfterText}".`);
+  const waitText = flags.get("wait-for-restart");
+  if (waitText !== undefined && !/^\d+$/.test(waitText))
+    throw new UsageError(`--wait-for-restart must be a whole number of seconds, such as 60, not "${waitText}".`);
+  if (
+    waitText !== undefined &&
+    specFile === undefined &&
+    !target &&
+    !flags.has("payments-url") &&
+    !flags.has("gateway-url")
+  )
+    throw new UsageError("--wait-for-restart needs a target to wait for.");
   const timeoutMs = Number(flags.get("timeout-ms") ?? "10000");
   if (!(timeoutMs > 0)) throw new UsageError("--timeout-ms must be a positive number.");
   const minCoverage = flags.has("min-coverage") ? Number(flags.get("min-coverage")) : undefined;
@@ -312,6 +361,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
     ...(switches.has("allow-writes") ? { allowWrites: true } : {}),
+    ...(switches.has("allow-destructive") ? { allowDestructive: true } : {}),
+    ...(waitText !== undefined ? { waitForRestartMs: Number(waitText) * 1000 } : {}),
     ...(readOnly ? { readOnly } : {}),
     ...(switches.has("strict-acceptance") ? { strictAcceptance: true } : {}),
     ...(includeOperations ? { includeOperations } : {}),
@@ -447,6 +498,7 @@ export function rerunFlags(options: VerifyOptions, checkId: string): string {
   }
   if (options.profile !== "schema") flags.push("--profile", options.profile);
   if (options.allowWrites) flags.push("--allow-writes");
+  if (options.allowDestructive) flags.push("--allow-destructive");
   if (options.stateful)
     flags.push(
       "--stateful",

@@ -1,5 +1,7 @@
 import { resolveRef } from "@payspec/specs";
+import { SkipCheck } from "./check-outcomes.js";
 import type { VerifyContext } from "./context.js";
+import { needsOwnIds } from "./destructive-calls.js";
 import { collectionOf } from "./discovered-ids.js";
 import { NoAnswer } from "./exchange.js";
 import { type OperationInfo, operationNode, operationsOf, toSend, validRequest } from "./operation-requests.js";
@@ -33,9 +35,13 @@ export async function produceIds(context: VerifyContext, allowed: (op: Operation
     if (!allowed(op)) continue;
     for (const [, name] of op.template.matchAll(/\{([^}]+)\}/g)) {
       const parameter = name as string;
-      if (context.discovered.candidates(op.template, parameter).length > 0) continue;
+      // An operation that may destroy acts only on what the run made: a listed id is not enough for it.
+      const own = needsOwnIds(op) && !context.options.allowDestructive;
+      const known = context.discovered.candidates(op.template, parameter);
+      if (own ? known.some((id) => context.discovered.made(id)) : known.length > 0) continue;
       const producer = producerFor(spec, operations, op, parameter);
       if (!producer || !allowed(producer.op)) continue;
+      context.discovered.tried(op.template, parameter, `${producer.op.method} ${producer.op.template}`);
       const key = `${producer.op.method} ${producer.op.template} ${parameter}`;
       if (done.has(key)) continue;
       done.add(key);
@@ -47,7 +53,8 @@ export async function produceIds(context: VerifyContext, allowed: (op: Operation
         if (id) context.discovered.produced(op.template, parameter, id);
       } catch (error) {
         // A producer that cannot be called (no valid body, no answer) leaves the id to be generated.
-        if (!(error instanceof NoAnswer) && !(error instanceof SpecProblem)) throw error;
+        if (!(error instanceof NoAnswer) && !(error instanceof SpecProblem) && !(error instanceof SkipCheck))
+          throw error;
       }
     }
   }

@@ -8,6 +8,7 @@ import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
 import { assertCredentialsAccepted } from "./credentials-check.js";
+import { neverCalled } from "./destructive-calls.js";
 import { NoAnswer, type RecordedExchange, unanswered } from "./exchange.js";
 import { median } from "./median.js";
 import { operationParameters, operationsOf } from "./operation-requests.js";
@@ -24,6 +25,7 @@ import {
 import { produceIds } from "./produced-ids.js";
 import { curlFor } from "./reproduction.js";
 import { SpecProblem } from "./schema-data.js";
+import { notRunResult, ServerDown, serverDownResult } from "./server-down.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };
@@ -104,9 +106,44 @@ function switchesMode(options: VerifyOptions, op: { operationId: string; method:
   return !SAFE_METHODS.includes(op.method) && MODE_SWITCH.test(`${op.template} ${op.operationId}`);
 }
 
-/** Whether the run may call an operation: chosen by --read-only and the operation filters, and no mode switch. */
+/**
+ * An operation of another spec that changes or removes what exists whatever the run makes (`DELETE
+ * /cache`, `PUT /settings`, `POST /reset`): on a shared server it is called only with --allow-destructive.
+ */
+function destroysUnmade(options: VerifyOptions, op: { operationId: string; method: string; template: string }) {
+  return options.specFile !== undefined && !options.allowDestructive && neverCalled(op) !== undefined;
+}
+
+/** Whether the run may call an operation: chosen by --read-only and the operation filters, no mode switch, nothing destroyed. */
 function mayCall(options: VerifyOptions, op: { operationId: string; method: string; template: string }): boolean {
-  return operationChosen(options, op) && !switchesMode(options, op);
+  return operationChosen(options, op) && !switchesMode(options, op) && !destroysUnmade(options, op);
+}
+
+/**
+ * What a run of another spec left alone to keep what it did not create, said once: the operations
+ * never called, and those skipped for want of an id of the run's own.
+ */
+function leftAloneNote(options: VerifyOptions, context: VerifyContext): string[] {
+  if (!options.specFile || options.allowDestructive || options.readOnly) return [];
+  const never = operationsOf("openapi", context.api("openapi").spec)
+    .filter((op) => operationChosen(options, op) && !switchesMode(options, op) && destroysUnmade(options, op))
+    .map((op) => `${op.method} ${op.template}`);
+  const skipped = [...context.leftAlone.keys()];
+  if (never.length === 0 && skipped.length === 0) return [];
+  const named = (list: string[]) =>
+    list.slice(0, 8).join(", ") + (list.length > 8 ? ` and ${list.length - 8} more` : "");
+  return [
+    `left alone so that nothing this run did not create is changed or deleted: ${[
+      never.length > 0
+        ? `${never.length} operation${never.length === 1 ? "" : "s"} never called, as they act on what exists whatever the run makes (${named(never)})`
+        : "",
+      skipped.length > 0
+        ? `${skipped.length} skipped, as the run created no thing of the kind they act on (${named(skipped)}; each check's note says why)`
+        : "",
+    ]
+      .filter(Boolean)
+      .join("; ")}. --allow-destructive calls them, on a throw-away server only.`,
+  ];
 }
 
 /** The operations a run of another spec will not call because they switch the server's mode, said once. */
@@ -266,6 +303,8 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     await check.run(run);
     if (violations.length > 0) status = "failed";
   } catch (error) {
+    // The target fell over: the run, not this check, reports it (see checksUntilDown).
+    if (error instanceof ServerDown) throw error;
     if (error instanceof SkipCheck) {
       status = violations.length > 0 ? "failed" : "skipped";
       note = error.message;
@@ -425,6 +464,55 @@ export function countByStatus(results: readonly CheckResult[]): Record<CheckResu
   return counts;
 }
 
+/**
+ * The checks one after another, after the run's own first requests (`before`). When the target stops
+ * answering, that is one failure naming the requests sent just before; with --wait-for-restart the
+ * run waits for it to come back, else every check not yet run is reported as not run.
+ */
+async function checksUntilDown(
+  context: VerifyContext,
+  checks: readonly Check[],
+  results: CheckResult[],
+  onResult: (result: CheckResult, index: number, total: number) => void,
+  before: () => Promise<void>,
+): Promise<void> {
+  const { options } = context;
+  let notRun: string | undefined;
+  const fellOver = async (down: ServerDown): Promise<string> => {
+    const back = options.waitForRestartMs !== undefined && (await context.awaitRestart(options.waitForRestartMs));
+    results.push(serverDownResult(down, options, back));
+    onResult(results[results.length - 1] as CheckResult, results.length - 1, checks.length + 1);
+    if (back) return "";
+    notRun = `the server stopped answering (${down.why}) before this check; see ${results[results.length - 1]?.id}`;
+    return notRun;
+  };
+  try {
+    await before();
+  } catch (error) {
+    if (!(error instanceof ServerDown)) throw error;
+    await fellOver(error);
+  }
+  for (const [i, check] of checks.entries()) {
+    let result: CheckResult;
+    if (notRun) result = notRunResult(check, notRun);
+    else {
+      try {
+        result = await runCheck(check, context);
+      } catch (error) {
+        if (!(error instanceof ServerDown)) throw error;
+        const why = await fellOver(error);
+        result = notRunResult(
+          check,
+          why ||
+            "the server stopped answering during this check and came back (--wait-for-restart); run it again alone",
+        );
+      }
+    }
+    results.push(result);
+    onResult(result, i, checks.length);
+  }
+}
+
 /** Runs the selected checks one after another and reports each as it finishes. */
 export async function runVerification(
   options: VerifyOptions,
@@ -461,21 +549,17 @@ export async function runVerification(
       );
     throw error;
   }
-  if (anySpec) {
-    await discoverIds(context);
-    if (!options.readOnly) await produceIds(context, (op) => mayCall(options, op));
-  }
   const startedAt = new Date();
   const results: CheckResult[] = [];
   let clockProblems: string[] = [];
   try {
-    for (const [i, check] of checks.entries()) {
-      const result = await runCheck(check, context);
-      results.push(result);
-      onResult(result, i, checks.length);
-    }
+    await checksUntilDown(context, checks, results, onResult, async () => {
+      if (!anySpec) return;
+      await discoverIds(context);
+      if (!options.readOnly) await produceIds(context, (op) => mayCall(options, op));
+    });
   } finally {
-    clockProblems = await context.restoreClocks();
+    clockProblems = context.serverDown ? [] : await context.restoreClocks();
   }
   const closing = [cardDataResult(context), credentialsResult(context)].filter((r) => checkChosen(options, r.id));
   for (const [i, result] of closing.entries()) {
@@ -485,6 +569,7 @@ export async function runVerification(
   const warnings = [
     ...runWarnings(context, results),
     ...(anySpec ? modeSwitchesLeftOut(options, context) : []),
+    ...(anySpec ? leftAloneNote(options, context) : []),
     ...discoveryNote(context),
     ...clockProblems,
   ];

@@ -1,5 +1,6 @@
 import type { CheckResult, Violation } from "../check.js";
 import type { VerificationReport } from "../runner.js";
+import { SERVER_DOWN_CHECK } from "../server-down.js";
 
 const MARK: Record<CheckResult["status"], string> = { passed: "✓", failed: "✗", skipped: "-", error: "!" };
 
@@ -76,6 +77,8 @@ export function summary(report: VerificationReport, reportFiles: readonly string
       (s) => `  ${s.padEnd(8)}  ${String(report.counts[s]).padStart(6)}`,
     ),
   ];
+  const notRun = report.results.filter((r) => r.note?.startsWith("not run:")).length;
+  if (notRun > 0) lines.push(`  (of the skipped, ${notRun} not run: the server stopped answering)`);
   if (report.coverage) {
     lines.push(
       "",
@@ -92,6 +95,9 @@ export function summary(report: VerificationReport, reportFiles: readonly string
       if (groups.length > 10) lines.push(`  … and ${groups.length - 10} more kinds in ${f.id}`);
     }
   } else if (failures.length > DETAILED_FAILURES) {
+    // The server falling over is the one finding that explains the rest: always in full.
+    const down = failures.find((f) => f.id === SERVER_DOWN_CHECK);
+    if (down) lines.push("", "The server stopped answering:", ...down.violations.map(formatViolation));
     lines.push(
       "",
       `Failures (one line per check; ${reportFiles.length ? `details in ${reportFiles.join(" and ")}` : "--json FILE or --junit FILE keeps every request and its curl reproduction"}):`,

@@ -65,6 +65,8 @@ export function statefulCheck(runs: number, maxCommands: number): Check {
         numRuns: runs,
         interruptAfterTimeLimit: SHRINK_TIME_LIMIT_MS,
       });
+      // A target that fell over fails every later command at once: that is the finding, not a sequence.
+      if (ctx.serverDown) throw ctx.serverDown;
       if (!details.failed || !failing) return;
       run.expect(false, {
         operation: "(a sequence of requests)",

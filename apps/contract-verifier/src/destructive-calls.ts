@@ -1,0 +1,51 @@
+import { SAFE_METHODS } from "./options.js";
+
+/**
+ * A POST that empties or removes what is already there, whatever its path: WireMock's
+ * `POST /__admin/reset`, `POST /__admin/mappings/remove`, a batch delete.
+ */
+const DESTROYING_VERB = /(^|[^a-z])(reset|remove|delete|clear|purge|truncate|wipe|destroy|drop|erase|revoke|archive)/i;
+
+/**
+ * Why a request to this operation could change or destroy something the run did not make, or
+ * undefined when it cannot (a read, or a POST that creates). RESTler's producer-consumer rule, kept
+ * strict for a shared server: DELETE, PUT and PATCH act on what exists; a POST does when its path
+ * names an existing thing (`/users/{id}/roles`) or its name says it removes.
+ */
+export function destroys(op: { method: string; template: string; operationId: string }): string | undefined {
+  const method = op.method.toUpperCase();
+  if (SAFE_METHODS.includes(method)) return undefined;
+  const named = op.template.includes("{");
+  if (method === "DELETE") return "it deletes";
+  if (method === "PUT" || method === "PATCH") return named ? "it changes" : "it replaces what is there";
+  if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`)) return "its name says it removes or resets";
+  return named ? "it acts on an existing resource" : undefined;
+}
+
+/**
+ * Whether the run may call the operation only with ids it made itself: a destroying operation whose
+ * path names the thing. One whose path names nothing (`DELETE /cache`, `PUT /settings`,
+ * `POST /reset`) acts on what exists whatever the run makes, so it is never called by default.
+ */
+export function needsOwnIds(op: { method: string; template: string; operationId: string }): boolean {
+  return destroys(op) !== undefined && op.template.includes("{");
+}
+
+/** Why an operation is never called without --allow-destructive, or undefined when it may be (with its own ids). */
+export function neverCalled(op: { method: string; template: string; operationId: string }): string | undefined {
+  const why = destroys(op);
+  if (why === undefined || needsOwnIds(op)) return undefined;
+  return `${why}, and names nothing this run could have created`;
+}
+
+/** Why a destroying operation's check is skipped: the run made no thing of the kind it acts on. */
+export function noOwnId(
+  op: { method: string; template: string; operationId: string },
+  parameter: string,
+  producer?: string,
+): string {
+  const made = producer
+    ? `creating one first (${producer}) gave no id`
+    : `no operation creates one (no response link feeds {${parameter}}, and there is no POST to the collection it hangs from)`;
+  return `${op.method} ${op.template} ${destroys(op)} and this run acts only on what it created itself; ${made}. --allow-destructive calls it with ids the server listed, on a server whose data may be lost.`;
+}

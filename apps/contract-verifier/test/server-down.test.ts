@@ -1,0 +1,139 @@
+import { createServer, type Server } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { SERVER_DOWN_CHECK } from "../src/server-down.js";
+import { verifyInlineSpec } from "./support/inline-spec.js";
+import { bodyText, sendJson } from "./support/loopback-server.js";
+
+/*
+ * A server that a request brings down is a finding, and the run stops there (issue: the verifier on
+ * a shared staging server): one failure naming the requests sent just before, every later check
+ * "not run" rather than hundreds of "connection refused" failures; --wait-for-restart waits,
+ * bounded, for it to come back and goes on.
+ */
+
+const json = (schema: object) => ({ content: { "application/json": { schema } } });
+const spec = {
+  openapi: "3.1.0",
+  info: { title: "Feature flags", version: "1" },
+  paths: {
+    "/features": {
+      get: {
+        operationId: "listFeatures",
+        responses: { "200": json({ type: "array", items: { type: "string" } }) },
+      },
+    },
+    "/features/validate": {
+      post: {
+        operationId: "validateFeatures",
+        requestBody: {
+          required: true,
+          ...json({ type: "object", required: ["name"], properties: { name: { type: "string", maxLength: 20 } } }),
+        },
+        responses: { "200": json({ type: "object" }), "400": { description: "bad" } },
+      },
+    },
+    "/tags": {
+      get: { operationId: "listTags", responses: { "200": json({ type: "array", items: { type: "string" } }) } },
+    },
+    "/health": { get: { operationId: "health", responses: { "200": json({ type: "object" }) } } },
+  },
+};
+
+/** A provider whose process "dies" (stops listening, drops every connection) at its first POST. */
+class FragileServer {
+  server: Server | undefined;
+  port = 0;
+  deaths = 0;
+  afterDeath: string[] = [];
+
+  async start(): Promise<void> {
+    const server = createServer(async (req, res) => {
+      const text = await bodyText(req);
+      if (this.deaths > 0) this.afterDeath.push(`${req.method} ${req.url}`);
+      if (req.method === "POST" && this.deaths === 0) {
+        this.deaths++;
+        // As a crashed process: no answer, the socket reset, nothing listening any more.
+        req.socket.destroy();
+        await this.stop();
+        return;
+      }
+      if (req.url === "/features/validate") return sendJson(res, text.includes('"name"') ? 200 : 400, {});
+      if (req.url === "/features" || req.url === "/tags") return sendJson(res, 200, ["a"]);
+      return sendJson(res, 200, {});
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+let fragile: FragileServer | undefined;
+afterEach(async () => {
+  await fragile?.stop();
+  fragile = undefined;
+});
+
+describe("a target that stops answering mid-run", () => {
+  it("is one failure naming the request that brought it down, and the run stops sending", async () => {
+    fragile = new FragileServer();
+    await fragile.start();
+    const report = await verifyInlineSpec(spec, fragile.url, "--seed", "2");
+
+    const down = report.results.find((r) => r.id === SERVER_DOWN_CHECK);
+    expect(down?.status).toBe("failed");
+    const last = down?.violations[0];
+    expect(last?.operation).toBe("POST /features/validate");
+    expect(last?.actual).toContain(
+      "the last request before the server stopped answering (sent by positive.validateFeatures",
+    );
+    expect(last?.actual).toContain("ECONNREFUSED");
+    expect(last?.reproduce).toMatch(/^curl -sS -X POST '.*\/features\/validate'/);
+    expect(last?.rerun).toContain("--only positive.validateFeatures");
+    // The request before it, with its own lines too.
+    expect(down?.violations[1]?.operation).toBe("GET /features");
+    expect(down?.violations[1]?.actual).toContain(
+      "2 requests before it stopped answering (sent by positive.listFeatures, answered 200)",
+    );
+
+    // Every check after it is not run, none failed for "connection refused".
+    const after = report.results.slice(report.results.findIndex((r) => r.id === SERVER_DOWN_CHECK) + 1);
+    const notRun = after.filter((r) => r.note?.startsWith("not run: the server stopped answering"));
+    expect(notRun.map((r) => r.id)).toContain("positive.health");
+    expect(report.results.filter((r) => r.status === "failed").map((r) => r.id)).toEqual([SERVER_DOWN_CHECK]);
+    expect(report.results.find((r) => r.id === "positive.validateFeatures")?.note).toMatch(/^not run/);
+  });
+
+  it("with --wait-for-restart, waits for it to come back and goes on with the checks", async () => {
+    fragile = new FragileServer();
+    await fragile.start();
+    const server = fragile;
+    // Its supervisor starts it again after a second, on the same port.
+    const restarted = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (server.deaths > 0 && !server.server) {
+          clearInterval(poll);
+          setTimeout(() => void server.start().then(resolve), 1_000);
+        }
+      }, 50);
+    });
+    const report = await verifyInlineSpec(spec, server.url, "--seed", "2", "--wait-for-restart", "20");
+    await restarted;
+    const down = report.results.find((r) => r.id === SERVER_DOWN_CHECK);
+    expect(down?.status).toBe("failed");
+    expect(down?.note).toContain("came back");
+    expect(report.results.find((r) => r.id === "positive.health")?.status).toBe("passed");
+    expect(server.afterDeath).toContain("GET /health");
+  });
+});
