@@ -20,7 +20,15 @@ import {
   type SentRequest,
   unanswered,
 } from "./exchange.js";
-import { type ApiName, credentialsFor, IDEMPOTENT_METHODS, SAFE_METHODS, type VerifyOptions } from "./options.js";
+import {
+  type ApiName,
+  credentialKeysFor,
+  IDEMPOTENT_METHODS,
+  SAFE_METHODS,
+  type VerifyOptions,
+  variableFor,
+} from "./options.js";
+import { type CredentialPlaceholders, curlFor } from "./reproduction.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
@@ -101,6 +109,10 @@ export class VerifyContext {
   readonly coverage = new CoverageRecorder();
   /** How many responses the sensitive-data rule has read. */
   exchangesScanned = 0;
+  /** Positive checks of an --spec run, and the operations of which every valid request was refused (not 401/403). */
+  readonly acceptance = { ran: 0, refusedAll: [] as string[] };
+  /** Requests that carried the run's own credentials, and how many of them were refused (401, 403). */
+  readonly credentialed = { sent: 0, refused: 0 };
   /** The last requests sent, the newest first: the ones to name when the target falls over. */
   readonly #recent: RecentRequest[] = [];
   /** Set once the target stopped answering: no request is sent after it. */
@@ -192,10 +204,15 @@ export class VerifyContext {
       else headers.authorization = `Bearer ${await this.token()}`;
     }
     let path = request.path;
+    let carries = auth === "default" && (api !== "openapi" || Object.keys(this.options.headers ?? {}).length > 0);
     if (auth === "default" && api === "openapi" && this.options.auth) {
       const credentials = this.#schemeCredentials(request.method, request.path);
+      carries ||= Object.keys(credentials.headers).length + credentials.query.length > 0;
       Object.assign(headers, credentials.headers);
-      if (credentials.query.length > 0) path += `${path.includes("?") ? "&" : "?"}${credentials.query.join("&")}`;
+      const query = credentials.query.map(
+        ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+      );
+      if (query.length > 0) path += `${path.includes("?") ? "&" : "?"}${query.join("&")}`;
     }
     if (this.options.readOnly && !SAFE_METHODS.includes(request.method.toUpperCase())) {
       throw new SkipCheck(`it needs a ${request.method} request, which --read-only never sends`);
@@ -208,6 +225,10 @@ export class VerifyContext {
     this.#notePaidCard(api, request, reply);
     this.#noteClockMove(api, request, reply);
     this.answers.push({ check, status: reply.status });
+    if (carries && reply.status !== 429) {
+      this.credentialed.sent++;
+      if (reply.status === 401 || reply.status === 403) this.credentialed.refused++;
+    }
     this.coverage.answered(api, request.method, request.path.split("?")[0] ?? "", reply.status);
     return reply;
   }
@@ -256,7 +277,7 @@ export class VerifyContext {
   }
 
   #remember(check: string, api: ApiName, request: SentRequest, answered: number | string): void {
-    this.#recent.unshift({ check, api, baseUrl: this.api(api).baseUrl, request, answered });
+    this.#recent.unshift({ check, api, request, answered });
     this.#recent.length = Math.min(this.#recent.length, 3);
   }
 
@@ -311,8 +332,13 @@ export class VerifyContext {
   /**
    * The --auth credentials an operation's security asks for: the first requirement whose every scheme
    * was given, applied as each scheme says (a header, a query parameter, a cookie, a bearer token).
+   * `asVariables` writes each value as the `$VARIABLE` the rerun line reads instead (for curl lines).
    */
-  #schemeCredentials(method: string, path: string): { headers: Record<string, string>; query: string[] } {
+  #schemeCredentials(
+    method: string,
+    path: string,
+    asVariables = false,
+  ): { headers: Record<string, string>; query: [string, string][]; user?: string } {
     type Scheme = { type?: string; in?: string; name?: string; scheme?: string };
     const spec = this.api("openapi").spec as {
       security?: Record<string, unknown>[];
@@ -322,22 +348,48 @@ export class VerifyContext {
     const found = this.api("openapi").checker.operationFor(method, path.split("?")[0] ?? "");
     const node = found ? spec.paths[found.template]?.[method.toLowerCase()] : undefined;
     const requirements = node?.security ?? spec.security ?? [];
-    const given = credentialsFor(this.options.auth ?? {}, found);
-    const usable = requirements.find((r) => Object.keys(r).length > 0 && Object.keys(r).every((name) => name in given));
+    const keys = credentialKeysFor(this.options.auth ?? {}, found);
+    const usable = requirements.find((r) => Object.keys(r).length > 0 && Object.keys(r).every((name) => name in keys));
     const headers: Record<string, string> = {};
-    const query: string[] = [];
+    const query: [string, string][] = [];
+    let user: string | undefined;
     for (const name of Object.keys(usable ?? {})) {
-      const value = given[name] as string;
+      const key = keys[name] as string;
+      const value = asVariables ? `$${variableFor(key)}` : (this.options.auth?.[key] as string);
       const scheme = spec.components?.securitySchemes?.[name] ?? {};
-      if (scheme.type === "apiKey" && scheme.in === "query")
-        query.push(`${encodeURIComponent(String(scheme.name))}=${encodeURIComponent(value)}`);
+      if (scheme.type === "apiKey" && scheme.in === "query") query.push([String(scheme.name), value]);
       else if (scheme.type === "apiKey" && scheme.in === "cookie") headers.cookie = `${scheme.name}=${value}`;
       else if (scheme.type === "apiKey") headers[String(scheme.name).toLowerCase()] = value;
-      else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic")
-        headers.authorization = /^basic /i.test(value) ? value : basicAuthorization(value);
-      else headers.authorization = /^\w+ /.test(value) ? value : `Bearer ${value}`;
+      else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic") {
+        const given = this.options.auth?.[key] as string;
+        if (asVariables && !/^basic /i.test(given)) user = value;
+        else headers.authorization = /^basic /i.test(given) || asVariables ? value : basicAuthorization(value);
+      } else {
+        const given = this.options.auth?.[key] as string;
+        headers.authorization = /^\w+ /.test(given) ? value : `Bearer ${value}`;
+      }
     }
-    return { headers, query };
+    return { headers, query, ...(user ? { user } : {}) };
+  }
+
+  /** How a reproduction of a request writes the run's own credentials: the variables its rerun line reads. */
+  placeholders(api: ApiName, request: SentRequest): CredentialPlaceholders {
+    if (api !== "openapi") return { headers: {}, query: {} };
+    const headers: Record<string, string> = {};
+    for (const name of Object.keys(this.options.headers ?? {})) headers[name] = `$${variableFor(name)}`;
+    const schemes = this.options.auth
+      ? this.#schemeCredentials(request.method, request.path, true)
+      : { headers: {}, query: [] as [string, string][] };
+    return {
+      headers: { ...headers, ...schemes.headers },
+      query: Object.fromEntries(schemes.query),
+      ...("user" in schemes && schemes.user ? { user: schemes.user } : {}),
+    };
+  }
+
+  /** A curl line that sends the request again, credentials as the rerun line's variables. */
+  reproduce(api: ApiName, request: SentRequest, baseUrl = this.api(api).baseUrl): string {
+    return curlFor(request, baseUrl, api, this.placeholders(api, request));
   }
 
   /** A sandbox clock the run moved, so that the run can put it back. */

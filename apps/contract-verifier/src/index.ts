@@ -1,5 +1,5 @@
 export type { Check, CheckResult, Violation } from "./check.js";
-export { type ApiName, type Profile, parseOptions, type VerifyOptions } from "./options.js";
+export { type ApiName, type Profile, parseOptions, UsageError, type VerifyOptions } from "./options.js";
 export { loadPacts, type Pact, type PactInteraction, parsePact, UnreadablePact } from "./pact/pact-file.js";
 export { crossCheckPact, interactionVsSpec } from "./pact/pact-vs-spec.js";
 export { SANDBOX_PROVIDER_STATES, type StateSetup, setUpState } from "./pact/sandbox-provider-states.js";

@@ -433,12 +433,21 @@ export function credentialsFor(
   auth: Readonly<Record<string, string>>,
   op: { operationId: string; method: string; template: string } | undefined,
 ): Record<string, string> {
+  const keys = credentialKeysFor(auth, op);
+  return Object.fromEntries(Object.entries(keys).map(([scheme, key]) => [scheme, auth[key] as string]));
+}
+
+/** Which --auth key gives each scheme its value for one operation (`apiKey@/api/client/*` or `apiKey`). */
+export function credentialKeysFor(
+  auth: Readonly<Record<string, string>>,
+  op: { operationId: string; method: string; template: string } | undefined,
+): Record<string, string> {
   const plain: Record<string, string> = {};
   const scoped: Record<string, string> = {};
-  for (const [key, value] of Object.entries(auth)) {
+  for (const key of Object.keys(auth)) {
     const at = key.indexOf("@");
-    if (at < 0) plain[key] = value;
-    else if (op && matchesOperation(op, key.slice(at + 1))) scoped[key.slice(0, at)] ??= value;
+    if (at < 0) plain[key] = key;
+    else if (op && matchesOperation(op, key.slice(at + 1))) scoped[key.slice(0, at)] ??= key;
   }
   return { ...plain, ...scoped };
 }

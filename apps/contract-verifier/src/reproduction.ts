@@ -13,13 +13,34 @@ function unmask(value: string, variable: string): string | undefined {
 }
 
 /**
+ * Where the run's own credentials go in a request, each written with the variable the rerun line
+ * reads (`--header "authorization: $AUTHORIZATION"` → `-H "authorization: $AUTHORIZATION"`;
+ * `--auth "bearer=$BEARER"` → `-H "authorization: Bearer $BEARER"`): one variable, one meaning, so
+ * that exporting what one line needs makes the other right too.
+ */
+export interface CredentialPlaceholders {
+  /** By lower-case header name: the header's value as written, `$VARIABLE`s in it. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** By query parameter name. */
+  readonly query: Readonly<Record<string, string>>;
+  /** A Basic scheme's `user:password`, for `curl -u`. */
+  readonly user?: string;
+}
+
+/**
  * A one-line `curl` that sends the request again, for a person to paste: every credential as an
- * environment variable named after its header or query parameter (never its value), card numbers
+ * environment variable (never its value), the run's own as `placeholders` says, card numbers
  * masked and CVCs blanked as in every report. The payspec APIs keep their documented variables.
  */
-export function curlFor(request: SentRequest, baseUrl: string, api: string): string {
+export function curlFor(
+  request: SentRequest,
+  baseUrl: string,
+  api: string,
+  placeholders: CredentialPlaceholders = { headers: {}, query: {} },
+): string {
   const path = request.path.replace(/([?&])([^=&]+)=\*\*\*/g, (_, sep: string, name: string) => {
-    return `${sep}${name}=$${variableFor(decodeURIComponent(name))}`;
+    const decoded = decodeURIComponent(name);
+    return `${sep}${name}=${placeholders.query[decoded] ?? `$${variableFor(decoded)}`}`;
   });
   const url = `${baseUrl}${path}`;
   const parts = ["curl", "-sS", "-X", request.method, path === request.path ? quote(url) : expanding(url)];
@@ -29,6 +50,9 @@ export function curlFor(request: SentRequest, baseUrl: string, api: string): str
     else if (api === "gateway" && scheme === "basic")
       parts.push("-u", '"$PAYSPEC_VERIFY_GATEWAY_KEY:$PAYSPEC_VERIFY_GATEWAY_SECRET"');
     else if (api === "gateway" && scheme === "bearer") parts.push("-H", '"Authorization: Bearer $GATEWAY_TOKEN"');
+    else if (placeholders.headers[name.toLowerCase()] !== undefined)
+      parts.push("-H", expanding(`${name}: ${placeholders.headers[name.toLowerCase()]}`));
+    else if (scheme === "basic" && placeholders.user) parts.push("-u", expanding(placeholders.user));
     else {
       const variable = unmask(value, variableFor(name));
       parts.push("-H", variable ? expanding(`${name}: ${variable}`) : quote(`${name}: ${value}`));

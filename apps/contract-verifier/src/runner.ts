@@ -21,9 +21,9 @@ import {
   SAFE_METHODS,
   SANDBOX_VERIFY_API_KEY,
   type VerifyOptions,
+  variableFor,
 } from "./options.js";
 import { produceIds } from "./produced-ids.js";
-import { curlFor } from "./reproduction.js";
 import { SpecProblem } from "./schema-data.js";
 import { notRunResult, ServerDown, serverDownResult } from "./server-down.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
@@ -277,7 +277,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
           ...(exchange
             ? {
                 request: exchange.request,
-                reproduce: curlFor(exchange.request, context.api(check.api).baseUrl, check.api),
+                reproduce: context.reproduce(check.api, exchange.request),
               }
             : {}),
           expected: v.expected,
@@ -323,7 +323,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
                 : "an answer before the server closes the connection (a server refusing a request early should still let the client read its answer, RFC 9112 §9.6)"
               : "an answer",
         actual: error.message,
-        reproduce: curlFor(error.request, context.api(check.api).baseUrl, check.api),
+        reproduce: context.reproduce(check.api, error.request),
         rerun: rerunFlags(context.options, check.id),
       });
     } else if (error instanceof SpecProblem) {
@@ -365,7 +365,7 @@ function cardDataResult(context: VerifyContext): CheckResult {
     request: leak.exchange.request,
     expected: "no card number or CVC in any response (cards masked to six and four digits)",
     actual: `${leak.findings.join("; ")} (request made by ${leak.check})`,
-    reproduce: curlFor(leak.exchange.request, leak.baseUrl, leak.api),
+    reproduce: context.reproduce(leak.api, leak.exchange.request, leak.baseUrl),
     rerun: rerunFlags(context.options, leak.check),
   }));
   return context.secrets.redactDeep({
@@ -381,6 +381,45 @@ function cardDataResult(context: VerifyContext): CheckResult {
   });
 }
 
+/** The share of operations refusing every valid request above which a run fails (`acceptance.valid-data`). */
+export const REFUSED_ALL_THRESHOLD = 0.5;
+
+/**
+ * `acceptance.valid-data`, for runs of another spec with at least four positive checks: a provider
+ * refusing all valid data for most operations fails, even where each refusal is declared (alone, a
+ * declared refusal is a business rule the run cannot know, and only a warning).
+ */
+function acceptanceResult(context: VerifyContext): CheckResult[] {
+  const { ran, refusedAll } = context.acceptance;
+  if (!context.apis.openapi || ran < 4) return [];
+  const failed = refusedAll.length > ran * REFUSED_ALL_THRESHOLD;
+  const named =
+    refusedAll.slice(0, 10).join(", ") + (refusedAll.length > 10 ? ` and ${refusedAll.length - 10} more` : "");
+  return [
+    {
+      id: "acceptance.valid-data",
+      title: `at most half of the operations checked refuse every valid request (${refusedAll.length} of ${ran} did)`,
+      api: "openapi",
+      profile: "schema",
+      status: failed ? "failed" : "passed",
+      violations: failed
+        ? [
+            {
+              check: "acceptance.valid-data",
+              operation: "(the whole run)",
+              expected: `valid requests accepted by most operations (at most ${REFUSED_ALL_THRESHOLD * 100}% refusing all of them)`,
+              actual: `${refusedAll.length} of ${ran} operations refused every valid request with a 4xx (${named}); a provider refusing everything is not keeping business rules. If these operations need data the run cannot make, leave them out with --exclude-operations`,
+              rerun: rerunFlags(context.options, "acceptance.valid-data").replace(/ --only \S*$/, ""),
+            },
+          ]
+        : [],
+      requests: 0,
+      durationMs: 0,
+      medianResponseMs: 0,
+    },
+  ];
+}
+
 /** `sensitive.credentials`: no answer of the run repeated a credential it sent. */
 function credentialsResult(context: VerifyContext): CheckResult {
   const violations: Violation[] = context.credentialEchoes.map((echo) => ({
@@ -389,7 +428,7 @@ function credentialsResult(context: VerifyContext): CheckResult {
     request: echo.exchange.request,
     expected: "no credential the run sent (a --header value, an API key, a token) in any answer",
     actual: `a credential the run sent came back in ${echo.where.join(" and ")} (request made by ${echo.check})`,
-    reproduce: curlFor(echo.exchange.request, echo.baseUrl, echo.api),
+    reproduce: context.reproduce(echo.api, echo.exchange.request, echo.baseUrl),
     rerun: rerunFlags(context.options, echo.check),
   }));
   return context.secrets.redactDeep({
@@ -480,7 +519,7 @@ async function checksUntilDown(
   let notRun: string | undefined;
   const fellOver = async (down: ServerDown): Promise<string> => {
     const back = options.waitForRestartMs !== undefined && (await context.awaitRestart(options.waitForRestartMs));
-    results.push(serverDownResult(down, options, back));
+    results.push(serverDownResult(down, options, back, (api, request) => context.reproduce(api, request)));
     onResult(results[results.length - 1] as CheckResult, results.length - 1, checks.length + 1);
     if (back) return "";
     notRun = `the server stopped answering (${down.why}) before this check; see ${results[results.length - 1]?.id}`;
@@ -511,6 +550,23 @@ async function checksUntilDown(
     results.push(result);
     onResult(result, i, checks.length);
   }
+}
+
+/**
+ * A run in which every request carrying its credentials was refused (401, 403) verified nothing: a
+ * rerun line whose variable is not set, an expired token. It must not end "passed" (each refusal
+ * alone is only a warning), so it cannot run: exit 2, naming the variables to set.
+ */
+function assertCredentialsNotRefusedEverywhere(context: VerifyContext): void {
+  const { sent, refused } = context.credentialed;
+  if (sent === 0 || refused < sent) return;
+  const { options } = context;
+  const variables = options.specFile
+    ? [...Object.keys(options.headers ?? {}), ...Object.keys(options.auth ?? {})].map((name) => `$${variableFor(name)}`)
+    : ["$PAYSPEC_VERIFY_API_KEY", "$PAYSPEC_VERIFY_GATEWAY_KEY", "$PAYSPEC_VERIFY_GATEWAY_SECRET"];
+  throw new CannotRun(
+    `every one of the ${sent} request${sent === 1 ? "" : "s"} that carried the run's credentials was refused (401 or 403), so nothing was verified: the credential is missing, wrong or expired. Set ${variables.join(", ")} (what the printed curl and rerun lines read) to a working credential, or give it with ${options.specFile ? "--header or --auth" : "--api-key, --gateway-key and --gateway-secret"}, and run again.`,
+  );
 }
 
 /** Runs the selected checks one after another and reports each as it finishes. */
@@ -561,7 +617,10 @@ export async function runVerification(
   } finally {
     clockProblems = context.serverDown ? [] : await context.restoreClocks();
   }
-  const closing = [cardDataResult(context), credentialsResult(context)].filter((r) => checkChosen(options, r.id));
+  assertCredentialsNotRefusedEverywhere(context);
+  const closing = [cardDataResult(context), credentialsResult(context), ...acceptanceResult(context)].filter((r) =>
+    checkChosen(options, r.id),
+  );
   for (const [i, result] of closing.entries()) {
     results.push(result);
     onResult(result, checks.length + i, checks.length + closing.length);

@@ -1,7 +1,6 @@
 import type { Check, CheckResult, Violation } from "./check.js";
 import type { SentRequest } from "./exchange.js";
 import { type ApiName, rerunFlags, type VerifyOptions } from "./options.js";
-import { curlFor } from "./reproduction.js";
 
 /** The id of the finding a run reports when its target stops answering. */
 export const SERVER_DOWN_CHECK = "server.stopped-answering";
@@ -10,7 +9,6 @@ export const SERVER_DOWN_CHECK = "server.stopped-answering";
 export interface RecentRequest {
   readonly check: string;
   readonly api: ApiName;
-  readonly baseUrl: string;
   readonly request: SentRequest;
   /** The status it got, or why it got none. */
   readonly answered: number | string;
@@ -39,14 +37,19 @@ function rerunOf(options: VerifyOptions, check: string): string {
 }
 
 /** One failing result naming the requests sent just before the target fell over, each with its curl and rerun line. */
-export function serverDownResult(down: ServerDown, options: VerifyOptions, back: boolean): CheckResult {
+export function serverDownResult(
+  down: ServerDown,
+  options: VerifyOptions,
+  back: boolean,
+  reproduce: (api: ApiName, request: SentRequest) => string,
+): CheckResult {
   const violations: Violation[] = down.recent.map((sent, i) => ({
     check: SERVER_DOWN_CHECK,
     operation: `${sent.request.method} ${sent.request.path.split("?")[0]}`,
     request: sent.request,
     expected: "the server to keep answering",
     actual: `${i === 0 ? "the last request before the server stopped answering" : `${i + 1} requests before it stopped answering`} (sent by ${sent.check}, ${typeof sent.answered === "number" ? `answered ${sent.answered}` : sent.answered}); afterwards nothing answered (${down.why})${back ? ", until it came back" : ""}`,
-    reproduce: curlFor(sent.request, sent.baseUrl, sent.api),
+    reproduce: reproduce(sent.api, sent.request),
     rerun: rerunOf(options, sent.check),
   }));
   return {

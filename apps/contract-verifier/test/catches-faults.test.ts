@@ -455,6 +455,21 @@ describe("the verifier reports each fault through the check that should catch it
     if (typeof saying === "string") expect(said).toContain(saying);
     else expect(said).toMatch(saying);
   });
+  it("stops every listing walk at a repeating cursor's first repeat, instead of walking 1,000 pages", async () => {
+    const repeating = FAULTS.find((f) => f.fault.startsWith("a repeating cursor"));
+    const report = await verifyThroughProxy("behaviour", repeating?.rule(), ["--include-checks", "pagination,filters"]);
+    const walks = report.results.filter((r) => /^(pagination|filters)\./.test(r.id));
+    expect(walks.length).toBeGreaterThanOrEqual(4);
+    for (const walk of walks) {
+      // filters.filter walks with limit=1000: the workspace fits one page, and a cursor never comes.
+      if (walk.id.startsWith("pagination.")) expect(walk.status, walk.id).toBe("failed");
+      // A few pages per walk (filters walk once per filter value), never MAX_PAGES.
+      expect(walk.requests, walk.id).toBeLessThan(100);
+    }
+    expect(failedChecks(report)["pagination.disjoint-complete"]?.join("\n")).toContain(
+      "next_cursor repeats the cursor of an earlier page",
+    );
+  });
   it("passes a faithful provider (the control case)", async () => {
     expect(failedChecks(await verifyThroughProxy("sandbox"))).toEqual({});
   });

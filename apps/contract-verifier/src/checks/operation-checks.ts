@@ -228,6 +228,12 @@ function expectConformanceOrWarn(
   expectConformance(run, api, reply);
 }
 
+/**
+ * Refusals that blame the request itself (malformed, unprocessable, too large, of the wrong type),
+ * not the server's state (404, 409) or the credential (401, 403).
+ */
+const BLAMES_THE_REQUEST: readonly number[] = [400, 411, 413, 414, 415, 422, 431];
+
 /** A valid request's answer was a refusal: a 4xx other than the 404 a made-up id may fairly get. */
 function refused(reply: RecordedExchange, hasPathParams: boolean): boolean {
   if (reply.status === 404 && hasPathParams) return false;
@@ -281,11 +287,28 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
           }
           const refusals = replies.filter((r) => refused(r, pathParams.length > 0));
           const allDeclared = refusals.every((r) => declares(node, r.status, false));
-          if (refusals.length === replies.length && !declaresSuccess(node)) {
+          const refusedAll = refusals.length === replies.length;
+          run.ctx.acceptance.ran++;
+          if (refusedAll && !refusals.every((r) => r.status === 401 || r.status === 403))
+            run.ctx.acceptance.refusedAll.push(name);
+          if (refusedAll && !declaresSuccess(node)) {
             run.warn(
               `${op.method} ${op.template}: no success status is declared (only ${Object.keys(node.responses ?? {}).join(", ")}); the spec should declare what a valid request gets.`,
             );
-          } else if (refusals.length === replies.length && allDeclared && !run.ctx.options.strictAcceptance) {
+          } else if (
+            refusedAll &&
+            parameters.length === 0 &&
+            !node.requestBody &&
+            refusals.every((r) => BLAMES_THE_REQUEST.includes(r.status))
+          ) {
+            // Nothing in the request but credentials: no business rule can find fault with it.
+            run.expect(false, {
+              expected:
+                "a request with no parameters and no body accepted (it holds nothing but credentials, so nothing in it can be invalid)",
+              actual: `every valid request was refused: ${refusals.map((r) => describeReply(r)).join("; ")}`,
+              exchange: refusals[0],
+            });
+          } else if (refusedAll && allDeclared && !run.ctx.options.strictAcceptance) {
             // A declared 4xx is the API keeping a rule the run cannot know (a wrong password, an
             // example that exists already, a token whose type cannot do this): counted, not failed.
             const statuses = [...new Set(refusals.map((r) => r.status))].join(", ");
