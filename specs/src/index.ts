@@ -25,4 +25,11 @@ export {
   schemaDisagreements,
 } from "./schema-agreement.js";
 export { resolveRef, type SpecExample, specExamples } from "./spec-examples.js";
-export { createSpecValidator, pointerOf, type SpecValidation, type SpecValidator } from "./spec-validator.js";
+export {
+  createSpecValidator,
+  IGNORED_NULLABLE,
+  pointerOf,
+  type SpecValidation,
+  type SpecValidator,
+  type SpecValidatorOptions,
+} from "./spec-validator.js";

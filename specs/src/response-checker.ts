@@ -1,5 +1,5 @@
 import { resolveRef } from "./spec-examples.js";
-import { createSpecValidator, pointerOf } from "./spec-validator.js";
+import { createSpecValidator, pointerOf, type SpecValidatorOptions } from "./spec-validator.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
 type Node = Record<string, any>;
@@ -47,9 +47,9 @@ function templateRegex(template: string): RegExp {
  * content type must be one the status declares, required headers must be present and valid, and a
  * JSON body must validate against its schema. Returns the problems, empty when the exchange conforms.
  */
-export function createResponseChecker(spec: object) {
+export function createResponseChecker(spec: object, options: SpecValidatorOptions = {}) {
   const doc = spec as Node;
-  const validator = createSpecValidator(spec);
+  const validator = createSpecValidator(spec, options);
   // Literal templates before parameterised ones, so /v1/payments/batch never matches /v1/payments/{id}.
   const operations = Object.entries<Node>(doc.paths)
     .flatMap(([template, item]) =>

@@ -11,6 +11,15 @@ export interface SpecValidation {
   readonly errors: readonly string[];
 }
 
+export interface SpecValidatorOptions {
+  /**
+   * Shows the offending value at the end of each message about a value (`, got null`), as this
+   * function writes it (clipped, card data and secrets redacted: the caller knows which). Without
+   * it, messages never quote a value: an API's own errors must not echo what was sent.
+   */
+  readonly showValue?: (value: unknown, instancePath: string) => string;
+}
+
 export interface SpecValidator {
   /** Validates `value` against the schema at `pointer` (a JSON pointer into the spec, `#/...`). */
   validate(pointer: string, value: unknown): SpecValidation;
@@ -50,15 +59,33 @@ function detail(e: ErrorObject): string {
   return "";
 }
 
+/** Keywords about one value (not about an object's or a list's members): their messages may show it. */
+const VALUE_KEYWORDS = new Set([
+  ...["type", "format", "pattern", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+  ...["multipleOf", "minLength", "maxLength", "oneOf", "anyOf", "not"],
+]);
+
+/**
+ * Marks a schema whose `nullable: true` the document's OpenAPI version ignores (set by whoever
+ * rewrote the document to JSON Schema): the message for a `null` there says so and why.
+ */
+export const IGNORED_NULLABLE = "x-payspec-ignored-nullable";
+
 /**
  * One line per problem, each naming where (the JSON pointer in the value), what (the property or the
  * allowed values) and which keyword of the schema failed: `/data/0 must NOT have additional
- * properties: "secret" (additionalProperties)`.
+ * properties: "secret" (additionalProperties)`; with `showValue`, the value too (`, got null`), and
+ * for a null, a `nullable` the document's version ignores.
  */
-function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map(
-    (e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}${detail(e)} (${e.keyword})`,
-  );
+function describe(errors: readonly ErrorObject[] | null | undefined, options: SpecValidatorOptions): string[] {
+  return (errors ?? []).map((e) => {
+    const line = `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}${detail(e)} (${e.keyword})`;
+    if (!options.showValue || !VALUE_KEYWORDS.has(e.keyword)) return line;
+    const ignored =
+      e.data === null ? (e.parentSchema as Record<string, unknown> | undefined)?.[IGNORED_NULLABLE] : undefined;
+    const why = typeof ignored === "string" ? `; nullable: true is ignored here: ${ignored}` : "";
+    return `${line}, got ${options.showValue(e.data, e.instancePath)}${why}`;
+  });
 }
 
 /**
@@ -67,8 +94,14 @@ function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
  * against it too). Formats are enforced; a `discriminator` chooses the branch of its `oneOf`/`anyOf`,
  * as OpenAPI says; other OpenAPI-only keywords are ignored.
  */
-export function createSpecValidator(spec: object): SpecValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: patternRegExp } });
+export function createSpecValidator(spec: object, options: SpecValidatorOptions = {}): SpecValidator {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    verbose: options.showValue !== undefined,
+    code: { regExp: patternRegExp },
+  });
   addFormats(ajv);
   ajv.addFormat("binary", true);
   // OpenAPI's own formats, so that any spec (not only ours) validates without unknown-format noise.
@@ -89,7 +122,7 @@ export function createSpecValidator(spec: object): SpecValidator {
         compiled.set(pointer, fn);
       }
       const valid = fn(value) as boolean;
-      return { valid, errors: valid ? [] : describe(fn.errors) };
+      return { valid, errors: valid ? [] : describe(fn.errors, options) };
     },
   };
 }

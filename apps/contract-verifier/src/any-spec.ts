@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { IGNORED_NULLABLE } from "@payspec/specs";
 import { parseDocument } from "yaml";
 import { inlineNonSchemaRefs } from "./spec-refs.js";
 
@@ -19,19 +20,34 @@ function externalRef(node: unknown, at = "#"): string | undefined {
 }
 
 /**
+ * What `nullable: true` without a `type` beside it means, by the document's version: up to 3.0.2 it
+ * allowed null (the reading of every tool of the time); 3.0.3 made it explicit that it then has no
+ * effect; 3.1 has no such keyword. Where it is ignored, the reason goes into the messages.
+ */
+function untypedNullable(version: string): "allows-null" | string {
+  if (/^3\.0\.[0-2]$/.test(version)) return "allows-null";
+  if (version.startsWith("3.0."))
+    return `OpenAPI ${version} gives nullable effect only beside a type in the same schema (3.0.3 made that explicit); add the type, or a {"type": "null"} member to the oneOf`;
+  return `nullable is not an OpenAPI ${version} keyword; allow null with type: [..., "null"] or a {"type": "null"} member`;
+}
+
+/**
  * OpenAPI 3.0 schemas are not JSON Schema 2020-12: `nullable` and boolean `exclusiveMinimum` /
  * `exclusiveMaximum` mean something else there. Rewritten to their 3.1 form, one validator serves both.
  */
-function as31Schema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(as31Schema);
+function as31Schema(node: unknown, nullableRule: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => as31Schema(item, nullableRule));
   if (typeof node !== "object" || node === null) return node;
   const out: Node = {};
-  for (const [key, value] of Object.entries(node)) out[key] = as31Schema(value);
+  for (const [key, value] of Object.entries(node)) out[key] = as31Schema(value, nullableRule);
+  const untyped = out.nullable === true && out.type === undefined && !out.enum;
   if (out.nullable === true) {
     if (typeof out.type === "string") out.type = [out.type, "null"];
     else if (out.enum) out.enum = [...out.enum, null];
   }
   if (typeof out.nullable === "boolean") delete out.nullable;
+  if (untyped && nullableRule === "allows-null") return { anyOf: [{ type: "null" }, out] };
+  if (untyped) out[IGNORED_NULLABLE] = nullableRule;
   for (const [flag, bound] of [
     ["exclusiveMinimum", "minimum"],
     ["exclusiveMaximum", "maximum"],
@@ -112,7 +128,7 @@ export async function loadAnySpec(file: string): Promise<object> {
     );
   }
   // 3.1 documents written by hand still say `nullable`: read it as 3.0 meant it rather than choke on it.
-  const schemas31 = as31Schema(doc) as Node;
+  const schemas31 = as31Schema(doc, untypedNullable(version)) as Node;
   try {
     return inlineNonSchemaRefs(schemas31);
   } catch (error) {

@@ -32,6 +32,7 @@ import { type CredentialPlaceholders, curlFor } from "./reproduction.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
+import { shownValue } from "./shown-value.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 import { type RecentRequest, ServerDown } from "./server-down.js";
 
@@ -135,8 +136,8 @@ export class VerifyContext {
         name: "openapi",
         baseUrl: options.openapiUrl,
         spec: anySpec,
-        checker: createResponseChecker(anySpec),
-        validator: createSpecValidator(anySpec),
+        checker: createResponseChecker(anySpec, { showValue: shownValue }),
+        validator: createSpecValidator(anySpec, { showValue: shownValue }),
       };
     }
     if (options.paymentsUrl) {
@@ -144,8 +145,8 @@ export class VerifyContext {
         name: "payments",
         baseUrl: options.paymentsUrl,
         spec: paymentsAccountsSpec,
-        checker: createResponseChecker(paymentsAccountsSpec),
-        validator: createSpecValidator(paymentsAccountsSpec),
+        checker: createResponseChecker(paymentsAccountsSpec, { showValue: shownValue }),
+        validator: createSpecValidator(paymentsAccountsSpec, { showValue: shownValue }),
       };
     }
     if (options.gatewayUrl) {
@@ -153,8 +154,8 @@ export class VerifyContext {
         name: "gateway",
         baseUrl: options.gatewayUrl,
         spec: cardGatewaySpec,
-        checker: createResponseChecker(cardGatewaySpec),
-        validator: createSpecValidator(cardGatewaySpec),
+        checker: createResponseChecker(cardGatewaySpec, { showValue: shownValue }),
+        validator: createSpecValidator(cardGatewaySpec, { showValue: shownValue }),
       };
     }
     for (const handle of Object.values(this.apis)) this.coverage.track(handle.name, handle.spec, handle.checker);
