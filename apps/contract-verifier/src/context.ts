@@ -32,9 +32,9 @@ import { type CredentialPlaceholders, curlFor } from "./reproduction.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
 import { seededUuid } from "./seeded-uuid.js";
-import { shownValue } from "./shown-value.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 import { type RecentRequest, ServerDown } from "./server-down.js";
+import { shownValue } from "./shown-value.js";
 
 export interface AccountPair {
   readonly from: string;
@@ -104,6 +104,8 @@ export class VerifyContext {
   readonly clockMoves = new Map<"workspace" | "gateway", number>();
   /** The status of every answer, by the check that asked: the run's warnings read them. */
   readonly answers: { check: string; status: number }[] = [];
+  /** Operations whose request body the run cannot make (a media type other than JSON and forms), with those types. */
+  readonly unmadeBodies = new Set<string>();
   /** Operations a check of the run left alone for want of an id the run made itself, and why. */
   readonly leftAlone = new Map<string, string>();
   /** Which declared statuses and constraints the run exercised. */

@@ -2,6 +2,7 @@ import { pointerOf, resolveRef, specExamples } from "@payspec/specs";
 import { SkipCheck } from "./check-outcomes.js";
 import type { AccountRef, SendOptions, VerifyContext } from "./context.js";
 import { needsOwnIds, noOwnId } from "./destructive-calls.js";
+import { encodeForm, FORM_MEDIA_TYPES, type FormBody, formBodyOf } from "./form-bodies.js";
 import type { ApiName } from "./options.js";
 import { type Direction, generateData, inlineSchema, SpecProblem } from "./schema-data.js";
 
@@ -19,6 +20,8 @@ export interface OperationRequest {
   /** Header parameters the operation requires (not credentials: the run adds those). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** Set when the body goes as a form (multipart or urlencoded) rather than JSON. */
+  readonly form?: FormBody;
 }
 
 export function toSend(
@@ -41,12 +44,15 @@ export function toSend(
       ),
   );
   const body = "body" in overrides ? overrides.body : request.body;
-  const headers = overrides.headers ?? request.headers;
+  const headers: Record<string, string> = { ...(overrides.headers ?? request.headers) };
+  const sent = overrides.omitBody || body === undefined ? undefined : body;
+  const form = sent !== undefined && request.form ? encodeForm(sent, request.form) : undefined;
+  if (form) headers["content-type"] = form.contentType;
   return {
     method: request.method,
     path: `${path}${search.size ? `?${search}` : ""}`,
-    ...(headers && Object.keys(headers).length > 0 ? { headers: { ...headers } } : {}),
-    ...(overrides.omitBody || body === undefined ? {} : { json: body }),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(form ? { raw: form.raw } : sent === undefined ? {} : { json: sent }),
   };
 }
 
@@ -118,6 +124,11 @@ export function operationParameters(spec: object, op: { template: string; method
 /** The JSON media type an operation's request body declares (`application/json`, `…+json`), if any. */
 export function jsonMediaType(node: Node): string | undefined {
   return Object.keys(node.requestBody?.content ?? {}).find((type) => /^application\/(.+\+)?json$/.test(type));
+}
+
+/** The request body media type a run makes: JSON first, then a form (multipart, urlencoded); undefined for any other. */
+export function madeMediaType(node: Node): string | undefined {
+  return jsonMediaType(node) ?? FORM_MEDIA_TYPES.find((type) => type in (node.requestBody?.content ?? {}));
 }
 
 /** How a value is made: from the spec's examples first, or generated with only required or with every property. */
@@ -221,14 +232,21 @@ export function anySpecRequest(
     else if (param.in === "query") query[param.name] = value;
     else headers[param.name.toLowerCase()] = typeof value === "string" ? value : JSON.stringify(value);
   }
-  const media = jsonMediaType(node);
+  const media = madeMediaType(node);
   const content = media ? node.requestBody.content[media] : undefined;
+  if (node.requestBody && !media)
+    ctx.unmadeBodies.add(`${op.method} ${op.template} (${Object.keys(node.requestBody.content ?? {}).join(", ")})`);
+  const form =
+    media && content && media !== jsonMediaType(node)
+      ? formBodyOf(media, inlineSchema(spec, content.schema) as Node, content.encoding)
+      : undefined;
   return {
     ...base,
     pathParams,
     query,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(content && media ? { body: validValue(ctx, op.api, bodyPointer(op, media), content, sampling) } : {}),
+    ...(form ? { form } : {}),
   };
 }
 

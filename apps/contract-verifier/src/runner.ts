@@ -629,6 +629,11 @@ export async function runVerification(
     ...runWarnings(context, results),
     ...(anySpec ? modeSwitchesLeftOut(options, context) : []),
     ...(anySpec ? leftAloneNote(options, context) : []),
+    ...(context.unmadeBodies.size > 0
+      ? [
+          `request bodies not made (their media types are not JSON, multipart/form-data or application/x-www-form-urlencoded), so these were sent without one or skipped: ${[...context.unmadeBodies].join(", ")}.`,
+        ]
+      : []),
     ...discoveryNote(context),
     ...clockProblems,
   ];

@@ -82,6 +82,14 @@ export function inlineSchema(
     }
   }
   if (Array.isArray(out.required)) out.required = out.required.filter((name: string) => !dropped.has(name));
+  // A required property the schema gives no schema of its own may be anything (or what
+  // additionalProperties says): named, so that the generator makes it even when it adds no made-up
+  // properties. Left out, every smallest-form attempt missed it and the run blamed the spec.
+  if (Array.isArray(out.required) && out.additionalProperties !== false) {
+    const open = typeof out.additionalProperties === "object" ? out.additionalProperties : {};
+    for (const name of out.required as string[])
+      if (!dropped.has(name) && !(name in (out.properties ?? {}))) out.properties = { ...out.properties, [name]: open };
+  }
   if (out.items === CYCLE) {
     out.items = {};
     out.maxItems = 0;

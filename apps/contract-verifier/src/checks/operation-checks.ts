@@ -7,6 +7,7 @@ import {
   bodyPointer,
   dereference,
   jsonMediaType,
+  madeMediaType,
   type OperationInfo,
   type OperationRequest,
   operationNode,
@@ -265,7 +266,9 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         async run(run) {
           const request = await validRequest(run.ctx, op);
           if (node.requestBody?.required && request.body === undefined)
-            run.skip(`its request body is not JSON (${Object.keys(node.requestBody.content ?? {}).join(", ")})`);
+            run.skip(
+              `its request body is none the run can make (${Object.keys(node.requestBody.content ?? {}).join(", ")}; it makes JSON, multipart/form-data and application/x-www-form-urlencoded)`,
+            );
           const reply = await run.send(toSend(request));
           if (!anySpec) return void expectSuccess(run, api, reply);
           // Without knowing the API, a valid request may still meet a 404 (an id that does not exist):
@@ -433,7 +436,7 @@ export function operationChecks(api: ApiName, spec: object): Check[] {
         },
       });
     }
-    if (jsonMediaType(node) || parameters.some((p) => p.in === "query" || (anySpec && p.in === "path"))) {
+    if (madeMediaType(node) || parameters.some((p) => p.in === "query" || (anySpec && p.in === "path"))) {
       checks.splice(1, 0, {
         id: `generated.${op.operationId}`,
         operationId: op.operationId,
