@@ -16,10 +16,10 @@ export function destroys(op: { method: string; template: string; operationId: st
   const method = op.method.toUpperCase();
   if (SAFE_METHODS.includes(method)) return undefined;
   const named = op.template.includes("{");
-  if (method === "DELETE") return "it deletes";
-  if (method === "PUT" || method === "PATCH") return named ? "it changes" : "it replaces what is there";
-  if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`)) return "its name says it removes or resets";
-  return named ? "it acts on an existing resource" : undefined;
+  if (method === "DELETE") return "deletes";
+  if (method === "PUT" || method === "PATCH") return named ? "changes what it names" : "replaces what is there";
+  if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`)) return "says by its name that it removes or resets";
+  return named ? "acts on an existing thing that its path names" : undefined;
 }
 
 /**
@@ -35,7 +35,7 @@ export function needsOwnIds(op: { method: string; template: string; operationId:
 export function neverCalled(op: { method: string; template: string; operationId: string }): string | undefined {
   const why = destroys(op);
   if (why === undefined || needsOwnIds(op)) return undefined;
-  return `${why}, and names nothing this run could have created`;
+  return `it ${why}, and names nothing this run could have created`;
 }
 
 /** Why a destroying operation's check is skipped: the run made no thing of the kind it acts on. */
@@ -47,5 +47,5 @@ export function noOwnId(
   const made = producer
     ? `creating one first (${producer}) gave no id`
     : `no operation creates one (no response link feeds {${parameter}}, and there is no POST to the collection it hangs from)`;
-  return `${op.method} ${op.template} ${destroys(op)} and this run acts only on what it created itself; ${made}. --allow-destructive calls it with ids the server listed, on a server whose data may be lost.`;
+  return `${op.method} ${op.template} ${destroys(op)}, and this run acts only on what it created itself: ${made}. --allow-destructive calls it with ids the server listed, on a server whose data may be lost.`;
 }

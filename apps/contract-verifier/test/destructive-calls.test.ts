@@ -191,9 +191,7 @@ describe("a full --spec run on a shared server", () => {
     // Files have no producer: their delete is skipped, saying why and how to opt in.
     const deleteFile = resultOf(report, "positive.deleteFile");
     expect(deleteFile?.status).toBe("skipped");
-    expect(deleteFile?.note).toContain(
-      "DELETE /files/{id} it deletes and this run acts only on what it created itself",
-    );
+    expect(deleteFile?.note).toContain("DELETE /files/{id} deletes, and this run acts only on what it created itself");
     expect(deleteFile?.note).toContain("no operation creates one");
     expect(deleteFile?.note).toContain("--allow-destructive");
     // Operations that name nothing the run could make are not checked at all, and the summary lists them.

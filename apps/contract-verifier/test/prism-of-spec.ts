@@ -31,6 +31,10 @@ export async function startPrismOf(
       res.end(JSON.stringify({ title: `Prism threw: ${error.message}` }));
     });
   });
+  /** The body as Prism's own server hands it on: JSON parsed, anything else (a form) as its text, which Prism splits. */
+  function requestBody(text: string, type: string): unknown {
+    return /json/.test(type) || type === "" ? JSON.parse(text) : text;
+  }
   async function answer(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -46,7 +50,7 @@ export async function startPrismOf(
         method: (req.method ?? "get").toLowerCase() as never,
         url: { path: url.pathname, query },
         headers: req.headers as Record<string, string>,
-        ...(text ? { body: JSON.parse(text) } : {}),
+        ...(text ? { body: requestBody(text, req.headers["content-type"] ?? "") } : {}),
       },
       operations,
     )();
