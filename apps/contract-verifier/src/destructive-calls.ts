@@ -1,10 +1,16 @@
 import { SAFE_METHODS } from "./options.js";
 
 /**
- * A POST that empties or removes what is already there, whatever its path: WireMock's
- * `POST /__admin/reset`, `POST /__admin/mappings/remove`, a batch delete.
+ * A POST that empties, removes, overwrites or rewrites what is already there, whatever its path:
+ * WireMock's `POST /__admin/reset`, `/mappings/import` (which may delete every stub not imported) and
+ * `/mappings/save` (which marks every stub persistent), Unleash's `/user-admin/reset-password` and
+ * `/inactive/delete`, a batch delete.
  */
-const DESTROYING_VERB = /(^|[^a-z])(reset|remove|delete|clear|purge|truncate|wipe|destroy|drop|erase|revoke|archive)/i;
+const DESTROYING_VERB =
+  /(^|[^a-z])(reset|remove|delete|clear|purge|truncate|wipe|destroy|drop|erase|revoke|archive|import|restore|overwrite|replace|save|persist)/i;
+
+/** A POST to a server's settings (`/__admin/settings`, `/ui-config`): it changes what everyone has. */
+const SETTINGS = /\/(settings|config|configuration|preferences|ui-config)\/?$/i;
 
 /**
  * Why a request to this operation could change or destroy something the run did not make, or
@@ -18,7 +24,9 @@ export function destroys(op: { method: string; template: string; operationId: st
   const named = op.template.includes("{");
   if (method === "DELETE") return "deletes";
   if (method === "PUT" || method === "PATCH") return named ? "changes what it names" : "replaces what is there";
-  if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`)) return "says by its name that it removes or resets";
+  if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`))
+    return "says by its name that it removes, resets, overwrites or saves what exists";
+  if (SETTINGS.test(op.template)) return "changes the server's settings";
   return named ? "acts on an existing thing that its path names" : undefined;
 }
 

@@ -82,6 +82,11 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
   );
   const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
   if (options.only && chosen.length === 0) {
+    const destroying = all.find((c) => options.only?.includes(c.id) && destroysUnmade(options, operationOf(c)));
+    if (destroying)
+      throw new CannotRun(
+        `${destroying.id} is not run: ${destroying.operation} ${neverCalled(operationOf(destroying))}. Give --allow-destructive to run it, on a server whose data may be lost.`,
+      );
     throw new CannotRun(`No check of the ${options.profile} profile is named ${options.only.join(" or ")}.`);
   }
   if (chosen.length === 0 && (options.includeChecks || options.excludeChecks))

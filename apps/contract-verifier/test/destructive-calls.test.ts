@@ -213,3 +213,14 @@ describe("a full --spec run on a shared server", () => {
     expect(staging.touched.some((t) => /^DELETE \/files\/7$/.test(t))).toBe(true);
   });
 });
+
+describe("a rerun of a check the run leaves alone", () => {
+  it("says why it is not run and how to opt in, rather than that no such check exists", async () => {
+    const staging = stagingServer();
+    server = await serveOnLoopback(staging.handler);
+    await expect(verifyInlineSpec(spec, server.url, "--only", "positive.resetEverything")).rejects.toThrow(
+      "positive.resetEverything is not run: POST /reset it says by its name that it removes, resets, overwrites or saves what exists, and names nothing this run could have created. Give --allow-destructive to run it",
+    );
+    expect(staging.touched).toEqual([]);
+  });
+});

@@ -23,10 +23,54 @@ export interface RealServer {
   readonly verifyArgs: readonly string[];
   /** What a read-only run must leave as it was (its database, its stubs), as text to compare. */
   state(): Promise<string>;
+  /**
+   * The records the server holds, each as one line of text (its identity, and its content where no
+   * clock changes it): a full run may add records, but every line there before must be there after.
+   */
+  records(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
 const exec = promisify(execFile);
+
+/** Creates records through the server's own API before any run, as a team's staging server has them. */
+async function seed(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  records: readonly [string, unknown][],
+): Promise<void> {
+  for (const [path, body] of records) {
+    const reply = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!reply.ok)
+      throw new Error(`${name} refused the seed record POST ${path} (${reply.status}): ${await reply.text()}`);
+  }
+}
+
+/**
+ * Each record of each list, as `path field=value …` for the fields named: where the records sit in
+ * the answer (a property, or "" for the answer itself) and which fields say who they are.
+ */
+async function identities(
+  url: string,
+  headers: Record<string, string>,
+  lists: Readonly<Record<string, readonly [string, readonly string[]]>>,
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [path, [holder, fields]] of Object.entries(lists)) {
+    const { status, text } = await getText(`${url}${path}`, headers);
+    if (status !== 200) throw new Error(`GET ${path} answered ${status}, so its records cannot be compared.`);
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const items = (holder ? body[holder] : body) as Record<string, unknown>[];
+    for (const item of items) lines.push(`${path} ${fields.map((f) => `${f}=${JSON.stringify(item[f])}`).join(" ")}`);
+  }
+  return lines;
+}
 
 async function saveSpec(name: string, url: string): Promise<string> {
   const { status, text } = await getText(url);
@@ -83,6 +127,14 @@ export async function startUnleash(): Promise<RealServer> {
     },
   );
   const specFile = await saveSpec("unleash", `${url}/docs/openapi.json`);
+  const admin = { authorization: UNLEASH_TOKENS.admin };
+  await seed("Unleash", url, admin, [
+    ["/api/admin/user-admin", { email: "ayse.seeded@example.com", name: "Ayşe Seeded", rootRole: 3 }],
+    ["/api/admin/projects/default/features", { name: "payspec-seeded-flag", description: "seeded before a run" }],
+    ["/api/admin/context", { name: "payspecSeededField", description: "seeded", legalValues: [] }],
+    ["/api/admin/tag-types", { name: "payspec-seeded-type", description: "seeded" }],
+    ["/api/admin/segments", { name: "payspec-seeded-segment", constraints: [] }],
+  ]);
   // Each of Unleash's scheduled jobs (project health and statistics among them) first runs 2 to 30 s
   // after its scheduler starts, at random: its state is the server's own only once they have.
   await new Promise((resolve) => setTimeout(resolve, 36_000));
@@ -103,6 +155,18 @@ export async function startUnleash(): Promise<RealServer> {
       // pg_dump 15.14+ opens and closes with a random \restrict key: not part of the data.
       return stdout.replace(/^\\(un)?restrict .*$/gm, "");
     },
+    // Identities only: Unleash stamps use (a token's seenAt, a user's seenAt) on its records.
+    records: () =>
+      identities(url, admin, {
+        "/api/admin/user-admin": ["users", ["id", "email"]],
+        "/api/admin/projects/default/features": ["features", ["name"]],
+        "/api/admin/context": ["", ["name"]],
+        "/api/admin/tag-types": ["tagTypes", ["name"]],
+        "/api/admin/segments": ["segments", ["id", "name"]],
+        "/api/admin/api-tokens": ["tokens", ["tokenName", "type"]],
+        "/api/admin/projects": ["projects", ["id"]],
+        "/api/admin/environments": ["environments", ["name"]],
+      }),
     async stop() {
       await server.stop();
       await postgres.stop();
@@ -135,6 +199,9 @@ export async function startWireMock(): Promise<RealServer> {
     },
   );
   const specFile = await saveSpec("wiremock", `${url}/__admin/docs/swagger`);
+  await seed("WireMock", url, {}, [
+    ["/__admin/mappings", { request: { method: "GET", url: "/seeded" }, response: { status: 200, body: "seeded" } }],
+  ]);
   return {
     name: "WireMock",
     release: WIREMOCK_RELEASE,
@@ -146,6 +213,11 @@ export async function startWireMock(): Promise<RealServer> {
         ["/__admin/mappings", "/__admin/settings", "/__admin/scenarios"].map((path) => getText(`${url}${path}`)),
       );
       return parts.map((p) => p.text).join("\n");
+    },
+    async records() {
+      const mappings = JSON.parse((await getText(`${url}/__admin/mappings`)).text) as { mappings: unknown[] };
+      const settings = (await getText(`${url}/__admin/settings`)).text;
+      return [...mappings.mappings.map((m) => JSON.stringify(m)), `settings ${settings}`];
     },
     stop: () => server.stop(),
   };
@@ -179,6 +251,7 @@ export async function startLoopBackTodo(): Promise<RealServer> {
     specFile,
     verifyArgs: [],
     state: async () => (await getText(`${url}/todos`)).text,
+    records: async () => (JSON.parse((await getText(`${url}/todos`)).text) as unknown[]).map((t) => JSON.stringify(t)),
     stop: () => server.stop(),
   };
 }

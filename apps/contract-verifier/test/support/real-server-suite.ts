@@ -65,8 +65,12 @@ export function realServerSuite(name: string, start: () => Promise<RealServer>):
       }
     }, 480_000);
 
-    it("fails a full run only for triaged true positives", async () => {
+    it("fails a full run only for triaged true positives, and every record that was there before is there after", async () => {
+      const before = await server.records();
       const report = await verify([]);
+      const after = new Set(await server.records());
+      // A full run may add what it creates; it must not change or delete what it did not create.
+      expect(before.filter((record) => !after.has(record))).toEqual([]);
       expect(report.counts.passed).toBeGreaterThan(0);
       expectAllTriaged(report);
       console.info(
