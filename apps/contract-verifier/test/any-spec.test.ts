@@ -87,12 +87,12 @@ describe("--spec: any OpenAPI document, with no knowledge of payments", () => {
     const auth = report.results.filter((r) => r.id.startsWith("auth."));
     expect(auth.map((r) => r.id)).toContain("auth.missing.createPayment");
     expect(auth.map((r) => r.id)).toContain("auth.invalid.createPayment");
-    // Cancelling names a payment, and the run cancels only one it made itself: a --spec run cannot
+    // Cancelling (DELETE) names a payment, and the run cancels only one it made itself: a --spec run cannot
     // make one here (its made-up accounts are refused), so those checks are skipped, saying why.
     const cancel = auth.filter((r) => r.id.endsWith(".cancelPayment"));
     expect(cancel.map((r) => r.status)).toEqual(["skipped", "skipped"]);
     expect(cancel[0]?.note).toContain(
-      "POST /v1/payments/{id}/cancel acts on an existing thing that its path names, and this run acts only on what it created itself: creating one first (POST /v1/payments) gave no id",
+      "DELETE /v1/payments/{id} deletes, and this run acts only on what it created itself: creating one first (POST /v1/payments) gave no id",
     );
     expect(auth.filter((r) => !cancel.includes(r)).every((r) => r.status === "passed")).toBe(true);
   });

@@ -54,9 +54,9 @@ const spec = {
         responses: { "204": { description: "signed in" }, "400": { description: "bad form" } },
       },
     },
-    "/settings/import": {
+    "/documents": {
       post: {
-        operationId: "importSettings",
+        operationId: "addDocument",
         requestBody: { required: true, content: { "application/xml": { schema: { type: "object" } } } },
         responses: { "204": { description: "imported" } },
       },
@@ -138,11 +138,11 @@ describe("request bodies of every media type", () => {
     expect(upload?.type).toMatch(/^multipart\/form-data; boundary=payspec-[0-9a-f]+$/);
     expect(upload?.body).toContain("Content-Type: text/plain");
 
-    const xml = result(report, "positive.importSettings");
+    const xml = result(report, "positive.addDocument");
     expect(xml?.status).toBe("skipped");
     expect(xml?.note).toContain("its request body is none the run can make (application/xml");
     expect(report.warnings?.join("\n")).toContain("request bodies not made");
-    expect(report.warnings?.join("\n")).toContain("POST /settings/import (application/xml)");
+    expect(report.warnings?.join("\n")).toContain("POST /documents (application/xml)");
 
     for (const id of ["positive.addItem", "generated.addItem", "negative.addItem"])
       expect(result(report, id)?.note ?? "", id).not.toContain("spec problem");
