@@ -291,6 +291,83 @@ describe("reconciliation", () => {
     await expectBooksBalanced(h);
   });
 
+  it("takes the statement file as people send it: any of the file types, any charset, or a multipart upload", async () => {
+    const { made, valueDate } = await settledPayments([
+      { amount: 1_000, reference: "UP-XML" },
+      { amount: 1_001, reference: "UP-TXML" },
+      { amount: 1_002, reference: "UP-TXT" },
+      { amount: 1_003, reference: "UP-CSV" },
+      { amount: 1_004, reference: "UP-BIN" },
+      { amount: 1_005, reference: "UP-FORM" },
+    ]);
+    const statementFor = (i: number) => Buffer.from(`${header}\n${made[i]?.reference},${1_000 + i},TRY,${valueDate}\n`);
+    const types = [
+      "application/xml",
+      "text/xml; charset=utf-8",
+      "text/plain",
+      "text/csv; charset=windows-1254",
+      "application/octet-stream",
+    ];
+    for (const [i, type] of types.entries()) {
+      const reply = await h.call("POST", "/_sandbox/reconciliations", {
+        raw: statementFor(i) as unknown as string,
+        headers: { ...bearer(KEY), "content-type": type },
+      });
+      expect([type, reply.status, reply.body.lines?.[0]?.outcome]).toEqual([type, 201, "matched"]);
+    }
+    // A browser's or curl -F's upload: one file part, whatever the form's other fields.
+    const form = new FormData();
+    form.append("note", "gün sonu ekstresi");
+    form.append("file", new Blob([statementFor(5)], { type: "text/csv" }), "ekstre-ş.csv");
+    const uploaded = await fetch(`${h.url}/_sandbox/reconciliations`, {
+      method: "POST",
+      headers: bearer(KEY),
+      body: form,
+    });
+    const run = (await uploaded.json()) as { lines: { outcome: string; payment_id: string }[] };
+    expect([uploaded.status, run.lines[0]?.outcome, run.lines[0]?.payment_id]).toEqual([201, "matched", made[5]?.id]);
+    for (const m of made) expect((await payment(m.id)).status).toBe("reconciled");
+  });
+
+  it("refuses what is not a statement upload in the control API's error shape, naming what it takes", async () => {
+    const csv = `${header}\nSECRET-REF-9,100,TRY,2026-11-27\n`;
+    const asJson = await h.call("POST", "/_sandbox/reconciliations", {
+      raw: csv,
+      headers: { ...bearer(KEY), "content-type": "application/json" },
+    });
+    expect([asJson.status, asJson.body.code, asJson.body.param]).toEqual([415, "invalid_request", "Content-Type"]);
+    expect(asJson.body.message).toBe(
+      "A statement is not taken as application/json: send the file as the body with Content-Type application/xml, text/xml, text/plain, text/csv, application/octet-stream or multipart/form-data with one file part.",
+    );
+    const noFile = new FormData();
+    noFile.append("note", "SECRET-REF-9");
+    const empty = await fetch(`${h.url}/_sandbox/reconciliations`, {
+      method: "POST",
+      headers: bearer(KEY),
+      body: noFile,
+    });
+    const emptyBody = (await empty.json()) as { message: string; param: string };
+    expect([empty.status, emptyBody.param]).toEqual([400, "file"]);
+    expect(emptyBody.message).toContain("The form has no file part");
+    const two = new FormData();
+    two.append("file", new Blob([csv]), "a.csv");
+    two.append("file2", new Blob([csv]), "b.csv");
+    const twice = await fetch(`${h.url}/_sandbox/reconciliations`, { method: "POST", headers: bearer(KEY), body: two });
+    expect([twice.status, ((await twice.json()) as { message: string }).message]).toEqual([
+      400,
+      "Upload one statement file at a time: the form held more than one.",
+    ]);
+    const nothing = await h.call("POST", "/_sandbox/reconciliations", { headers: bearer(KEY) });
+    expect(nothing.status).toBe(400);
+    for (const reply of [asJson, nothing]) expect(JSON.stringify(reply.body)).not.toContain("SECRET-REF-9");
+    // The rest of the control API still takes JSON only.
+    const other = await h.call("POST", "/_sandbox/clock/advance", {
+      raw: "seconds=1",
+      headers: { ...bearer(KEY), "content-type": "text/plain" },
+    });
+    expect(other.status).toBe(400);
+  });
+
   it("reconciles the MT940 and camt.053 other banks write: blank entry dates, a quiet day, an MT942; a camt.053 with no statement refused", async () => {
     const { made, valueDate } = await settledPayments([{ amount: 4_250, reference: "CITI-77" }]);
     const date6 = valueDate.slice(2).replaceAll("-", "");

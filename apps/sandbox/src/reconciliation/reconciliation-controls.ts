@@ -2,14 +2,14 @@ import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
-import { readCappedBody } from "../infrastructure/control-api/capped-body.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { ElapsedTime } from "../payments/index.js";
 import type { ReconciliationStore } from "./reconciliation-store.js";
 import { writeReportCsv } from "./report-csv.js";
 import { runToApi, summaryToApi } from "./run-json.js";
-import { readStatement, STATEMENT_MAX_BYTES } from "./statement-file.js";
+import { readStatement } from "./statement-file.js";
+import { registerStatementUpload, statementBytes } from "./statement-upload.js";
 import type { CsvMapping } from "./statement-formats/bank-csv.js";
 import { registerStatementMappingControls } from "./statement-mappings.js";
 
@@ -22,7 +22,7 @@ export interface ReconciliationDeps {
   readonly elapsedTime: ElapsedTime;
 }
 
-/** `/_sandbox/reconciliations`: a bank statement imported (CSV body), the runs, each run and its CSV report. */
+/** `/_sandbox/reconciliations`: a bank statement imported (the file as the body, or uploaded), the runs, each run and its CSV report. */
 export function registerReconciliationControls(
   control: FastifyInstance,
   { reconciliation, statementMappings, clocks, elapsedTime }: ReconciliationDeps,
@@ -30,27 +30,20 @@ export function registerReconciliationControls(
 ): void {
   const { workspaceOf, clockScopeOf } = ctx;
   registerStatementMappingControls(control, statementMappings, ctx);
-  // A bank statement, as CSV: read whole (bounded) before anything changes, then reconciled in one go.
-  control.addContentTypeParser("text/csv", (_request, payload, done) => {
-    readCappedBody(payload, STATEMENT_MAX_BYTES).then(
-      (bytes) => done(null, bytes),
-      (error: Error) => done(error),
-    );
-  });
-
-  control.post("/_sandbox/reconciliations", async (request, reply) => {
-    const key = workspaceOf(request, "Reconciliation");
-    if (!Buffer.isBuffer(request.body)) {
-      throw new ApiFailure("invalid_request", "Send the statement file as the body, with Content-Type: text/csv.", {
-        param: "Content-Type",
-      });
-    }
-    const statement = readStatement(request.body, await statementMappings.get(key));
-    const at = await clocks.now(clockScopeOf(request));
-    await elapsedTime.apply(key, at);
-    const run = await reconciliation.reconcile(key, statement, at);
-    reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`);
-    return runToApi(run);
+  // The statement upload in a context of its own: it takes files as people send them, while the rest
+  // of the control API keeps taking JSON only.
+  control.register(async (upload) => {
+    registerStatementUpload(upload);
+    upload.post("/_sandbox/reconciliations", async (request, reply) => {
+      const key = workspaceOf(request, "Reconciliation");
+      const bytes = await statementBytes(request);
+      const statement = readStatement(bytes, await statementMappings.get(key));
+      const at = await clocks.now(clockScopeOf(request));
+      await elapsedTime.apply(key, at);
+      const run = await reconciliation.reconcile(key, statement, at);
+      reply.code(201).header("Location", `/_sandbox/reconciliations/${run.id}`);
+      return runToApi(run);
+    });
   });
 
   control.get("/_sandbox/reconciliations", async (request) => ({
