@@ -329,6 +329,53 @@ describe("reconciliation", () => {
     for (const m of made) expect((await payment(m.id)).status).toBe("reconciled");
   });
 
+  it("reconciles an MT940 whose balances do not add up, with a warning in the run; leaves a camt.053 entry not booked", async () => {
+    const { made, valueDate } = await settledPayments([
+      { amount: 4_250, reference: "BAL-1" },
+      { amount: 5_000, reference: "PEND-1" },
+    ]);
+    const date6 = valueDate.slice(2).replaceAll("-", "");
+    const unbalanced = [
+      ":20:STMT-9",
+      ":25:TR330006100519786457841326",
+      ":28C:1/1",
+      `:60F:C${date6}TRY100,00`,
+      `:61:${date6}D42,50NTRFBAL-1//`,
+      ":86:ÖDEME BAL-1",
+      `:62F:C${date6}TRY50,00`,
+      "-",
+    ].join("\r\n");
+    const run = await importStatement(Buffer.from(unbalanced));
+    expect([run.status, run.body.lines[0]?.outcome]).toEqual([201, "matched"]);
+    const warning =
+      "Message STMT-9: the opening balance 100.00 TRY plus the movements -42.50 TRY is 57.50 TRY, not the closing balance 50.00 TRY (a difference of -7.50 TRY); its lines were reconciled as the bank wrote them.";
+    expect(run.body.warnings).toEqual([warning]);
+    const kept = await h.call("GET", `/_sandbox/reconciliations/${run.body.id}`, { headers: bearer(KEY) });
+    expect(kept.body.warnings).toEqual([warning]);
+
+    const entry = (status: string, reference: string, amount: string) => `
+      <Ntry><Amt Ccy="TRY">${amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>${status}</Sts>
+        <BookgDt><Dt>${valueDate}</Dt></BookgDt><ValDt><Dt>${valueDate}</Dt></ValDt>
+        <NtryDtls><TxDtls><Refs><EndToEndId>${reference}</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>`;
+    const camt = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+  <GrpHdr><MsgId>M-1</MsgId><CreDtTm>${valueDate}T18:00:00</CreDtTm></GrpHdr>
+  <Stmt><Id>S-1</Id><CreDtTm>${valueDate}T18:00:00</CreDtTm><Acct><Id><IBAN>TR330006100519786457841326</IBAN></Id></Acct>
+    ${entry("PDNG", "PEND-1", "50.00")}
+  </Stmt></BkToCstmrStmt></Document>`;
+    const pending = await h.call("POST", "/_sandbox/reconciliations", {
+      raw: camt,
+      headers: { ...bearer(KEY), "content-type": "application/xml" },
+    });
+    expect(pending.status).toBe(201);
+    expect(
+      pending.body.lines.map((l: { outcome: string; bank_status?: string }) => [l.outcome, l.bank_status]),
+    ).toEqual([["not_booked", "PDNG"]]);
+    expect(pending.body.counts.not_booked).toBe(1);
+    expect((await payment(made[1]?.id as string)).status).toBe("settled");
+    expect((await payment(made[0]?.id as string)).status).toBe("reconciled");
+  });
+
   it("refuses what is not a statement upload in the control API's error shape, naming what it takes", async () => {
     const csv = `${header}\nSECRET-REF-9,100,TRY,2026-11-27\n`;
     const asJson = await h.call("POST", "/_sandbox/reconciliations", {

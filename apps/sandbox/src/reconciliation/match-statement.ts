@@ -38,6 +38,7 @@ export const LINE_OUTCOMES: readonly LineOutcome[] = [
   "repeated_line",
   "credit_entry",
   "date_differs",
+  "not_booked",
 ];
 
 /** What separates words in a bank's narrative (a reference's own `-`, `/`, `.` and `_` do not). */
@@ -112,6 +113,7 @@ export function matchStatement(
         ? { paymentId: payment.id, paymentStatus: status ?? payment.status, paymentAmountMinor: payment.amount }
         : {}),
     });
+    if (line.bankStatus !== undefined) return judged("not_booked");
     if (seenLines.has(identity)) return judged("repeated_line");
     seenLines.add(identity);
     if (line.direction === "credit") return judged("credit_entry");
@@ -165,6 +167,7 @@ export function matchStatement(
       unmatchedCount: unmatched.length,
       lines,
       unmatched,
+      ...(statement.warnings && statement.warnings.length > 0 ? { warnings: statement.warnings } : {}),
     },
     toReconcile,
   };

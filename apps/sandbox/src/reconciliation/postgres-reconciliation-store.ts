@@ -97,7 +97,7 @@ export class PostgresReconciliationStore implements ReconciliationStore {
           run.repeatOf ?? null,
           JSON.stringify(summary.counts),
           run.unmatchedCount,
-          JSON.stringify({ lines, unmatched }),
+          JSON.stringify({ lines, unmatched, ...(run.warnings ? { warnings: run.warnings } : {}) }),
         ],
       );
       return run;
@@ -116,13 +116,22 @@ export class PostgresReconciliationStore implements ReconciliationStore {
 
   async run(apiKey: string, id: string): Promise<ReconciliationRun | undefined> {
     const workspace = this.#id(apiKey);
-    const { rows } = await this.#pool.query<RunRow & { report: Pick<ReconciliationRun, "lines" | "unmatched"> }>(
+    const { rows } = await this.#pool.query<
+      RunRow & { report: Pick<ReconciliationRun, "lines" | "unmatched" | "warnings"> }
+    >(
       `SELECT id, at, sha256, repeat_of, counts, unmatched_count, report FROM reconciliation_runs
        WHERE workspace = $1 AND id = $2`,
       [workspace, id],
     );
     const row = rows[0];
-    return row ? { ...toSummary(row), lines: row.report.lines, unmatched: row.report.unmatched } : undefined;
+    return row
+      ? {
+          ...toSummary(row),
+          lines: row.report.lines,
+          unmatched: row.report.unmatched,
+          ...(row.report.warnings ? { warnings: row.report.warnings } : {}),
+        }
+      : undefined;
   }
 
   async deleteFor(apiKey?: string): Promise<void> {

@@ -17,6 +17,8 @@ export interface StatementLine {
   readonly direction?: "debit" | "credit";
   /** The bank's free text for the entry (card numbers masked), where references often hide. */
   readonly narrative?: string;
+  /** The bank's status of an entry it has not booked (camt.053 `Sts` `PDNG`, `INFO`): never matched. */
+  readonly bankStatus?: string;
 }
 
 export interface Statement {
@@ -24,6 +26,8 @@ export interface Statement {
   /** SHA-256 of the file's bytes: the same file imported again is recognised. */
   readonly sha256: string;
   readonly lines: readonly StatementLine[];
+  /** What does not add up in the file but did not stop it being read (an MT940's balances). */
+  readonly warnings?: readonly string[];
 }
 
 /** What became of one statement line. */
@@ -39,7 +43,9 @@ export type LineOutcome =
   /** Money into the account: not one of the workspace's payments (they are debits). */
   | "credit_entry"
   /** The value date is outside the payment's window (completion to a few days after settlement). */
-  | "date_differs";
+  | "date_differs"
+  /** The bank has not booked the entry (pending, or for information only): kept in the report, never matched. */
+  | "not_booked";
 
 export interface ReconciledLine extends StatementLine {
   readonly outcome: LineOutcome;
@@ -73,6 +79,8 @@ export interface ReconciliationSummary {
 export interface ReconciliationRun extends ReconciliationSummary {
   readonly lines: readonly ReconciledLine[];
   readonly unmatched: readonly UnmatchedPayment[];
+  /** The statement's warnings (see Statement). */
+  readonly warnings?: readonly string[];
 }
 
 /** Where a workspace's reconciliation runs are kept, and where a statement is reconciled. */

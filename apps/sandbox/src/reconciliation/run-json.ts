@@ -25,6 +25,7 @@ export function runToApi(run: ReconciliationRun) {
       value_date: line.valueDate,
       ...(line.direction === undefined ? {} : { direction: line.direction }),
       ...(line.narrative === undefined ? {} : { narrative: line.narrative }),
+      ...(line.bankStatus === undefined ? {} : { bank_status: line.bankStatus }),
       ...(line.paymentId === undefined
         ? {}
         : {
@@ -40,5 +41,6 @@ export function runToApi(run: ReconciliationRun) {
       currency: p.currency,
       settled_at: new Date(p.settledAt).toISOString(),
     })),
+    ...(run.warnings && run.warnings.length > 0 ? { warnings: run.warnings } : {}),
   };
 }

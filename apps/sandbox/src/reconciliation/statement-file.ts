@@ -7,7 +7,7 @@ import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } f
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
 import { csvRecords } from "./statement-formats/csv-records.js";
 import { statementLine, statementProblem } from "./statement-formats/entry-fields.js";
-import { isMt940, readMt940 } from "./statement-formats/mt940.js";
+import { isMt940, mt940BalanceWarnings, readMt940 } from "./statement-formats/mt940.js";
 import { statementText } from "./statement-formats/statement-text.js";
 
 /** The statement's header, exactly: the columns a bank export is mapped to before import. */
@@ -116,6 +116,7 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
   const head = text.slice(0, 2_000).replace(/^\uFEFF/, "");
   const firstLine = head.split(/\r?\n/, 1)[0]?.trim() ?? "";
   let lines: StatementLine[];
+  let warnings: string[] = [];
   if (head.trimStart().startsWith("<")) {
     if (!isCamt053(head))
       throw statementProblem(
@@ -127,6 +128,7 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
     lines = readCamt053(text).map(statementLine);
   } else if (isMt940(text)) {
     lines = readMt940(text).map(statementLine);
+    warnings = mt940BalanceWarnings(text);
   } else if (firstLine === STATEMENT_COLUMNS.join(",")) {
     lines = readOurCsv(text);
   } else {
@@ -154,5 +156,6 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
     id: `rec_${randomBytes(8).toString("hex")}`,
     sha256: createHash("sha256").update(bytes).digest("hex"),
     lines,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

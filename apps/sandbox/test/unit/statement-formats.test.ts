@@ -60,6 +60,44 @@ describe("statement formats recognised from the file itself", () => {
     });
   });
 
+  it("joins :86: lines so that a word the bank wrapped at 65 characters is whole and two words are not glued", () => {
+    // ING ends a line where its writer did: `ROSMALEN` and `Betaling` are two words.
+    const ing = readStatement(fixture("mt940.ing.wolph.sta")).lines;
+    expect(ing.at(-1)?.narrative).toBe(
+      "0111111111 Hr S Marechal ROSMALEN Hr S Marechal ROSMALEN Betaling transactiedatum: 22-07-2010",
+    );
+    // ASN Bank fills every line to 65 characters and wraps mid-word: `Betaling aan I` + `CS …` is `ICS`.
+    const asn = readStatement(fixture("mt940.asnb.wolph.txt")).lines;
+    const wrapped = asn.find((line) => line.narrative?.includes("Betaling aan"));
+    expect(wrapped?.narrative).toContain("Betaling aan ICS 99999999999 ICS Referentie");
+  });
+
+  it("warns when an MT940's opening balance plus its movements is not its closing balance, and reads it all the same", () => {
+    const ing = readStatement(fixture("mt940.ing.wolph.sta"));
+    expect(ing.lines).toHaveLength(7);
+    expect(ing.warnings).toEqual([
+      "Message MPBZ: the opening balance 0.00 EUR plus the movements -45.59 EUR is -45.59 EUR, not the closing balance 3.47 EUR (a difference of 49.06 EUR); its lines were reconciled as the bank wrote them.",
+    ]);
+    // Banks' own files add up: no warning.
+    for (const name of [
+      "mt940.citi.wolph.txt",
+      "mt940.cmxl.wolph.sta",
+      "mt940.asnb.wolph.txt",
+      "mt942.mbank.wolph.sta",
+    ])
+      expect(readStatement(fixture(name)).warnings, name).toBeUndefined();
+  });
+
+  it("keeps a camt.053 entry the bank has not booked (Sts PDNG, INFO; V02 and V08 forms) marked, for the matcher to leave", () => {
+    const v2 = fixture("camt053.v2.genkgo-minimal.xml").toString("utf8").replace("<Sts>BOOK</Sts>", "<Sts>PDNG</Sts>");
+    expect(readStatement(Buffer.from(v2)).lines.map((l) => l.bankStatus)).toContain("PDNG");
+    const v8 = fixture("camt053.v8.genkgo.xml")
+      .toString("utf8")
+      .replace(/<Sts>\s*<Cd>BOOK<\/Cd>\s*<\/Sts>/, "<Sts><Cd>INFO</Cd></Sts>");
+    expect(readStatement(Buffer.from(v8)).lines.map((l) => l.bankStatus)).toContain("INFO");
+    expect(readStatement(fixture("camt053.v8.genkgo.xml")).lines.every((l) => l.bankStatus === undefined)).toBe(true);
+  });
+
   it("reads the MT940 of banks that leave the entry date blank (Citi, ASN Bank) as if they had left it out", () => {
     const citi = readStatement(fixture("mt940.citi.wolph.txt")).lines;
     // "DD212,39": the mark D, then USD's funds code D. The two zero lines carry balance information.

@@ -34,6 +34,7 @@ const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
   ambiguous: ["ambiguous", "belirsiz"],
   repeated_line: ["repeated line", "tekrarlanan satır"],
   credit_entry: ["credit entry", "alacak kaydı"],
+  not_booked: ["not booked by the bank", "bankaca kesinleşmemiş"],
   date_differs: ["date differs", "tarih farklı"],
 };
 

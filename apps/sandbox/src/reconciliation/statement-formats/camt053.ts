@@ -91,6 +91,8 @@ export function readCamt053(xml: string): RawEntry[] {
       const valueDate = dateOf(child(ntry, "ValDt")) || dateOf(child(ntry, "BookgDt"));
       const transactions = list(child(ntry, "NtryDtls", "TxDtls"));
       const additional = text(child(ntry, "AddtlNtryInf"));
+      // V02 writes <Sts>BOOK</Sts>, V08 <Sts><Cd>BOOK</Cd></Sts>; an entry with none is booked.
+      const status = (text(child(ntry, "Sts", "Cd")) || text(child(ntry, "Sts"))).trim().toUpperCase();
       const parts =
         transactions.length > 1 && transactions.every((tx) => child(tx, "Amt") !== undefined)
           ? transactions
@@ -117,6 +119,7 @@ export function readCamt053(xml: string): RawEntry[] {
           ]
             .filter(Boolean)
             .join(" "),
+          ...(status && status !== "BOOK" ? { bankStatus: status } : {}),
         });
       }
     }

@@ -15,6 +15,8 @@ export interface RawEntry {
   readonly valueDate: string;
   readonly references: readonly string[];
   readonly narrative: string;
+  /** The bank's status of an entry it has not booked (camt.053 `PDNG`, `INFO`); absent when booked. */
+  readonly bankStatus?: string;
 }
 
 /** A reference's own bound in the payments spec; a longer one in a bank file is narrative. */
@@ -76,6 +78,7 @@ export function statementLine(entry: RawEntry): StatementLine {
     currency,
     valueDate: entry.valueDate,
     direction: entry.direction,
+    ...(entry.bankStatus ? { bankStatus: entry.bankStatus } : {}),
     ...(entry.narrative.trim()
       ? { narrative: maskCardNumbers(entry.narrative.replace(/\s+/g, " ").trim()).slice(0, 500) }
       : {}),

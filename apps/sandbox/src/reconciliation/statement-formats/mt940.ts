@@ -1,3 +1,4 @@
+import { toMinorUnits } from "@payspec/client-core";
 import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
@@ -36,6 +37,21 @@ function date(yymmdd: string): string {
   return `${year}-${month}-${day}`;
 }
 
+/** The width of an `:86:` line (SWIFT's 6*65x): a bank wraps there, in the middle of a word if need be. */
+const NARRATIVE_WIDTH = 65;
+
+/**
+ * An `:86:` narrative's lines as one text: a line the bank filled to the width was wrapped there, and
+ * goes on in the next without a space (ASN Bank's `…Betaling aan I` + `CS 99999…` is `ICS`); a
+ * shorter line ended where the writer ended it, so a space follows (ING's `ROSMALEN` + `Betaling`).
+ */
+function joinedNarrative(lines: readonly string[]): string {
+  return lines.reduce(
+    (text, line, i) => (i === 0 ? line : `${text}${(lines[i - 1] ?? "").length >= NARRATIVE_WIDTH ? "" : " "}${line}`),
+    "",
+  );
+}
+
 /**
  * The entries of a SWIFT MT940 statement (one or more messages; an MT942 interim report reads the
  * same way): each `:61:` line with the currency of its message's opening balance (`:60F:`/`:60M:`,
@@ -60,8 +76,7 @@ export function readMt940(text: string): RawEntry[] {
       direction: mark === "D" || mark === "RC" ? "debit" : "credit",
       valueDate: date(valueDate ?? ""),
       references: [customer.trim(), bank.trim()],
-      narrative: current.narrative
-        .join("")
+      narrative: joinedNarrative(current.narrative)
         .replace(/\?\d\d/g, " ")
         .trim(),
     });
@@ -113,4 +128,68 @@ export function readMt940(text: string): RawEntry[] {
     );
   }
   return entries;
+}
+
+const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d[\d,]*)/;
+
+/** An MT940 amount (`1234,5`, `100,`) in the currency's minor units; undefined when it is not one. */
+function minorUnits(amount: string, currency: string): number | undefined {
+  try {
+    return toMinorUnits(amount.replace(",", ".").replace(/\.$/, ""), currency, { exact: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What does not add up in an MT940 file, message by message: the opening balance (`:60F:`/`:60M:`)
+ * plus its movements (`:61:`, C and RD in, D and RC out) against the closing balance (`:62F:`/`:62M:`).
+ * Banks' own files add up; anonymised and hand-edited ones often do not, so a difference is a warning
+ * beside the run, never a refusal. An MT942 (no balances) says nothing.
+ */
+export function mt940BalanceWarnings(text: string): string[] {
+  const warnings: string[] = [];
+  let reference = "";
+  let opening: { currency: string; minor: number } | undefined;
+  let moved = 0;
+  let readable = true;
+  for (const raw of text.split(/\r?\n/)) {
+    const tagged = /^:(\d\d[A-Z]?):(.*)$/.exec(raw);
+    if (!tagged) continue;
+    const [, tag, value = ""] = tagged;
+    if (tag === "20") {
+      reference = value.trim();
+      opening = undefined;
+      moved = 0;
+      readable = true;
+    } else if ((tag === "60F" || tag === "60M") && BALANCE.test(value)) {
+      const [, mark, , currency = "", amount = ""] = BALANCE.exec(value) as RegExpExecArray;
+      const minor = minorUnits(amount, currency);
+      if (minor === undefined) readable = false;
+      else opening = { currency, minor: mark === "D" ? -minor : minor };
+    } else if (tag === "61" && opening) {
+      const fields = STATEMENT_LINE.exec(value);
+      const minor = fields ? minorUnits(fields[5] ?? "", opening.currency) : undefined;
+      if (minor === undefined) readable = false;
+      else moved += fields?.[3] === "C" || fields?.[3] === "RD" ? minor : -minor;
+    } else if ((tag === "62F" || tag === "62M") && opening && readable && BALANCE.test(value)) {
+      const [, mark, , currency = "", amount = ""] = BALANCE.exec(value) as RegExpExecArray;
+      const minor = minorUnits(amount, currency);
+      const closing = minor === undefined ? undefined : mark === "D" ? -minor : minor;
+      if (closing !== undefined && currency === opening.currency && opening.minor + moved !== closing) {
+        const one = toMinorUnits("1", currency);
+        const decimals = Math.round(Math.log10(one));
+        const shown = (n: number) => `${(n / one).toFixed(decimals)} ${currency}`;
+        const difference = shown(closing - opening.minor - moved);
+        warnings.push(
+          t(
+            `Message ${reference || "without :20:"}: the opening balance ${shown(opening.minor)} plus the movements ${shown(moved)} is ${shown(opening.minor + moved)}, not the closing balance ${shown(closing)} (a difference of ${difference}); its lines were reconciled as the bank wrote them.`,
+            `${reference || ":20: olmayan"} mesajı: açılış bakiyesi ${shown(opening.minor)} ile hareketler ${shown(moved)} toplamı ${shown(opening.minor + moved)}, kapanış bakiyesi ${shown(closing)} değil (fark ${difference}); satırlar bankanın yazdığı gibi mutabakata alındı.`,
+          ),
+        );
+      }
+      opening = undefined;
+    }
+  }
+  return warnings;
 }
