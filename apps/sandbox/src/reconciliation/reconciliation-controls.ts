@@ -9,9 +9,9 @@ import type { ReconciliationStore } from "./reconciliation-store.js";
 import { writeReportCsv } from "./report-csv.js";
 import { runToApi, summaryToApi } from "./run-json.js";
 import { readStatement } from "./statement-file.js";
-import { registerStatementUpload, statementBytes } from "./statement-upload.js";
 import type { CsvMapping } from "./statement-formats/bank-csv.js";
 import { registerStatementMappingControls } from "./statement-mappings.js";
+import { registerStatementUpload, statementBytes } from "./statement-upload.js";
 
 export interface ReconciliationDeps {
   readonly reconciliation: ReconciliationStore;
