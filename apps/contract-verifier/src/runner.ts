@@ -25,7 +25,8 @@ import {
 } from "./options.js";
 import { produceIds } from "./produced-ids.js";
 import { SpecProblem } from "./schema-data.js";
-import { notRunResult, ServerDown, serverDownResult } from "./server-down.js";
+import { ServerDown } from "./server-down.js";
+import { notRunResult, serverDownResult } from "./server-down-result.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };

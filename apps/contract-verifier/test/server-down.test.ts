@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { SERVER_DOWN_CHECK } from "../src/server-down.js";
+import { SERVER_DOWN_CHECK } from "../src/server-down-result.js";
 import { verifyInlineSpec } from "./support/inline-spec.js";
 import { bodyText, sendJson } from "./support/loopback-server.js";
 

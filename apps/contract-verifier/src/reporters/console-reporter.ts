@@ -1,6 +1,6 @@
 import type { CheckResult, Violation } from "../check.js";
 import type { VerificationReport } from "../runner.js";
-import { SERVER_DOWN_CHECK } from "../server-down.js";
+import { SERVER_DOWN_CHECK } from "../server-down-result.js";
 
 const MARK: Record<CheckResult["status"], string> = { passed: "✓", failed: "✗", skipped: "-", error: "!" };
 

@@ -1,7 +1,7 @@
 import { type RealServer, startWireMock } from "@payspec/third-party";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, runVerification } from "../../src/index.js";
-import { SERVER_DOWN_CHECK } from "../../src/server-down.js";
+import { SERVER_DOWN_CHECK } from "../../src/server-down-result.js";
 import { realServerSuite } from "../support/real-server-suite.js";
 
 realServerSuite("WireMock (its admin API)", startWireMock);
