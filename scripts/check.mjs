@@ -1,7 +1,7 @@
 // `pnpm check`: every gate a change must pass, phase by phase, then where the time went: each phase's
 // wall time and the ten slowest test files (read from vitest's own lines as turbo prints them).
 // Stops after the first phase that fails (its commands all finish), with its exit code.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 
 /** The three longest suites: each waits on servers, browsers and npm more than on a core. */
 const LONG_SUITES = ["@payspec/sandbox", "@payspec/contract-verifier", "@payspec/consumer-test"];
@@ -77,6 +77,46 @@ function run(command) {
   });
 }
 
+/**
+ * The servers a test starts (a sandbox or mock CLI, PostgreSQL, WireMock, Unleash, LoopBack, Chromium,
+ * a fault proxy): one of them still running after the run is a test that did not stop what it started.
+ */
+const TEST_SERVER =
+  /payspec|\/tmp\/payspec-pg-|wiremock|unleash-server|example-todo|chromium|apps\/(sandbox|mock|contract-verifier)\/(dist|src)\/cli/i;
+
+/** This process and its ancestors: the run itself is not a leftover. */
+function ancestors() {
+  const mine = new Set();
+  let pid = process.pid;
+  while (pid > 1 && !mine.has(pid)) {
+    mine.add(pid);
+    try {
+      pid = Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" }).trim());
+    } catch {
+      break;
+    }
+  }
+  return mine;
+}
+
+/** Processes started since the run began that look like a test's server and are still running. */
+function leftovers(runSeconds) {
+  let table = "";
+  try {
+    table = execFileSync("ps", ["-eo", "pid=,etimes=,args="], { encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  const mine = ancestors();
+  return table
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m) => m && Number(m[2]) <= runSeconds && !mine.has(Number(m[1])) && TEST_SERVER.test(m[3]))
+    .filter((m) => !/\bps -eo\b/.test(m[3]))
+    .map((m) => ({ pid: Number(m[1]), args: m[3].slice(0, 160) }));
+}
+
+const runStarted = Date.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const timings = [];
 const files = [];
@@ -109,4 +149,18 @@ if (failures.length > 0) {
   console.log("What failed (vitest's report, first lines of each):");
   for (const line of failures.slice(0, 120)) console.log(`  ${line}`);
 }
+// Every test stops what it started, also when it fails: what is left now was not stopped. Named,
+// stopped here so the machine is clean, and the run fails (unless it failed already).
+await new Promise((resolve) => setTimeout(resolve, 2_000));
+const left = leftovers(Math.ceil((Date.now() - runStarted) / 1000));
+if (left.length > 0) {
+  console.log(`Processes a test started and did not stop (${left.length}), stopped now:`);
+  for (const p of left) {
+    console.log(`  ${p.pid}  ${p.args}`);
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {}
+  }
+  if (failed === 0) failed = 1;
+} else console.log("No process a test started outlived the run.");
 process.exit(failed);

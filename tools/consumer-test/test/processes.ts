@@ -1,5 +1,48 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
+/**
+ * Every process group this file started and has not seen end. `npx payspec-sandbox` is npx, then a
+ * shell, then node: killing npx alone left the sandbox running after the suite (twice in one loaded
+ * run), so each command runs in a group of its own and the whole group is signalled.
+ */
+const running = new Set<number>();
+process.once("exit", () => {
+  for (const pid of running) signalGroup(pid, "SIGKILL");
+});
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group has ended already.
+  }
+}
+
+/** Starts a command in a process group of its own, remembered until it ends. */
+function spawnGroup(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    running.add(pid);
+    child.once("exit", () => {
+      // The command is gone; what it started in its group goes with it.
+      signalGroup(pid, "SIGKILL");
+      running.delete(pid);
+    });
+  }
+  return child;
+}
+
+/** Stops a command and everything it started: SIGTERM to its group, SIGKILL after 5 s. */
+function stopGroup(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    child.once("exit", () => resolve());
+    signalGroup(child.pid, "SIGTERM");
+    setTimeout(() => child.pid !== undefined && signalGroup(child.pid, "SIGKILL"), 5_000).unref();
+  });
+}
+
 export interface Finished {
   readonly code: number | null;
   readonly stdout: string;
@@ -13,7 +56,7 @@ export function run(
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnGroup(command, args, options);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -22,7 +65,10 @@ export function run(
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => child.pid !== undefined && signalGroup(child.pid, "SIGKILL"),
+      options.timeoutMs ?? 120_000,
+    );
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -37,7 +83,7 @@ export async function startServer(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; readyUrl: string; headers?: Record<string, string> },
 ): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(command, args, options);
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;
@@ -45,13 +91,7 @@ export async function startServer(
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-    });
+  const stop = () => stopGroup(child);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
