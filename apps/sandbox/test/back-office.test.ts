@@ -566,10 +566,10 @@ describe("reconciliation", () => {
     const cases: [string | Buffer, RegExp][] = [
       ["ref,amount,currency,date\nGOOD-1,1000,TRY,2026-01-01\n", /Line 1 must be the header/],
       ["ref,amount,currency,date\nGOOD-1,1000,TRY,2026-01-01\n", /Not a statement format this sandbox reads/],
-      [`${header}\n${good}\nX-2,12.50,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): must be a whole number/],
-      [`${header}\n${good}\nX-2,-5,TRY,${valueDate}\n`, /Line 3 \(amount_minor\): a negative amount/],
-      [`${header}\n${good}\nX-2,500,TRX,${valueDate}\n`, /Line 3 \(currency\): not an ISO 4217/],
-      [`${header}\n${good}\nX-2,500,TRY,2026-13-01\n`, /Line 3 \(value_date\): not a calendar date/],
+      [`${header}\n${good}\nX-2,12.50,TRY,${valueDate}\n`, /Line 3 \(amount_minor, column 2\): must be a whole number/],
+      [`${header}\n${good}\nX-2,-5,TRY,${valueDate}\n`, /Line 3 \(amount_minor, column 2\): a negative amount/],
+      [`${header}\n${good}\nX-2,500,TRX,${valueDate}\n`, /Line 3 \(currency, column 3\): not an ISO 4217/],
+      [`${header}\n${good}\nX-2,500,TRY,2026-13-01\n`, /Line 3 \(value_date, column 4\): not a calendar date/],
       // A byte no encoding a Turkish bank uses can hold (0x81 is undefined in Windows-1254).
       [
         Buffer.concat([
@@ -600,7 +600,8 @@ describe("reconciliation", () => {
     const tooBig = await importStatement(huge);
     expect([tooBig.status, tooBig.body.message]).toEqual([413, expect.stringContaining("larger than 10485760 bytes")]);
     const asJson = await h.call("POST", "/_sandbox/reconciliations", { json: { lines: [] }, headers: bearer(KEY) });
-    expect([asJson.status, asJson.body.param]).toEqual([400, "Content-Type"]);
+    // Not a file type: 415, naming the types taken (see "refuses what is not a statement upload").
+    expect([asJson.status, asJson.body.param]).toEqual([415, "Content-Type"]);
     expect((await payment(made[0]?.id as string)).status).toBe("settled");
     expect((await h.call("GET", "/_sandbox/reconciliations", { headers: bearer(KEY) })).body.data).toEqual([]);
   });

@@ -20,7 +20,11 @@ const MAX_REFERENCE_LENGTH = 140;
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
 function readLine(cells: string[], line: number): StatementLine {
-  const at = (column: string) => t(`Line ${line} (${column})`, `${line}. satır (${column})`);
+  // The cell by its header and its column, as a spreadsheet shows it (amount_minor is column 2).
+  const at = (column: string) => {
+    const n = STATEMENT_COLUMNS.indexOf(column as (typeof STATEMENT_COLUMNS)[number]) + 1;
+    return t(`Line ${line} (${column}, column ${n})`, `${line}. satır (${column}, ${n}. sütun)`);
+  };
   if (cells.length !== STATEMENT_COLUMNS.length) {
     throw statementProblem(
       t(

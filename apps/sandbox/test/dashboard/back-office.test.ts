@@ -130,7 +130,7 @@ describe("the dashboard's back office, in a real browser", () => {
     await d.page.getByRole("link", { name: "All runs" }).click();
     await d.page.getByLabel(/Or its text/).fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");
     await d.page.getByRole("button", { name: "Reconcile" }).click();
-    expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor)");
+    expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor, column 2)");
   });
 
   it("adds a bank's CSV layout from the Reconciliation page, and removes it after asking", async () => {

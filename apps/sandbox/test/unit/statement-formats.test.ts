@@ -127,8 +127,8 @@ describe("statement formats recognised from the file itself", () => {
     expect(readStatement(statement("230230")).lines[0]?.valueDate).toBe("2023-02-28");
     expect(readStatement(statement("230229")).lines[0]?.valueDate).toBe("2023-02-28");
     // Any other day a month lacks is still an error.
-    expect(refused(statement("230431"))).toBe("Line 5 (value date): not a calendar date.");
-    expect(refused(statement("230231"))).toBe("Line 5 (value date): not a calendar date.");
+    expect(refused(statement("230431"))).toBe("Line 5 (value date, column 5): not a calendar date.");
+    expect(refused(statement("230231"))).toBe("Line 5 (value date, column 5): not a calendar date.");
   });
 
   it("reads an MT940 with no movement (a Turkish bank's TRY account) and an MT942 interim report", () => {
@@ -226,5 +226,40 @@ describe("statement formats recognised from the file itself", () => {
     expect(
       refused(Buffer.from('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>')),
     ).toContain("not well-formed XML");
+  });
+
+  it("points at the byte: a camt.053 fault by line and column, a bad field by its element path too, an MT940 by column", () => {
+    const camt = fixture("camt053.v8.genkgo.xml").toString("utf8");
+    // A mismatched closing tag (the issue's example), where the validator first sees it.
+    const broken = camt.replace("</Amt>", "</Amnt>");
+    const faultLine = broken.slice(0, broken.indexOf("</Amnt>")).split("\n").length;
+    expect(refused(Buffer.from(broken))).toMatch(
+      new RegExp(`^The camt\\.053 file is not well-formed XML: the first fault is at line ${faultLine}, column \\d+`),
+    );
+    // An amount written the German way: the entry, its element path, its line and column; never the value.
+    const german = camt.replace(/(<Ntry>[\s\S]*?<Amt[^>]*>)([^<]+)(<\/Amt>)/, "$11.110,00$3");
+    const amtOffset = german.indexOf("1.110,00");
+    const before = german.slice(0, amtOffset);
+    const amtLine = before.split("\n").length;
+    const amtColumn = before.slice(before.lastIndexOf("<Amt")).length;
+    const message = refused(Buffer.from(german));
+    expect(message).toContain(`Entry 1 (amount, Stmt/Ntry[1]/Amt, line ${amtLine}, column `);
+    expect(message).not.toContain("1.110,00");
+    expect(amtColumn).toBeGreaterThan(0);
+    // A broken :61: names the line and the column where it stops being one.
+    const mt940 = (line: string) =>
+      Buffer.from(`:20:X\r\n:25:1\r\n:28C:1\r\n:60F:C230101TRY10,00\r\n:61:${line}\r\n-\r\n`);
+    expect(refused(mt940("2301010101X1,00NTRFREF"))).toBe(
+      "Line 5, column 15 (:61:): not an MT940 statement line: the debit or credit mark (C, D, RC or RD) expected there (value date YYMMDD, an optional entry date, C or D, the amount, the transaction type).",
+    );
+    expect(refused(mt940("230101D,5NTRFREF"))).toContain("Line 5, column 12 (:61:)");
+    // A CSV cell by its header and its column, as a spreadsheet shows it.
+    expect(refused(Buffer.from("reference,amount_minor,currency,value_date\nINV-1,12.50,TRY,2026-11-27\n"))).toMatch(
+      /^Line 2 \(amount_minor, column 2\): must be a whole number of minor units/,
+    );
+    // A currency no code: where the opening balance wrote it.
+    expect(
+      refused(Buffer.from(":20:X\r\n:25:1\r\n:28C:1\r\n:60F:C230101T1Y10,00\r\n:61:230101D1,00NTRFREF\r\n-\r\n")),
+    ).toContain("statement lines (:61:) without an opening balance");
   });
 });

@@ -111,8 +111,20 @@ export function readBankCsv(text: string, mapping: CsvMapping): RawEntry[] {
     }
     if (!signed) continue;
     const where = t(`Line ${info.lines}`, `${info.lines}. satır`);
+    const columnOf = (name: string | undefined) => {
+      const index = name === undefined ? undefined : columns.get(fold(name));
+      return index === undefined ? undefined : t(`column ${index + 1}`, `${index + 1}. sütun`);
+    };
     entries.push({
       where,
+      at: (field) =>
+        columnOf(
+          field === "amount"
+            ? (mapping.amount ?? (signed.startsWith("-") ? mapping.debit : mapping.credit))
+            : field === "currency"
+              ? mapping.currencyColumn
+              : mapping.date,
+        ),
       line: info.lines,
       amount: signed.replace(/^-/, ""),
       currency: cell(record, mapping.currencyColumn) || mapping.currency || "",

@@ -1,7 +1,8 @@
-import { XMLParser } from "fast-xml-parser";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
+import { lineAndColumn, xmlElementOffsets } from "./text-position.js";
 
 type Node = Record<string, unknown>;
 
@@ -55,18 +56,25 @@ export function readCamt053(xml: string): RawEntry[] {
       ),
     );
   }
-  let document: Node;
-  try {
-    document = parser.parse(xml, true) as Node;
-  } catch (error) {
-    const line = /Line (\d+)/i.exec(String((error as Error).message))?.[1];
+  // The validator names the line and column of the first fault (its message would quote the file).
+  const fault = XMLValidator.validate(xml);
+  if (fault !== true) {
+    const { line, col } = fault.err;
     throw statementProblem(
       t(
-        `The camt.053 file is not well-formed XML${line ? ` near line ${line}` : ""}.`,
-        `camt.053 dosyası${line ? ` ${line}. satır civarında` : ""} düzgün biçimli bir XML değil.`,
+        `The camt.053 file is not well-formed XML: the first fault is at line ${line}, column ${col} (a tag not closed, or closed by another name); send the file as the bank produced it.`,
+        `camt.053 dosyası düzgün biçimli bir XML değil: ilk hata ${line}. satır, ${col}. sütunda (kapanmamış ya da başka adla kapanmış bir etiket); dosyayı bankanın ürettiği gibi gönderin.`,
       ),
     );
   }
+  const document = parser.parse(xml) as Node;
+  let offsets: Map<string, number> | undefined;
+  /** An element's path as people read it (`Stmt/Ntry[2]/Amt`) and where it starts in the file. */
+  const placed = (path: string, shown: string) => {
+    offsets ??= xmlElementOffsets(xml);
+    const offset = offsets.get(path);
+    return offset === undefined ? shown : `${shown}, ${lineAndColumn(xml, offset)}`;
+  };
   const statement = child(document, "Document", "BkToCstmrStmt");
   if (!statement)
     throw statementProblem(
@@ -85,8 +93,8 @@ export function readCamt053(xml: string): RawEntry[] {
       ),
     );
   const entries: RawEntry[] = [];
-  for (const stmt of statements) {
-    for (const ntry of list(child(stmt, "Ntry"))) {
+  for (const [s, stmt] of statements.entries()) {
+    for (const [k, ntry] of list(child(stmt, "Ntry")).entries()) {
       const direction = text(child(ntry, "CdtDbtInd")) === "DBIT" ? "debit" : "credit";
       const valueDate = dateOf(child(ntry, "ValDt")) || dateOf(child(ntry, "BookgDt"));
       const transactions = list(child(ntry, "NtryDtls", "TxDtls"));
@@ -97,8 +105,14 @@ export function readCamt053(xml: string): RawEntry[] {
         transactions.length > 1 && transactions.every((tx) => child(tx, "Amt") !== undefined)
           ? transactions
           : [undefined];
-      for (const tx of parts) {
+      for (const [x, tx] of parts.entries()) {
         const details = tx ?? transactions[0];
+        const stmtStep = statements.length > 1 ? `Stmt[${s + 1}]` : "Stmt";
+        const entryPath = `Document[1]/BkToCstmrStmt[1]/Stmt[${s + 1}]/Ntry[${k + 1}]`;
+        const amountPath = tx ? `${entryPath}/NtryDtls[1]/TxDtls[${x + 1}]/Amt[1]` : `${entryPath}/Amt[1]`;
+        const amountShown = `${stmtStep}/Ntry[${k + 1}]${tx ? `/NtryDtls/TxDtls[${x + 1}]` : ""}/Amt`;
+        const datePath = child(ntry, "ValDt") ? `${entryPath}/ValDt[1]` : `${entryPath}/BookgDt[1]`;
+        const dateShown = `${stmtStep}/Ntry[${k + 1}]/${child(ntry, "ValDt") ? "ValDt" : "BookgDt"}`;
         const amountNode = tx ? child(tx, "Amt") : child(ntry, "Amt");
         const n = entries.length + 1;
         entries.push({
@@ -120,6 +134,10 @@ export function readCamt053(xml: string): RawEntry[] {
             .filter(Boolean)
             .join(" "),
           ...(status && status !== "BOOK" ? { bankStatus: status } : {}),
+          at: (field) =>
+            field === "valueDate"
+              ? placed(datePath, dateShown)
+              : placed(amountPath, field === "currency" ? `${amountShown}/@Ccy` : amountShown),
         });
       }
     }

@@ -17,7 +17,18 @@ export interface RawEntry {
   readonly narrative: string;
   /** The bank's status of an entry it has not booked (camt.053 `PDNG`, `INFO`); absent when booked. */
   readonly bankStatus?: string;
+  /**
+   * Where a field is in the file, for an error about it (`Stmt/Ntry[2]/Amt, line 110, column 11`;
+   * `line 7, column 12`): worked out only when an error asks.
+   */
+  readonly at?: (field: "amount" | "currency" | "valueDate") => string | undefined;
 }
+
+/** ", <where the field is>" for an error's parenthesis, or nothing when the reader cannot say. */
+const placed = (entry: RawEntry, field: "amount" | "currency" | "valueDate") => {
+  const at = entry.at?.(field);
+  return at ? `, ${at}` : "";
+};
 
 /** A reference's own bound in the payments spec; a longer one in a bank file is narrative. */
 const MAX_REFERENCE_LENGTH = 140;
@@ -39,8 +50,8 @@ export function statementLine(entry: RawEntry): StatementLine {
   if (!/^[A-Z]{3}$/.test(currency)) {
     throw statementProblem(
       t(
-        `${entry.where} (currency): not a currency code such as TRY, USD or EUR.`,
-        `${entry.where} (para birimi): TRY, USD ya da EUR gibi bir para birimi kodu değil.`,
+        `${entry.where} (currency${placed(entry, "currency")}): not a currency code such as TRY, USD or EUR.`,
+        `${entry.where} (para birimi${placed(entry, "currency")}): TRY, USD ya da EUR gibi bir para birimi kodu değil.`,
       ),
     );
   }
@@ -50,21 +61,24 @@ export function statementLine(entry: RawEntry): StatementLine {
   } catch {
     throw statementProblem(
       t(
-        `${entry.where} (amount): not an amount in ${currency} with at most its currency's decimals, such as 1500.75.`,
-        `${entry.where} (tutar): 1500.75 gibi, en çok para biriminin ondalık basamağı kadar ondalıklı bir ${currency} tutarı değil.`,
+        `${entry.where} (amount${placed(entry, "amount")}): not an amount in ${currency} with at most its currency's decimals, such as 1500.75.`,
+        `${entry.where} (tutar${placed(entry, "amount")}): 1500.75 gibi, en çok para biriminin ondalık basamağı kadar ondalıklı bir ${currency} tutarı değil.`,
       ),
     );
   }
   if (amountMinor < 0)
     throw statementProblem(
       t(
-        `${entry.where} (amount): negative; the debit or credit mark says which way money moved.`,
-        `${entry.where} (tutar): eksi; paranın yönünü borç ya da alacak işareti söyler.`,
+        `${entry.where} (amount${placed(entry, "amount")}): negative; the debit or credit mark says which way money moved.`,
+        `${entry.where} (tutar${placed(entry, "amount")}): eksi; paranın yönünü borç ya da alacak işareti söyler.`,
       ),
     );
   if (endOfIstanbulDate(entry.valueDate) === undefined) {
     throw statementProblem(
-      t(`${entry.where} (value date): not a calendar date.`, `${entry.where} (valör): takvimde olan bir tarih değil.`),
+      t(
+        `${entry.where} (value date${placed(entry, "valueDate")}): not a calendar date.`,
+        `${entry.where} (valör${placed(entry, "valueDate")}): takvimde olan bir tarih değil.`,
+      ),
     );
   }
   const reference =

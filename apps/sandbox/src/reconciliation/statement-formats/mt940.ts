@@ -20,6 +20,32 @@ export function isMt940(text: string): boolean {
 const STATEMENT_LINE = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([NFS][A-Z0-9 ]{3})([^\n]*)/;
 
 /**
+ * Where a `:61:` value stops being a statement line, as a column of its line (the value starts at 5,
+ * after `:61:`), and what should have been there, in English and Turkish.
+ */
+function firstFault(value: string): [number, string, string] {
+  const steps: [RegExp, string, string][] = [
+    [/^\d{6}/, "a value date (YYMMDD)", "bir valör (YYAAGG)"],
+    [/^(\d{4}| {4})?/, "", ""],
+    [/^(RC|RD|C|D)/, "the debit or credit mark (C, D, RC or RD)", "borç ya da alacak işareti (C, D, RC ya da RD)"],
+    [/^[A-Z]?/, "", ""],
+    [/^\d[\d,]*/, "an amount with a decimal comma", "ondalık virgüllü bir tutar"],
+    [
+      /^[NFS][A-Z0-9 ]{3}/,
+      "a transaction type (N, F or S and three characters)",
+      "bir işlem türü (N, F ya da S ve üç karakter)",
+    ],
+  ];
+  let at = 0;
+  for (const [step, en, tr] of steps) {
+    const matched = step.exec(value.slice(at));
+    if (!matched) return [5 + at, en, tr];
+    at += matched[0].length;
+  }
+  return [5 + at, "the customer reference", "müşteri referansı"];
+}
+
+/**
  * YYMMDD as yyyy-MM-dd: SWIFT's years 00–79 are this century, 80–99 the last. German banks date
  * interest and fee settlements by the 30/360 day count, so a value date can be 29 or 30 February in a
  * year whose February is shorter (a Sparkasse's 160230): that is February's last day, as the bank
@@ -61,6 +87,8 @@ function joinedNarrative(lines: readonly string[]): string {
 export function readMt940(text: string): RawEntry[] {
   const entries: RawEntry[] = [];
   let currency = "";
+  /** Where the message's currency was written: the line and column of its `:60F:` or `:34F:`. */
+  let currencyAt = "";
   let current: { line: number; fields: string[]; narrative: string[] } | undefined;
   let tag = "";
   const finish = () => {
@@ -68,8 +96,18 @@ export function readMt940(text: string): RawEntry[] {
     const [valueDate, , mark, , amount, , rest] = current.fields as string[];
     const [customer = "", bank = ""] = (rest ?? "").split("//");
     const n = entries.length + 1;
+    const [, entryDate = "", , funds = ""] = current.fields as string[];
+    // Columns of the :61: line: the value date right after the tag, the amount after the mark.
+    const amountColumn = 5 + 6 + entryDate.length + (mark ?? "").length + funds.length;
+    const ownCurrencyAt = currencyAt;
     entries.push({
       where: t(`Line ${current.line}`, `${current.line}. satır`),
+      at: (field) =>
+        field === "currency"
+          ? ownCurrencyAt || undefined
+          : field === "amount"
+            ? t(`column ${amountColumn}`, `${amountColumn}. sütun`)
+            : t("column 5", "5. sütun"),
       line: n,
       amount: (amount ?? "").replace(",", ".").replace(/\.$/, ""),
       currency,
@@ -96,21 +134,26 @@ export function readMt940(text: string): RawEntry[] {
       // A new message: its lines take its own currency, not the last message's.
       finish();
       currency = "";
+      currencyAt = "";
     } else if (tag === "60F" || tag === "60M") {
       currency = /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1] ?? "";
+      currencyAt = t(`line ${i + 1}, column 13`, `${i + 1}. satır, 13. sütun`);
     } else if (tag === "34F" && currency === "") {
       // An interim report (MT942) has no opening balance: its floor limit names the currency.
       currency = /^([A-Z]{3})/.exec(value)?.[1] ?? "";
+      currencyAt = t(`line ${i + 1}, column 6`, `${i + 1}. satır, 6. sütun`);
     } else if (tag === "61") {
       finish();
       const fields = STATEMENT_LINE.exec(value);
-      if (!fields)
+      if (!fields) {
+        const [column, en, tr] = firstFault(value);
         throw statementProblem(
           t(
-            `Line ${i + 1} (:61:): not an MT940 statement line (value date, C or D, amount).`,
-            `${i + 1}. satır (:61:): bir MT940 hesap hareketi satırı değil (valör, C ya da D, tutar).`,
+            `Line ${i + 1}, column ${column} (:61:): not an MT940 statement line: ${en} expected there (value date YYMMDD, an optional entry date, C or D, the amount, the transaction type).`,
+            `${i + 1}. satır, ${column}. sütun (:61:): bir MT940 hesap hareketi satırı değil: orada ${tr} bekleniyor (YYAAGG valör, isteğe bağlı kayıt tarihi, C ya da D, tutar, işlem türü).`,
           ),
         );
+      }
       current = { line: i + 1, fields: fields.slice(1), narrative: [] };
     } else if (tag === "86") {
       if (current) current.narrative.push(value);
