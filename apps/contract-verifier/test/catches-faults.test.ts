@@ -1,4 +1,4 @@
-import { type FaultRule, proxiedDuringSuite } from "@payspec/fault-proxy";
+import { type FaultRule, proxiedDuringSuite, repeatingCursor } from "@payspec/fault-proxy";
 import { startSandbox } from "@payspec/sandbox";
 import { redactCardData } from "@payspec/server-kit";
 import ExcelJS from "exceljs";
@@ -275,20 +275,7 @@ const FAULTS: readonly KnownFault[] = [
   {
     fault: "a repeating cursor with small limits (the next page is the same page again)",
     profile: "behaviour",
-    rule: () => {
-      let previous: unknown;
-      return {
-        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
-        fault: {
-          kind: "rewrite",
-          rewrite: (page, request) => {
-            const answer = request.url.includes("cursor=") && previous ? previous : page;
-            previous = page;
-            return answer;
-          },
-        },
-      };
-    },
+    rule: () => repeatingCursor("/v1/payments"),
     caughtBy: "pagination.page-size",
     saying: "never repeats a record",
   },

@@ -7,7 +7,7 @@
  */
 import { medianMs, table } from "@payspec/bench-kit";
 import { parseOptions, runVerification } from "@payspec/contract-verifier";
-import { startFaultProxy } from "@payspec/fault-proxy";
+import { repeatingCursor, startFaultProxy } from "@payspec/fault-proxy";
 import { startSandbox } from "@payspec/sandbox";
 
 const ROUNDS = 5;
@@ -16,28 +16,13 @@ const GOAL = 2;
 const sandbox = await startSandbox();
 const proxy = await startFaultProxy(sandbox.url);
 
-function loopingCursor(): void {
-  let previous: unknown;
-  proxy.inject({
-    when: (r) => r.method === "GET" && r.url.split("?")[0] === "/v1/payments",
-    fault: {
-      kind: "rewrite",
-      rewrite: (page, request) => {
-        const answer = request.url.includes("cursor=") && previous ? previous : page;
-        previous = page;
-        return answer;
-      },
-    },
-  });
-}
-
 async function measure(looping: boolean): Promise<{ ms: number; requests: number; failed: number }> {
   let requests = 0;
   let failed = 0;
   const ms = await medianMs(ROUNDS, async () => {
     proxy.clear();
     await sandbox.reset();
-    if (looping) loopingCursor();
+    if (looping) proxy.inject(repeatingCursor("/v1/payments"));
     const report = await runVerification(
       parseOptions(["--target", proxy.url, "--profile", "behaviour", "--include-checks", "pagination,filters"]),
     );
