@@ -570,6 +570,21 @@ describe("reconciliation", () => {
       [`${header}\n${good}\nX-2,-5,TRY,${valueDate}\n`, /Line 3 \(amount_minor, column 2\): a negative amount/],
       [`${header}\n${good}\nX-2,500,TRX,${valueDate}\n`, /Line 3 \(currency, column 3\): not an ISO 4217/],
       [`${header}\n${good}\nX-2,500,TRY,2026-13-01\n`, /Line 3 \(value_date, column 4\): not a calendar date/],
+      // A camt.053 amount written the German way: its entry, element path, line and column.
+      [
+        `<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>\n  <Ntry><Amt Ccy="TRY">1.110,00</Amt><CdtDbtInd>DBIT</CdtDbtInd><ValDt><Dt>${valueDate}</Dt></ValDt></Ntry>\n</Stmt></BkToCstmrStmt></Document>`,
+        /^Entry 1 \(amount, Stmt\/Ntry\[1\]\/Amt, line 3, column 9\): not an amount in TRY/,
+      ],
+      // Not well-formed: the first fault's line and column.
+      [
+        `<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>\n  <Ntry><Amt Ccy="TRY">11.00</Amnt></Ntry>\n</Stmt></BkToCstmrStmt></Document>`,
+        /^The camt\.053 file is not well-formed XML: the first fault is at line 3, column \d+/,
+      ],
+      // A broken :61: by the column where it stops being a statement line.
+      [
+        ":20:X\r\n:25:1\r\n:28C:1\r\n:60F:C230101TRY10,00\r\n:61:2301010101X1,00NTRFREF\r\n-\r\n",
+        /^Line 5, column 15 \(:61:\): not an MT940 statement line: the debit or credit mark/,
+      ],
       // A byte no encoding a Turkish bank uses can hold (0x81 is undefined in Windows-1254).
       [
         Buffer.concat([
