@@ -41,7 +41,9 @@ export class DiscoveredIds {
   }
 
   /** Keeps the ids of one answer of a collection's GET (a list, or an object holding lists). */
-  harvest(template: string, body: unknown): void {
+  harvest(listTemplate: string, body: unknown): void {
+    // `/movies/` and `/movies` name one collection (Platformatic lists at the first, reads `/movies/{id}`).
+    const template = listTemplate.replace(/\/+$/, "");
     let nodes = 0;
     const walk = (node: unknown, depth: number) => {
       if (depth > 6 || ++nodes > 5_000 || typeof node !== "object" || node === null) return;

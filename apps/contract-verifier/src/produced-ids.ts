@@ -82,7 +82,7 @@ function producerFor(
     }
   }
   const collection = collectionOf(op.template, parameter);
-  const create = operations.find((o) => o.method === "POST" && o.template === collection);
+  const create = operations.find((o) => o.method === "POST" && o.template.replace(/\/+$/, "") === collection);
   if (!create) return undefined;
   return {
     op: create,

@@ -16,4 +16,10 @@ describe("DiscoveredIds", () => {
     expect(ids.candidates("/trips/{tripId}", "tripId")).toEqual(["t-9"]);
     expect(ids.candidates("/bookings/{bookingId}", "bookingId")).toEqual(["b-1"]);
   });
+
+  it("reads a collection listed with a trailing slash (Platformatic's /movies/) as the one its items hang from", () => {
+    const listed = new DiscoveredIds();
+    listed.harvest("/movies/", [{ id: 4, title: "Kış Uykusu" }]);
+    expect(listed.candidates("/movies/{id}", "id")).toEqual(["4"]);
+  });
 });

@@ -2,8 +2,11 @@ export { node24BinDir } from "./node-24.js";
 export { freePort, getText, type ServerProcess, startProcess } from "./process-server.js";
 export {
   LOOPBACK_TODO_RELEASE,
+  PLATFORMATIC_ADMIN_SECRET,
+  PLATFORMATIC_DB_RELEASE,
   type RealServer,
   startLoopBackTodo,
+  startPlatformaticDb,
   startUnleash,
   startWireMock,
   UNLEASH_RELEASE,
