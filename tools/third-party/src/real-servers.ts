@@ -72,6 +72,15 @@ async function identities(
   return lines;
 }
 
+/** A server's whole database as pg_dump writes it: what a read-only run must leave as it was. */
+async function databaseDump(database: string): Promise<string> {
+  const { stdout } = await exec(join(postgresBinDir(), "pg_dump"), ["--no-owner", database], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  // pg_dump 15.14+ opens and closes with a random \restrict key: not part of the data.
+  return stdout.replace(/^\\(un)?restrict .*$/gm, "");
+}
+
 async function saveSpec(name: string, url: string): Promise<string> {
   const { status, text } = await getText(url);
   if (status !== 200) throw new Error(`${name} did not serve its OpenAPI document at ${url} (${status}).`);
@@ -148,13 +157,7 @@ export async function startUnleash(): Promise<RealServer> {
       ...["--auth", `apiKey@/api/frontend*=${UNLEASH_TOKENS.frontend}`],
       ...["--auth", `apiKey=${UNLEASH_TOKENS.admin}`],
     ],
-    async state() {
-      const { stdout } = await exec(join(postgresBinDir(), "pg_dump"), ["--no-owner", database], {
-        maxBuffer: 256 * 1024 * 1024,
-      });
-      // pg_dump 15.14+ opens and closes with a random \restrict key: not part of the data.
-      return stdout.replace(/^\\(un)?restrict .*$/gm, "");
-    },
+    state: () => databaseDump(database),
     // Identities only: Unleash stamps use (a token's seenAt, a user's seenAt) on its records.
     records: () =>
       identities(url, admin, {
@@ -327,12 +330,7 @@ export async function startPlatformaticDb(): Promise<RealServer> {
     url,
     specFile,
     verifyArgs: ["--header", `X-Platformatic-Admin-Secret: ${PLATFORMATIC_ADMIN_SECRET}`],
-    async state() {
-      const { stdout } = await exec(join(postgresBinDir(), "pg_dump"), ["--no-owner", database], {
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return stdout.replace(/^\\(un)?restrict .*$/gm, "");
-    },
+    state: () => databaseDump(database),
     async records() {
       const lists = await Promise.all(["/movies/", "/quotes/"].map((path) => getText(`${url}${path}`, admin)));
       return lists.flatMap(({ text }, i) => (JSON.parse(text) as unknown[]).map((r) => `${i} ${JSON.stringify(r)}`));
