@@ -163,7 +163,10 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
       const tr = language.name === "tr";
       const shotName = `${tr ? "tr-" : ""}${size.name}`;
       const token = await d.h.login();
-      await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
+      const paid = await d.h.call("POST", "/api/v1/payments/card", { token, json: cardPayment({ amount: 1250.5 }) });
+      // The gateway page lists one Istanbul day, today by default: a run that straddles Istanbul's
+      // midnight would find the payment on yesterday's page, so the page is opened at its own day.
+      const day = String(paid.body.response.createdDate).slice(0, 10);
       await d.page.goto(d.url);
       const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, size.name === "phone")];
       await d.page.getByLabel(tr ? "Ödeme geçidi API anahtarı" : "Gateway API key").fill(DEMO_GATEWAY_KEY);
@@ -172,6 +175,7 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
       await d.page
         .getByRole("heading", { name: tr ? "Ödeme geçidi kart ödemeleri" : "Gateway card payments" })
         .waitFor();
+      await d.page.goto(`${d.url}/gateway?date=${day}`);
       results.push(await check("gateway", `${shotName}-gateway`, size.name === "phone"));
       await d.page
         .getByRole("table", { name: tr ? "Kart ödemeleri" : "Card payments" })
