@@ -358,17 +358,16 @@ export class VerifyContext {
     let user: string | undefined;
     for (const name of Object.keys(usable ?? {})) {
       const key = keys[name] as string;
-      const value = asVariables ? `$${variableFor(key)}` : (this.options.auth?.[key] as string);
+      const given = this.options.auth?.[key] as string;
+      const value = asVariables ? `$${variableFor(key)}` : given;
       const scheme = spec.components?.securitySchemes?.[name] ?? {};
       if (scheme.type === "apiKey" && scheme.in === "query") query.push([String(scheme.name), value]);
       else if (scheme.type === "apiKey" && scheme.in === "cookie") headers.cookie = `${scheme.name}=${value}`;
       else if (scheme.type === "apiKey") headers[String(scheme.name).toLowerCase()] = value;
       else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic") {
-        const given = this.options.auth?.[key] as string;
         if (asVariables && !/^basic /i.test(given)) user = value;
         else headers.authorization = /^basic /i.test(given) || asVariables ? value : basicAuthorization(value);
       } else {
-        const given = this.options.auth?.[key] as string;
         headers.authorization = /^\w+ /.test(given) ? value : `Bearer ${value}`;
       }
     }

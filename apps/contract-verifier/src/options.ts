@@ -425,19 +425,9 @@ function globMatches(text: string, glob: string): boolean {
 }
 
 /**
- * The --auth values for one operation, by scheme: `SCHEME@OPERATIONS=VALUE` (OPERATIONS as in
- * --include-operations: an operationId, a method, a path glob) wins over a plain `SCHEME=VALUE`, so one
- * run can give an admin token to most operations and a client token to `/api/client/*`.
+ * The --auth key that gives each scheme its value for one operation: `SCHEME@OPERATIONS=VALUE`
+ * (OPERATIONS as in --include-operations) wins over a plain `SCHEME=VALUE`.
  */
-export function credentialsFor(
-  auth: Readonly<Record<string, string>>,
-  op: { operationId: string; method: string; template: string } | undefined,
-): Record<string, string> {
-  const keys = credentialKeysFor(auth, op);
-  return Object.fromEntries(Object.entries(keys).map(([scheme, key]) => [scheme, auth[key] as string]));
-}
-
-/** Which --auth key gives each scheme its value for one operation (`apiKey@/api/client/*` or `apiKey`). */
 export function credentialKeysFor(
   auth: Readonly<Record<string, string>>,
   op: { operationId: string; method: string; template: string } | undefined,
