@@ -27,3 +27,5 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+export { WCAG_A_AA, wcagViolations } from "./accessibility.js";

@@ -5,7 +5,7 @@
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { type ReconciliationDeps, registerReconciliationControls } from "./reconciliation-controls.js";
-import { registerReconciliationPages, STATEMENT_FILE_SCRIPT } from "./reconciliation-pages.js";
+import { registerReconciliationPages } from "./reconciliation-pages.js";
 
 export { MemoryReconciliationStore } from "./memory-reconciliation-store.js";
 export { PostgresReconciliationStore } from "./postgres-reconciliation-store.js";
@@ -18,7 +18,6 @@ export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature 
     name: "reconciliation",
     controlRoutes: (control, ctx) => registerReconciliationControls(control, deps, ctx),
     dashboardPages: registerReconciliationPages,
-    scripts: { "statement-file.js": STATEMENT_FILE_SCRIPT },
     resetWorkspace: async (apiKey) => {
       await deps.reconciliation.deleteFor(apiKey);
       await deps.statementMappings.clear(apiKey);

@@ -1,14 +1,33 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
-import type { FormProblems } from "../infrastructure/dashboard-shell/error-summary.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+} from "../infrastructure/dashboard-shell/error-summary.js";
+import { FILE_TOO_LARGE, fileForm, formFile } from "../infrastructure/dashboard-shell/file-forms.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
-import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
+import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
+import { STATEMENT_MAX_BYTES } from "./statement-file.js";
 import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.js";
+
+/** What is wrong with the page's two forms: the statement import's and the new layout's. */
+export interface PageProblems {
+  readonly statement?: FormProblems;
+  readonly layout?: FormProblems;
+}
+
+/** The import form's boxes, in its order, by the label each shows. */
+const statementLabels = () => ({
+  statement_file: t("Statement file", "Ekstre dosyası"),
+  statement: t("Or its text", "Ya da metni"),
+});
 
 interface RunSummary {
   readonly id: string;
@@ -16,6 +35,8 @@ interface RunSummary {
   readonly repeat_of?: string;
   readonly counts: Record<string, number>;
   readonly unmatched_payments: number;
+  /** What did not add up in the file (an MT940's balances), though its lines were read. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -29,11 +50,12 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
   async function reconciliationPage(
     request: FastifyRequest,
     reply: FastifyReply,
-    result?: SafeHtml,
     status = 200,
-    /** What is wrong with a refused layout, shown on its form. */
-    layoutProblems: FormProblems = {},
+    /** What is wrong with a refused import or layout, shown on its form beside its box. */
+    problems: PageProblems = {},
   ) {
+    const statementProblems = problems.statement ?? {};
+    const labels = statementLabels();
     const runs = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/reconciliations")).json()
       .data as RunSummary[];
     const rows = runs.map(
@@ -46,25 +68,24 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       request,
       reply,
       t("Reconciliation", "Mutabakat"),
-      html`${result ?? ""}
-      <section aria-labelledby="import"><h2 id="import">${t("Import a statement", "Hesap ekstresi yükle")}</h2>
+      html`<section aria-labelledby="import"><h2 id="import">${t("Import a statement", "Hesap ekstresi yükle")}</h2>
       <p>${t(
         "The statement as the bank sent it: ISO 20022 camt.053 (XML), SWIFT MT940, or the internet branch's CSV export (Tarih;Açıklama;Tutar;Bakiye, or debit and credit columns), in UTF-8, Windows-1254 or ISO-8859-9; or the sandbox's own CSV (reference,amount_minor,currency,value_date). Each debit is matched to the settled payment its reference names (in a reference field or as a word of the description), by amount and currency; it becomes reconciled.",
         "Ekstre, bankanın gönderdiği gibi: ISO 20022 camt.053 (XML), SWIFT MT940 ya da internet şubesinin CSV dışa aktarımı (Tarih;Açıklama;Tutar;Bakiye ya da borç ve alacak sütunları); UTF-8, Windows-1254 ya da ISO-8859-9 kodlamasında; veya sandbox'ın kendi CSV'si (reference,amount_minor,currency,value_date). Her borç kaydı, referansının (bir referans alanında ya da açıklamanın bir sözcüğü olarak) gösterdiği hesaba geçmiş ödemeyle tutar ve para birimine göre eşleştirilir ve mutabakatı yapılır.",
       )}</p>
-      <form method="post" action="${DASHBOARD}/reconciliation" class="stacked">${token(request)}
-        <label>${t("Statement file", "Ekstre dosyası")} <input type="file" id="statement-file" accept=".csv,.xml,.sta,.txt,.940,text/csv,text/xml"></label>
-        <input type="hidden" name="statement_base64" id="statement-base64">
-        <label>${t("Or its text (choosing a file fills this in)", "Ya da metni (dosya seçmek bunu doldurur)")}
-          <textarea name="statement" id="statement" rows="8"></textarea></label>
+      ${errorSummary(statementProblems, labels)}
+      <form method="post" action="${DASHBOARD}/reconciliation" enctype="multipart/form-data" class="stacked">${token(request)}
+        <label>${labels.statement_file} ${fieldError(statementProblems, "statement_file")}
+          <input type="file" name="statement_file" ${fieldAttributes(statementProblems, "statement_file")} accept=".csv,.xml,.sta,.txt,.940,.mt940,text/csv,text/xml,text/plain"></label>
+        <label>${labels.statement} ${fieldError(statementProblems, "statement")}
+          <textarea name="statement" rows="8" ${fieldAttributes(statementProblems, "statement")}></textarea></label>
         <p><button type="submit">${t("Reconcile", "Mutabakat yap")}</button></p>
       </form></section>
       <h2>${t("Past runs", "Geçmiş çalıştırmalar")}</h2>
       <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${t("Run at (Istanbul)", "Çalıştırma (İstanbul)")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
         <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
-      ${await layoutsSection(ctx, request, layoutProblems)}
-      <script src="${DASHBOARD}/assets/statement-file.js" defer></script>`,
+      ${await layoutsSection(ctx, request, problems.layout ?? {})}`,
       status,
     );
   }
@@ -72,13 +93,24 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
   dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => reconciliationPage(request, reply));
   registerLayoutActions(dashboard, ctx, reconciliationPage);
 
-  dashboard.post(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => {
-    // The file's own bytes when one was chosen (a Windows-1254 file stays Windows-1254), else the text.
-    const encoded = formField(request, "statement_base64");
-    const bytes = encoded ? Buffer.from(encoded, "base64") : Buffer.from(formField(request, "statement") ?? "", "utf8");
+  // The form a browser sends as it is (multipart, no script): the file's own bytes when one was chosen
+  // (a Windows-1254 file stays Windows-1254), else the text. A refusal is the control API's own
+  // message, beside the box it came from.
+  const upload = { ...signedIn, ...fileForm(STATEMENT_MAX_BYTES) };
+  dashboard.post(`${DASHBOARD}/reconciliation`, upload, async (request, reply) => {
+    const file = formFile(request, "statement_file");
+    const box = file === undefined ? "statement" : "statement_file";
+    if (file === FILE_TOO_LARGE) {
+      const tooLarge = t(
+        `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB; split it by value date.`,
+        `Dosya ${STATEMENT_MAX_BYTES / 1024 / 1024} MB'tan büyük; valör tarihine göre bölün.`,
+      );
+      return reconciliationPage(request, reply, 413, { statement: { [box]: tooLarge } });
+    }
+    const bytes = file ?? Buffer.from(formField(request, "statement") ?? "", "utf8");
     const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reconciliations", bytes);
     if (answer.statusCode !== 201) {
-      return reconciliationPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+      return reconciliationPage(request, reply, 400, { statement: { [box]: answer.json().message } });
     }
     const run = answer.json() as RunSummary;
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
@@ -100,7 +132,7 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       "GET",
       `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}`,
     );
-    if (answer.statusCode !== 200) return reconciliationPage(request, reply, undefined, 404);
+    if (answer.statusCode !== 200) return reconciliationPage(request, reply, 404);
     const run = answer.json() as RunSummary & {
       lines: {
         line: number;
@@ -135,6 +167,13 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       )}
         <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">${t("Report (CSV)", "Rapor (CSV)")}</a> ·
         <a href="${DASHBOARD}/reconciliation">${t("All runs", "Tüm çalıştırmalar")}</a></p>
+      ${outcomeCounts(run)}
+      ${
+        run.warnings?.length
+          ? html`<section class="warning" aria-labelledby="run-warnings"><h2 id="run-warnings">${t("The file did not add up", "Dosya tutmadı")}</h2>
+            <ul>${run.warnings.map((warning) => html`<li>${warning}</li>`)}</ul></section>`
+          : ""
+      }
       <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="${t("Filter lines", "Satırları süz")}">
         <label>${t("Outcome", "Sonuç")} <select name="outcome"><option value="">${t("any", "tümü")}</option>${outcomes.map((o) => html`<option value="${o}" ${o === outcome ? html`selected` : ""}>${statusWord(o)}</option>`)}</select></label>
         <button type="submit">${t("Show", "Göster")}</button></form>
@@ -157,7 +196,7 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
         "GET",
         `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}/report.csv`,
       );
-      if (answer.statusCode !== 200) return reconciliationPage(request, reply, undefined, 404);
+      if (answer.statusCode !== 200) return reconciliationPage(request, reply, 404);
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", answer.headers["content-disposition"] as string)
@@ -166,15 +205,13 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
   );
 }
 
-/** Fills the statement box from the chosen file: the dashboard's forms are urlencoded, files are not. */
-export const STATEMENT_FILE_SCRIPT = `
-document.getElementById("statement-file")?.addEventListener("change", async (event) => {
-  const file = event.target.files?.[0];
-  if (!file) return;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  document.getElementById("statement-base64").value = btoa(binary);
-  document.getElementById("statement").value = await file.text();
-});
-`;
+/**
+ * Every outcome of a run's lines with its count, in words ("not booked by the bank: 1"): lines a bank
+ * marked pending or informational are read but never reconciled, and this is where that shows.
+ */
+function outcomeCounts(run: RunSummary) {
+  const counts = Object.entries(run.counts).filter(([, count]) => count > 0);
+  return counts.length === 0
+    ? ""
+    : html`<p>${counts.map(([outcome, count], i) => html`${i > 0 ? " · " : ""}${statusWord(outcome)}: ${count}`)}</p>`;
+}

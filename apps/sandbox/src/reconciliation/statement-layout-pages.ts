@@ -98,9 +98,8 @@ export function registerLayoutActions(
   page: (
     request: FastifyRequest,
     reply: FastifyReply,
-    result?: SafeHtml,
     status?: number,
-    layoutProblems?: FormProblems,
+    problems?: { readonly layout?: FormProblems },
   ) => unknown,
 ): void {
   const signedIn = { preHandler: ctx.requireSession };
@@ -129,7 +128,7 @@ export function registerLayoutActions(
       mappings: [...(await layoutsOf(ctx, key)), added],
     });
     if (answer.statusCode !== 200) {
-      return page(request, reply, undefined, 400, layoutProblems(answer.json()));
+      return page(request, reply, 400, { layout: layoutProblems(answer.json()) });
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
       notice: t(`Layout "${added.name}" added.`, `"${added.name}" düzeni eklendi.`),

@@ -93,7 +93,6 @@ describe("the dashboard's back office, in a real browser", () => {
     await d.signIn();
     await d.page.getByRole("link", { name: "Reconciliation" }).click();
     await d.page.getByLabel("Statement file").setInputFiles(file);
-    await expect.poll(() => d.page.locator("#statement-base64").inputValue()).not.toBe("");
     await d.page.getByRole("button", { name: "Reconcile" }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("1 matched");
     const rows = d.page.getByRole("table", { name: "Statement lines" }).locator("tbody tr");
@@ -131,6 +130,9 @@ describe("the dashboard's back office, in a real browser", () => {
     await d.page.getByLabel(/Or its text/).fill("reference,amount_minor,currency,value_date\nX,-5,TRY,2026-01-01\n");
     await d.page.getByRole("button", { name: "Reconcile" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("Line 2 (amount_minor, column 2)");
+    // Beside the box it came from, which names it as its description.
+    expect(await d.page.getByRole("textbox", { name: /Or its text/ }).getAttribute("aria-invalid")).toBe("true");
+    expect(await d.page.locator("#statement-error").textContent()).toContain("Line 2 (amount_minor, column 2)");
   });
 
   it("adds a bank's CSV layout from the Reconciliation page, and removes it after asking", async () => {

@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, launchChromium, type Page } from "@payspec/test-browser";
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
 import type { SandboxOptions } from "../../src/index.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./harness.js";
 
 /** Screenshots of each page, kept as test artifacts (two of them are in the README). */
 export const SHOTS = fileURLToPath(new URL("../../test-results/dashboard/", import.meta.url));
+
+const BROWSER_CASE_TIMEOUT_MS = 180_000;
 
 export interface DashboardSession {
   readonly h: Harness;
@@ -34,6 +36,10 @@ export function useDashboard(
   let page: Page;
   let url: string;
 
+  // A browser case drives a real Chromium through several pages: alone 2–25 s, and several times that
+  // on a two-core machine running the rest of the check beside it (a 28-payment listing case took
+  // over 60 s on CI's). The bound is against a hang: three minutes, for this file's cases only.
+  vi.setConfig({ testTimeout: BROWSER_CASE_TIMEOUT_MS });
   beforeAll(async () => {
     h = await harness({ completeAfterSeconds, ...options() });
     url = `${h.url}/_sandbox/dashboard`;
@@ -41,6 +47,7 @@ export function useDashboard(
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
+    vi.resetConfig();
     await browser?.close();
     await h.close();
   });

@@ -66,6 +66,25 @@ export class DashboardHttp {
     return { status: response.status, text: await response.text(), location: response.headers.get("location") };
   }
 
+  /** A form with a file box, as a browser sends `enctype="multipart/form-data"` (no script needed). */
+  async postFile(
+    path: string,
+    fields: Record<string, string>,
+    file: { box: string; name: string; bytes: Buffer; type?: string },
+  ): Promise<{ status: number; text: string; location: string | null }> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append(file.box, new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name);
+    const response = await fetch(`${this.url}${path}`, {
+      method: "POST",
+      headers: { cookie: this.#cookieHeader(), origin: this.base },
+      body: form,
+      redirect: "manual",
+    });
+    this.#keep(response);
+    return { status: response.status, text: await response.text(), location: response.headers.get("location") };
+  }
+
   async signIn(apiKey: string): Promise<void> {
     const answer = await this.post("/sign-in", { _csrf: await this.token(), apiKey });
     if (answer.status !== 303) throw new Error(`Sign-in failed: ${answer.status}`);

@@ -13,6 +13,7 @@ import {
   isFormBody,
   SECURITY_HEADERS,
 } from "./dashboard-security.js";
+import { isFileForm, registerFileForms } from "./file-forms.js";
 import { DashboardFlash, type Flash } from "./flash.js";
 import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
@@ -102,6 +103,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   await app.register(async (dashboard) => {
     await dashboard.register(fastifyCookie);
     await dashboard.register(fastifyFormbody);
+    await registerFileForms(dashboard);
 
     const send = sendPage;
     const errorPage = (reply: FastifyReply, status: number) =>
@@ -139,8 +141,9 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       reply.headers(SECURITY_HEADERS);
       if (request.method === "POST") {
         if (!fromThisOrigin(request)) return errorPage(reply, 403);
-        // Refused before any parser runs: a JSON, XML or multipart body never reaches a form handler.
-        if (!isFormBody(request)) return errorPage(reply, 415);
+        // Refused before any parser runs: a JSON or XML body never reaches a form handler, nor a
+        // multipart one but where a route takes a file.
+        if (!isFormBody(request) && !isFileForm(request)) return errorPage(reply, 415);
       }
       // The dashboard's own script and stylesheet are the same for everyone: no session to look up.
       if (request.url.startsWith(ASSETS)) return undefined;
