@@ -18,9 +18,10 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    // Guards against a hang, not measures of speed: CI's machine, with three suites at once on two
-    // cores, has run a file 1.5 times slower than here.
-    testTimeout: 60_000,
+    // Guards against a hang, not measures of speed: with three suites at once on two cores and another
+    // process busy on one of them, a case runs up to four times slower than alone (the slowest, an
+    // export taken over after a SIGKILL, takes 20 s alone).
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     isolate: false,
     // Two files at a time, whatever the machine (vitest's default on 2 cores is one): most of a file's
