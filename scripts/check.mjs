@@ -78,11 +78,11 @@ function run(command) {
 }
 
 /**
- * The servers a test starts (a sandbox or mock CLI, PostgreSQL, WireMock, Unleash, LoopBack, Chromium,
+ * The servers a test starts (a sandbox or mock CLI, PostgreSQL, WireMock, Unleash, LoopBack, ARA, Chromium,
  * a fault proxy): one of them still running after the run is a test that did not stop what it started.
  */
 const TEST_SERVER =
-  /payspec|\/tmp\/payspec-pg-|wiremock|unleash-server|example-todo|chromium|apps\/(sandbox|mock|contract-verifier)\/(dist|src)\/cli/i;
+  /payspec|\/tmp\/payspec-pg-|wiremock|unleash-server|example-todo|ara-manage|chromium|apps\/(sandbox|mock|contract-verifier)\/(dist|src)\/cli/i;
 
 /** This process and its ancestors: the run itself is not a leftover. */
 function ancestors() {

@@ -6,13 +6,18 @@
 # - Debian's wrk, the load generator `pnpm bench` runs in its own process (the bench falls back to
 #   autocannon, saying so, where it is missing);
 # - a Java runtime, for WireMock, one of the real servers the contract verifier is proven on (its jar
-#   comes from the npm registry).
+#   comes from the npm registry);
+# - ARA's server (Python, Django REST framework) and drf-spectacular, another of those real servers,
+#   from Debian's own packages. Where systemd runs, ara-server's package would start a service on
+#   0.0.0.0:8080: it is kept from starting and disabled (the tests start their own on 127.0.0.1).
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+[ -x /usr/bin/ara-manage ] || missing+=(ara-server)
+/usr/bin/python3 -c "import drf_spectacular" >/dev/null 2>&1 || missing+=(python3-djangorestframework-spectacular)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
@@ -25,5 +30,16 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 $sudo apt-get update -qq
+policy=/usr/sbin/policy-rc.d
+placed=""
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod +x "$policy"
+  placed=yes
+fi
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ -n "$placed" ]; then $sudo rm -f "$policy"; fi
+if [ -d /run/systemd/system ] && systemctl is-enabled ara-server >/dev/null 2>&1; then
+  $sudo systemctl disable --now ara-server >/dev/null 2>&1 || true
+fi
 for package in "${missing[@]}"; do echo "installed $package"; done

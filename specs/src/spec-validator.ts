@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { withDiscriminatorsApplied } from "./discriminator.js";
+import { asSeenBy, directionOf } from "./read-write-only.js";
 
 // ajv-formats is CommonJS: under both ESM and CJS the plugin is reliably found on `.default`.
 const addFormats = addFormatsModule.default;
@@ -112,13 +113,25 @@ export function createSpecValidator(spec: object, options: SpecValidatorOptions 
   ajv.addFormat("password", true);
   // Formats a spec invents (`format: phone`, `format: currency`) describe a string, not a rule ajv knows.
   for (const name of formatsIn(spec)) if (!ajv.formats[name]) ajv.addFormat(name, true);
-  ajv.addSchema({ ...(withDiscriminatorsApplied(spec) as object), $id: SPEC_ID });
+  const applied = withDiscriminatorsApplied(spec) as object;
+  ajv.addSchema({ ...applied, $id: SPEC_ID });
+  // A request body is checked against the request's copy (a required readOnly property is not asked
+  // of it), a response against the response's: see read-write-only.
+  let directed = true;
+  try {
+    ajv.addSchema({ ...asSeenBy(applied, "request"), $id: `${SPEC_ID}:request` });
+    ajv.addSchema({ ...asSeenBy(applied, "response"), $id: `${SPEC_ID}:response` });
+  } catch {
+    // A document whose schemas carry their own `$id`s can be added once only: it is then read as one.
+    directed = false;
+  }
   const compiled = new Map<string, ValidateFunction>();
   return {
     validate(pointer, value) {
       let fn = compiled.get(pointer);
       if (!fn) {
-        fn = ajv.compile({ $ref: `${SPEC_ID}${pointer}` });
+        const direction = directed ? directionOf(pointer) : undefined;
+        fn = ajv.compile({ $ref: `${SPEC_ID}${direction ? `:${direction}` : ""}${pointer}` });
         compiled.set(pointer, fn);
       }
       const valid = fn(value) as boolean;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -9,8 +9,9 @@ import { freePort, getText, startProcess } from "./process-server.js";
 import { installFromRegistry } from "./registry-install.js";
 
 /**
- * A real open-source server, installed from the npm registry and running on 127.0.0.1 with the spec
- * its own authors publish (fetched from the server itself): what the contract verifier is proven on.
+ * A real open-source server, installed from the npm registry or Debian's packages and running on
+ * 127.0.0.1 with the spec its own authors publish (fetched from the server itself) or its framework's
+ * standard generator makes: what the contract verifier is proven on.
  */
 export interface RealServer {
   readonly name: string;
@@ -79,6 +80,13 @@ async function databaseDump(database: string): Promise<string> {
   });
   // pg_dump 15.14+ opens and closes with a random \restrict key: not part of the data.
   return stdout.replace(/^\\(un)?restrict .*$/gm, "");
+}
+
+/** An SQLite database as Python's sqlite3 dumps it (`iterdump`): what a read-only run must leave as it was. */
+async function sqliteDump(file: string): Promise<string> {
+  const script = "import sqlite3, sys\nfor line in sqlite3.connect(sys.argv[1]).iterdump(): print(line)";
+  const { stdout } = await exec("/usr/bin/python3", ["-c", script, file], { maxBuffer: 256 * 1024 * 1024 });
+  return stdout;
 }
 
 async function saveSpec(name: string, url: string): Promise<string> {
@@ -338,6 +346,112 @@ export async function startPlatformaticDb(): Promise<RealServer> {
     async stop() {
       await server.stop();
       await postgres.stop();
+    },
+  };
+}
+
+/** ARA's server as Debian 12 packages it (`ara-server`), installed by scripts/install-system-deps.sh. */
+export const ARA_RELEASE = "ara-server 1.5.8 (Debian 12)";
+const ARA_MANAGE = "/usr/bin/ara-manage";
+const ARA_USER = { name: "payspec", password: "ara-staging-password-4d91" } as const;
+
+/**
+ * ARA's OpenAPI document, as drf-spectacular (Django REST framework's standard generator, Debian's
+ * python3-djangorestframework-spectacular) makes it from ARA's own views: ARA serves none, and DRF's
+ * built-in `generateschema` stops at ARA's index view. The generator is switched on the way its
+ * documentation says (INSTALLED_APPS and DEFAULT_SCHEMA_CLASS), from outside ARA's code.
+ */
+const ARA_SPEC_SCRIPT = `import os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ara.server.settings")
+from django.conf import settings
+settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "drf_spectacular"]
+settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema"}
+import django
+django.setup()
+from django.core.management import call_command
+call_command("spectacular", "--format", "openapi-json", "--file", sys.argv[1])
+`;
+
+/**
+ * ARA Records Ansible's server (Python 3.11, Django 3.2 and Django REST framework 3.14, from Debian's
+ * packages; OpenAPI 3.0.3 from drf-spectacular, 58 operations), on its own SQLite database (Debian's
+ * ara-server refuses Debian's psycopg2 2.9 for PostgreSQL, by a check left from Django 2.2), reads
+ * and writes behind HTTP Basic: a label, a playbook and a host seeded through its API.
+ */
+export async function startAra(): Promise<RealServer> {
+  try {
+    await exec(ARA_MANAGE, ["--version"], { timeout: 60_000 });
+  } catch {
+    throw new Error(
+      `No ARA server at ${ARA_MANAGE}: run bash scripts/install-system-deps.sh (Debian's ara-server and python3-djangorestframework-spectacular).`,
+    );
+  }
+  const [port, base] = await Promise.all([freePort(), mkdtemp(join(tmpdir(), "payspec-ara-"))]);
+  const database = join(base, "ara.sqlite");
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: base,
+    TZ: "UTC",
+    ARA_BASE_DIR: base,
+    ARA_DATABASE_NAME: database,
+    ARA_READ_LOGIN_REQUIRED: "true",
+    ARA_WRITE_LOGIN_REQUIRED: "true",
+    ARA_TIME_ZONE: "UTC",
+    DJANGO_SUPERUSER_PASSWORD: ARA_USER.password,
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const basic = { authorization: `Basic ${Buffer.from(`${ARA_USER.name}:${ARA_USER.password}`).toString("base64")}` };
+  const specFile = join(base, "openapi.json");
+  let server: Awaited<ReturnType<typeof startProcess>> | undefined;
+  try {
+    const manage = (...args: string[]) => exec(ARA_MANAGE, args, { cwd: base, env, timeout: 180_000 });
+    await manage("migrate", "--no-input");
+    await manage("createsuperuser", "--no-input", "--username", ARA_USER.name, "--email", "ops@example.com");
+    await writeFile(join(base, "spec.py"), ARA_SPEC_SCRIPT);
+    await exec("/usr/bin/python3", [join(base, "spec.py"), specFile], { cwd: base, env, timeout: 180_000 });
+    server = await startProcess(ARA_MANAGE, ["runserver", `127.0.0.1:${port}`, "--noreload"], {
+      name: "ARA",
+      cwd: base,
+      ms: 120_000,
+      env,
+      ready: async () => (await getText(`${url}/api/v1/playbooks`, basic)).status === 200,
+    });
+    await seed("ARA", url, basic, [
+      ["/api/v1/labels", { name: "üretim" }],
+      [
+        "/api/v1/playbooks",
+        {
+          name: "Kış dağıtımı",
+          ansible_version: "2.14.3",
+          status: "completed",
+          path: "/srv/deploy/site.yml",
+          controller: "ci.example.com",
+        },
+      ],
+      ["/api/v1/hosts", { name: "web-1.örnek", playbook: 1 }],
+    ]);
+  } catch (error) {
+    await server?.stop();
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+  const running = server;
+  const lists = {
+    "/api/v1/labels": ["results", ["id", "name"]],
+    "/api/v1/playbooks": ["results", ["id", "name", "path", "status"]],
+    "/api/v1/hosts": ["results", ["id", "name", "playbook"]],
+  } as const;
+  return {
+    name: "ARA",
+    release: ARA_RELEASE,
+    url,
+    specFile,
+    verifyArgs: ["--auth", `basicAuth=${ARA_USER.name}:${ARA_USER.password}`],
+    state: () => sqliteDump(database),
+    records: () => identities(url, basic, lists),
+    async stop() {
+      await running.stop();
+      await rm(base, { recursive: true, force: true });
     },
   };
 }

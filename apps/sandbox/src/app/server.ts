@@ -25,7 +25,7 @@ import { settlementFeature } from "../settlement/index.js";
 import { controlAuthenticator, registerResetControl } from "./control-access.js";
 import { memoryStores, postgresStores } from "./open-stores.js";
 import type { SandboxStores } from "./sandbox-stores.js";
-import { settingsPage } from "./settings-page.js";
+import { settingsPage } from "./settings-pages.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
   /** Where the state lives; default: in memory, or PostgreSQL when `databaseUrl` is set. Closed with the sandbox only when opened by it. */

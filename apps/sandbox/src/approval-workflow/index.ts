@@ -7,10 +7,10 @@
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
-import { approvalsPage } from "./approvals-page.js";
+import { approvalsPage } from "./approvals-pages.js";
 
 export { APPROVAL_WORKFLOW } from "./approval-workflow-setting.js";
-export { approvalsWaiting } from "./approvals-page.js";
+export { approvalsWaiting } from "./approvals-pages.js";
 
 export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
   return {

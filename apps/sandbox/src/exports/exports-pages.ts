@@ -12,10 +12,10 @@ import type { WorkspaceSetting } from "../infrastructure/workspace-settings/work
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { listingFilters } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
+import type { jobToApi } from "./export-controls.js";
 import { attachmentHeader, exportFilename } from "./export-filename.js";
 import type { ExportJob } from "./export-job-store.js";
 import type { ExportQueue } from "./export-queue.js";
-import type { jobToApi } from "./export-routes.js";
 
 type JobView = ReturnType<typeof jobToApi>;
 function jobState(job: JobView): string {

@@ -5,9 +5,9 @@
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { registerExportControls } from "./export-controls.js";
 import type { ExportJobStore } from "./export-job-store.js";
 import type { ExportQueue } from "./export-queue.js";
-import { registerExportControls } from "./export-routes.js";
 import { type ExportsPagesDeps, exportsPages } from "./exports-pages.js";
 import { type PaymentExportsDeps, paymentExportsPages } from "./payment-exports-pages.js";
 

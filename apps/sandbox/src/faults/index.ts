@@ -6,7 +6,7 @@
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { DeclaredFaults } from "./declared-faults.js";
 import { registerFaultControls } from "./fault-controls.js";
-import { registerFaultsPage } from "./faults-page.js";
+import { registerFaultsPage } from "./faults-pages.js";
 
 export function faultsFeature(faults: DeclaredFaults): SandboxFeature {
   return {

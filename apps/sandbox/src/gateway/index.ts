@@ -4,7 +4,7 @@
  * the Gateway page.
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { type GatewayPageDeps, gatewayPage } from "./gateway-page.js";
+import { type GatewayPageDeps, gatewayPage } from "./gateway-pages.js";
 
 export function gatewayFeature(deps: GatewayPageDeps): SandboxFeature {
   return {

@@ -7,8 +7,8 @@ import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { Mailer } from "./mailer.js";
+import { registerOutboxControls } from "./outbox-controls.js";
 import { outboxPages } from "./outbox-pages.js";
-import { registerOutboxControls } from "./outbox-routes.js";
 
 export { letterLinks } from "./compose.js";
 export { MAIL_LANGUAGE } from "./mail-language-setting.js";

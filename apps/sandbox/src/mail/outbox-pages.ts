@@ -17,7 +17,7 @@ import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { Mailer } from "./mailer.js";
-import type { messageToApi } from "./outbox-routes.js";
+import type { messageToApi } from "./outbox-controls.js";
 
 type MessageView = ReturnType<typeof messageToApi>;
 

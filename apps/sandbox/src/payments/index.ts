@@ -9,7 +9,7 @@ import { workspaceScope } from "../infrastructure/clock/clock.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { DueWork } from "./due-work.js";
-import { newPaymentPage } from "./new-payment-page.js";
+import { newPaymentPage } from "./new-payment-pages.js";
 import { registerPaymentControls } from "./payment-controls.js";
 import { paymentsPages } from "./payments-pages.js";
 import type { PaymentsStore } from "./payments-store.js";

@@ -4,7 +4,7 @@
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { ApiRequestLog } from "./api-request-log.js";
-import { requestLogPage } from "./request-log-page.js";
+import { requestLogPage } from "./request-log-pages.js";
 
 export function requestLogFeature(log: ApiRequestLog, workspaceKeys: readonly string[]): SandboxFeature {
   return {

@@ -6,7 +6,7 @@
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { ReportSchedules } from "./report-schedules.js";
-import { registerScheduleControls } from "./schedule-routes.js";
+import { registerScheduleControls } from "./schedule-controls.js";
 import type { ScheduleStore } from "./schedule-store.js";
 import { registerSchedulesPages } from "./schedules-pages.js";
 

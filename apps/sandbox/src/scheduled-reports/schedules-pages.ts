@@ -14,7 +14,7 @@ import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import type { deliveryToApi, scheduleToApi } from "./schedule-routes.js";
+import type { deliveryToApi, scheduleToApi } from "./schedule-controls.js";
 import { weekdayName, weekdayNames } from "./weekday-names.js";
 
 type ScheduleView = ReturnType<typeof scheduleToApi>;

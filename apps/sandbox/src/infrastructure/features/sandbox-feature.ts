@@ -4,7 +4,7 @@ import type { DashboardPages } from "../dashboard-shell/context.js";
 /**
  * One feature of the sandbox as the server sees it (fastify's plugin model, made explicit): the
  * routes it adds to the control API and the dashboard, and what it does when a workspace or the
- * whole sandbox is reset, started or stopped. The server is the list of these (app/features.ts).
+ * whole sandbox is reset, started or stopped. The server is the list of these (`features` in app/server.ts).
  */
 export interface SandboxFeature {
   readonly name: string;
