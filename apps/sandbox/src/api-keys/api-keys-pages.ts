@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
+import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
 import {
   errorSummary,
@@ -98,7 +98,8 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
     });
   });
 
-  dashboard.post<{ Params: { id: string } }>(
+  confirmableAction<{ Params: { id: string } }>(
+    dashboard,
     `${DASHBOARD}/settings/api-keys/:id/revoke`,
     signedIn,
     async (request, reply) => {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import { workspaceScope } from "../infrastructure/clock/clock.js";
-import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
+import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
@@ -227,71 +227,82 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       return reply.redirect(`${pageOf(id)}?done=approved`, 303);
     });
 
-    dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/cancel`, post, async (request, reply) => {
-      const key = request.dashboardKey;
-      const { id } = request.params;
-      await ctx.catchUp(key);
-      if (!confirmed(request)) {
-        const payment = await deps.payments.payment(key, id);
-        if (!payment) return reply.redirect(pageOf(id), 303);
-        return confirmPage(ctx, request, reply, {
-          title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
-          question: t(
-            `Cancel payment ${id} of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
-            `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
-          ),
-          confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
-          back: pageOf(id),
-          backLabel: t("No, keep it", "Hayır, kalsın"),
-        });
-      }
-      const result = await deps.payments.transition(
-        key,
-        id,
-        ["pending", "approved"],
-        "cancelled",
-        await now(key),
-        "dashboard",
-      );
-      if (!result.ok) {
-        return ctx.redirect(request, reply, pageOf(id), {
-          error: t(
-            `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
-            `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
-          ),
-        });
-      }
-      return reply.redirect(`${pageOf(id)}?done=cancelled`, 303);
-    });
+    confirmableAction<{ Params: { id: string } }>(
+      dashboard,
+      `${DASHBOARD}/payments/:id/cancel`,
+      post,
+      async (request, reply) => {
+        const key = request.dashboardKey;
+        const { id } = request.params;
+        await ctx.catchUp(key);
+        if (!confirmed(request)) {
+          const payment = await deps.payments.payment(key, id);
+          if (!payment) return reply.redirect(pageOf(id), 303);
+          return confirmPage(ctx, request, reply, {
+            title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
+            question: t(
+              `Cancel payment ${id} of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
+              `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
+            ),
+            confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
+            back: pageOf(id),
+            backLabel: t("No, keep it", "Hayır, kalsın"),
+          });
+        }
+        const result = await deps.payments.transition(
+          key,
+          id,
+          ["pending", "approved"],
+          "cancelled",
+          await now(key),
+          "dashboard",
+        );
+        if (!result.ok) {
+          return ctx.redirect(request, reply, pageOf(id), {
+            error: t(
+              `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
+              `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
+            ),
+          });
+        }
+        return reply.redirect(`${pageOf(id)}?done=cancelled`, 303);
+      },
+    );
 
     // Forcing a status is the control API's job: the dashboard calls it, so the rules and messages are one.
-    dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/status`, post, async (request, reply) => {
-      const { id } = request.params;
-      const status = formField(request, "status") ?? "";
-      if (!confirmed(request)) {
-        const payment = await deps.payments.payment(request.dashboardKey, id);
-        if (!payment) return reply.redirect(pageOf(id), 303);
-        return confirmPage(ctx, request, reply, {
-          title: t("Force this status?", "Bu durum zorla verilsin mi?"),
-          question: t(
-            `Force payment ${id} from ${statusWord(payment.status)} to ${statusWord(status)}? The balances move as the new status says, and the history records it as a sandbox control.`,
-            `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
-          ),
-          confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
-          back: pageOf(id),
-          backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
-          fields: { status },
-        });
-      }
-      const answer = await ctx.control(
-        request.dashboardKey,
-        "POST",
-        `/_sandbox/payments/${encodeURIComponent(id)}/status`,
-        { status },
-      );
-      if (answer.statusCode !== 200) return ctx.redirect(request, reply, pageOf(id), { error: answer.json().message });
-      return reply.redirect(`${pageOf(id)}?done=forced`, 303);
-    });
+    confirmableAction<{ Params: { id: string } }>(
+      dashboard,
+      `${DASHBOARD}/payments/:id/status`,
+      post,
+      async (request, reply) => {
+        const { id } = request.params;
+        const status = formField(request, "status") ?? "";
+        if (!confirmed(request)) {
+          const payment = await deps.payments.payment(request.dashboardKey, id);
+          if (!payment) return reply.redirect(pageOf(id), 303);
+          return confirmPage(ctx, request, reply, {
+            title: t("Force this status?", "Bu durum zorla verilsin mi?"),
+            question: t(
+              `Force payment ${id} from ${statusWord(payment.status)} to ${statusWord(status)}? The balances move as the new status says, and the history records it as a sandbox control.`,
+              `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
+            ),
+            confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
+            back: pageOf(id),
+            backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
+            fields: { status },
+          });
+        }
+        const answer = await ctx.control(
+          request.dashboardKey,
+          "POST",
+          `/_sandbox/payments/${encodeURIComponent(id)}/status`,
+          { status },
+        );
+        if (answer.statusCode !== 200)
+          return ctx.redirect(request, reply, pageOf(id), { error: answer.json().message });
+        return reply.redirect(`${pageOf(id)}?done=forced`, 303);
+      },
+    );
   };
 }
 

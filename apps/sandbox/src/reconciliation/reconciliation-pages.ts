@@ -11,7 +11,7 @@ import { formField, queryField } from "../infrastructure/dashboard-shell/form-fi
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
-import { money } from "../infrastructure/i18n/formats.js";
+import { dateTime, money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { STATEMENT_MAX_BYTES } from "./statement-file.js";
@@ -160,7 +160,8 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
     return ctx.render(
       request,
       reply,
-      `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${localTime(run.at)}`,
+      // The title is text (the tab's and the heading's): the time as words, not as a <time> element.
+      `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${dateTime(Date.parse(run.at))}`,
       html`<p>${t(
         `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.`,
         `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok.`,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
+import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
 import {
   errorSummary,
@@ -135,7 +135,7 @@ export function registerLayoutActions(
     });
   });
 
-  dashboard.post<{ Params: { n: string } }>(`${PATH}/:n/remove`, signedIn, async (request, reply) => {
+  confirmableAction<{ Params: { n: string } }>(dashboard, `${PATH}/:n/remove`, signedIn, async (request, reply) => {
     const key = request.dashboardKey;
     const layouts = await layoutsOf(ctx, key);
     const n = Number(request.params.n);

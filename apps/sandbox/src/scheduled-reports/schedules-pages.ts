@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
+import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
 import {
   errorSummary,
@@ -304,7 +304,8 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
     );
   }
 
-  dashboard.post<{ Params: { id: string } }>(
+  confirmableAction<{ Params: { id: string } }>(
+    dashboard,
     `${DASHBOARD}/settings/schedules/:id/delete`,
     signedIn,
     async (request, reply) => {

@@ -36,7 +36,7 @@ const COMBINATIONS = WIDTHS.flatMap((size) => LANGUAGES.map((language) => ({ siz
 );
 
 /**
- * Sixteen pages, each loaded, measured, run through axe and photographed: about 15 s alone, and up
+ * Seventeen pages, each loaded, measured, run through axe and photographed: about 15 s alone, and up
  * to four times that while the rest of the check shares the machine, so the limit only catches a hang.
  */
 const PAGES_TIMEOUT_MS = 300_000;
@@ -46,6 +46,8 @@ interface Checked {
   readonly horizontalScroll: number;
   readonly violations: string[];
   readonly smallTargets: string[];
+  /** Markup shown as text (`<time …>`, `&lt;`) in the page's title or words. */
+  readonly rawMarkup: string[];
 }
 
 /** One page as a user meets it: nothing wider than the screen, no WCAG A/AA violation, targets big enough. */
@@ -60,12 +62,15 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
         .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
         .map((el) => el.tagName.toLowerCase() + " " + (el.textContent || "").trim().slice(0, 30))`)) as string[])
     : [];
+  const words = (await page.evaluate("document.title + '\\n' + document.body.innerText")) as string;
+  const rawMarkup = words.match(/<\/?[a-z][^>\n]{0,40}>?|&(?:lt|gt|amp|quot|#\d+);/gi) ?? [];
   await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
   return {
     path,
     horizontalScroll: Math.max(0, overflow),
     violations,
     smallTargets,
+    rawMarkup,
   };
 }
 
@@ -95,6 +100,11 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         // Checked: a refused schedule once left its page's check on the "no such schedule" page.
         expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
         const mail = await d.h.control("/outbox/test");
+        const run = await d.h.call("POST", "/_sandbox/reconciliations", {
+          raw: "reference,amount_minor,currency,value_date\nKİRA-ŞUBAT,100,TRY,2026-11-27\n",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "text/csv" },
+        });
+        expect(run.status).toBe(201);
         const pages: [string, string][] = [
           ["", "overview"],
           [`/payments/${paymentId}`, "payment"],
@@ -103,6 +113,7 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
           ["/requests", "request-log"],
           ["/faults", "faults"],
           ["/reconciliation", "reconciliation"],
+          [`/reconciliation/${run.body.id}`, "reconciliation-run"],
           ["/exports", "exports"],
           ["/outbox", "outbox"],
           [`/outbox/${mail.body.id}`, "outbox-message"],
@@ -128,7 +139,10 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
           .click();
         results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
         expect(
-          results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+          results.filter(
+            (r) =>
+              r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0 || r.rawMarkup.length > 0,
+          ),
         ).toEqual([]);
       },
       PAGES_TIMEOUT_MS,
@@ -185,7 +199,10 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
       results.push(await check("gateway payment", `${shotName}-gateway-payment`, size.name === "phone"));
       expect(await d.page.getAttribute("html", "lang")).toBe(language.name);
       expect(
-        results.filter((r) => r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0),
+        results.filter(
+          (r) =>
+            r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0 || r.rawMarkup.length > 0,
+        ),
       ).toEqual([]);
     });
 });

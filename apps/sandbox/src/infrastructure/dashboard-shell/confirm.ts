@@ -1,4 +1,14 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from "fastify";
 import type { DashboardContext } from "./context.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
@@ -44,4 +54,23 @@ export function confirmPage(
       <p><button type="submit" class="danger">${confirm}</button> <a href="${back}">${backLabel}</a></p>
     </form>`,
   );
+}
+
+/**
+ * An irreversible action's address: a POST does it (once confirmed), and a GET of the same address (a
+ * bookmark, the back button, the address bar) asks the question again and never acts: its query
+ * gives the fields the confirmation's hidden ones would, and a `confirm` there never counts.
+ */
+export function confirmableAction<Route extends RouteGenericInterface>(
+  dashboard: FastifyInstance,
+  path: string,
+  options: RouteShorthandOptions,
+  handler: RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Route>,
+): void {
+  dashboard.post<Route>(path, options, handler);
+  dashboard.get<Route>(path, options, function askAgain(request, reply) {
+    const { confirm: _never, ...fields } = request.query as Record<string, unknown>;
+    request.body = fields as Route["Body"];
+    return handler.call(this, request, reply);
+  });
 }
