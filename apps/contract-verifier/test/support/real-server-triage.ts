@@ -85,13 +85,18 @@ export function untriaged(results: readonly CheckResult[]): string[] {
   return left;
 }
 
+/** The kind a failing check's first violation is of ("untriaged" when none explains it). */
+export function kindOf(result: CheckResult): string {
+  const first = result.violations[0];
+  return (first && TRUE_POSITIVE_KINDS.find((k) => k.matches(first, result.id))?.kind) ?? "untriaged";
+}
+
 /** How many failing checks each kind explains (a check counts once, by its first violation). */
 export function tally(results: readonly CheckResult[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const result of results) {
-    const first = result.violations[0];
-    if (result.status !== "failed" || !first) continue;
-    const kind = TRUE_POSITIVE_KINDS.find((k) => k.matches(first, result.id))?.kind ?? "untriaged";
+    if (result.status !== "failed" || !result.violations[0]) continue;
+    const kind = kindOf(result);
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
   return counts;
