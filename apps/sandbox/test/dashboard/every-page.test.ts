@@ -63,7 +63,9 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
         .map((el) => el.tagName.toLowerCase() + " " + (el.textContent || "").trim().slice(0, 30))`)) as string[])
     : [];
   const words = (await page.evaluate("document.title + '\\n' + document.body.innerText")) as string;
-  const rawMarkup = words.match(/<\/?[a-z][^>\n]{0,40}>?|&(?:lt|gt|amp|quot|#\d+);/gi) ?? [];
+  // A tag (`<time datetime=…>`, `</p>`) or an escaped character; an e-mail address in angle brackets
+  // (`payspec sandbox <sandbox@payspec.localhost>`) is words.
+  const rawMarkup = words.match(/<\/?[a-z][a-z0-9-]*(?:\s[^<>\n]*)?>|&(?:lt|gt|amp|quot|#\d+);/gi) ?? [];
   await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
   return {
     path,
