@@ -21,11 +21,11 @@ import { elapsedTime, paymentsFeature, REQUEST_CHUNKS, registerPaymentsApi } fro
 import { reconciliationFeature } from "../reconciliation/index.js";
 import { ApiRequestLog, requestLogFeature } from "../request-log/index.js";
 import { ReportSchedules, scheduledReportsFeature } from "../scheduled-reports/index.js";
+import { settingsFeature } from "../settings/index.js";
 import { settlementFeature } from "../settlement/index.js";
 import { controlAuthenticator, registerResetControl } from "./control-access.js";
 import { memoryStores, postgresStores } from "./open-stores.js";
 import type { SandboxStores } from "./sandbox-stores.js";
-import { settingsPage } from "./settings-pages.js";
 
 export interface SandboxOptions extends Partial<SandboxConfig> {
   /** Where the state lives; default: in memory, or PostgreSQL when `databaseUrl` is set. Closed with the sandbox only when opened by it. */
@@ -174,6 +174,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(requestLog ? [requestLogFeature(requestLog, config.apiKeys)] : []),
     ...(faults ? [faultsFeature(faults)] : []),
     gatewayFeature({ gateway, clocks }),
+    // Last: its page shows the switches of the features above.
+    settingsFeature({
+      clocks,
+      approvalWorkflow: stores.approvalWorkflow,
+      autoSettlement: stores.autoSettlement,
+      fourEyes: stores.fourEyes,
+    }),
   ];
   const resetWorkspace = async (apiKey: string) => {
     for (const feature of features) await feature.resetWorkspace?.(apiKey);
@@ -223,15 +230,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       navCounts: async (key) => ({ "/approvals": await approvalsWaiting(payments, key) }),
       catchUp: async (key) => catchUp.apply(key, await clocks.now(workspaceScope(key)), REQUEST_CHUNKS),
       scripts: Object.assign({}, ...features.map((feature) => feature.scripts ?? {})),
-      features: [
-        ...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : [])),
-        settingsPage({
-          clocks,
-          approvalWorkflow: stores.approvalWorkflow,
-          autoSettlement: stores.autoSettlement,
-          fourEyes: stores.fourEyes,
-        }),
-      ],
+      features: [...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : []))],
     });
   }
   // Mail, queued exports and schedules run in the background; they stop (last started first) before
