@@ -2,18 +2,17 @@ export { FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server-kit";
 export { memoryStores, postgresStores } from "./app/open-stores.js";
 export type { SandboxStores } from "./app/sandbox-stores.js";
 export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./app/server.js";
-export type { FaultView } from "./faults/declared-faults.js";
-export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
-export { TEST_CARDS } from "./gateway/card-catalogue.js";
-export type { GatewayStore } from "./gateway/gateway-store.js";
 export {
   GATEWAY_SCOPE,
   MAX_CLOCK_ADVANCE_SECONDS,
   SandboxClocks,
   workspaceScope,
-} from "./infrastructure/clock/clock.js";
-export type { ClockStore } from "./infrastructure/clock/clock-store.js";
-export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/clock/istanbul-time.js";
+} from "./clock/clock.js";
+export type { ClockStore } from "./clock/clock-store.js";
+export type { FaultView } from "./faults/declared-faults.js";
+export type { FaultSettings, FaultTarget, SandboxFaultHelpers } from "./faults/fault-helpers.js";
+export { TEST_CARDS } from "./gateway/card-catalogue.js";
+export type { GatewayStore } from "./gateway/gateway-store.js";
 export {
   DEFAULT_PORT,
   DEMO_API_KEYS,
@@ -22,5 +21,6 @@ export {
   type SandboxConfig,
   VERIFY_API_KEY,
 } from "./infrastructure/config/config.js";
+export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/time/istanbul-time.js";
 export type { PaymentsStore } from "./payments/payments-store.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { ApiFailure, assertStorableText, containsCardNumber, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
-import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { endOfIstanbulDate, istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { endOfIstanbulDate, istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { type ApiKeys, UNKNOWN_KEY } from "../api-keys/index.js";
+import type { SandboxClocks } from "../clock/index.js";
 import type { DeclaredFaults } from "../faults/index.js";
 import { type GatewayStore, isLiveToken } from "../gateway/index.js";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
 import type { ControlAuthenticator } from "../infrastructure/control-api/control-api.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 

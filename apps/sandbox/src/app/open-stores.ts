@@ -1,11 +1,9 @@
 import { MemoryApiKeyStore, PostgresApiKeyStore } from "../api-keys/index.js";
 import { APPROVAL_FOUR_EYES, APPROVAL_WORKFLOW } from "../approval-workflow/index.js";
+import { HashedScopesClockStore, MemoryClockStore, PostgresClockStore } from "../clock/index.js";
 import { MemorySessionStore, PostgresSessionStore } from "../dashboard-sessions/index.js";
 import { MemoryExportJobStore, PostgresExportJobStore } from "../exports/index.js";
 import { MemoryGatewayStore, PostgresGatewayStore } from "../gateway/index.js";
-import { HashedScopesClockStore } from "../infrastructure/clock/hashed-scopes-clock-store.js";
-import { MemoryClockStore } from "../infrastructure/clock/memory-clock-store.js";
-import { PostgresClockStore } from "../infrastructure/clock/postgres-clock-store.js";
 import { DEFAULT_MEMORY_MAX_PAYMENTS } from "../infrastructure/config/config.js";
 import { openPool } from "../infrastructure/postgres/pool.js";
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";

@@ -1,8 +1,8 @@
 import type { ApiKeyStore } from "../api-keys/index.js";
+import type { ClockStore } from "../clock/index.js";
 import type { SessionStore } from "../dashboard-sessions/index.js";
 import type { ExportJobStore } from "../exports/index.js";
 import type { GatewayStore } from "../gateway/index.js";
-import type { ClockStore } from "../infrastructure/clock/clock-store.js";
 import type { Locale } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { OutboxStore } from "../mail/index.js";

@@ -4,12 +4,11 @@ import { createApiServer, registerFaultHooks, registerRequestLog, StartupProblem
 import type { FastifyInstance } from "fastify";
 import { ApiKeys, apiKeysFeature, maskKey, UNKNOWN_KEY } from "../api-keys/index.js";
 import { approvalsWaiting, approvalWorkflowFeature } from "../approval-workflow/index.js";
+import { registerClockControls, SandboxClocks, workspaceScope } from "../clock/index.js";
 import { dashboardSessionsFeature } from "../dashboard-sessions/index.js";
 import { ExportQueue, exportsFeature } from "../exports/index.js";
 import { DeclaredFaults, faultHelpers, faultsFeature, type SandboxFaultHelpers } from "../faults/index.js";
 import { gatewayFeature, registerGatewayApi } from "../gateway/index.js";
-import { SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { registerClockControls } from "../infrastructure/clock/clock-controls.js";
 import { configFromEnv, type SandboxConfig, VERIFY_API_KEY } from "../infrastructure/config/config.js";
 import { registerControlApi } from "../infrastructure/control-api/control-api.js";
 import { registerDashboard } from "../infrastructure/dashboard-shell/dashboard.js";

@@ -2,7 +2,7 @@ import { zPaymentCreate } from "@payspec/payments-zod";
 import { ApiFailure, assertStorableText, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
+import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { PollingLoop } from "../infrastructure/background/polling-loop.js";
-import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
 import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";

@@ -1,13 +1,13 @@
 import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
+import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { PaymentsStore } from "../payments/index.js";
 import { filtersOf, type ListingFilters, listPayments } from "../payments/index.js";

@@ -1,5 +1,5 @@
 import { ApiFailure, type FaultName } from "@payspec/server-kit";
-import { GATEWAY_SCOPE, workspaceScope } from "../infrastructure/clock/clock.js";
+import { GATEWAY_SCOPE, workspaceScope } from "../clock/index.js";
 import type { DeclaredFaults, FaultView } from "./declared-faults.js";
 
 /** Whose requests a fault strikes: a workspace (by its API key; default, the sandbox's first) or the gateway. */

@@ -11,9 +11,9 @@ import {
   parseRequest,
 } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
+import { GATEWAY_SCOPE, type SandboxClocks } from "../clock/index.js";
 import type { DeclaredFaults } from "../faults/index.js";
 import { faultBeforeHandling } from "../faults/index.js";
-import { GATEWAY_SCOPE, type SandboxClocks } from "../infrastructure/clock/clock.js";
 import type { SandboxConfig } from "../infrastructure/config/config.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { GatewayStore } from "./gateway-store.js";

@@ -1,15 +1,15 @@
 import { toMinorUnits } from "@payspec/client-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
-import { GATEWAY_SCOPE } from "../infrastructure/clock/clock.js";
-import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
+import type { SandboxClocks } from "../clock/index.js";
+import { GATEWAY_SCOPE } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { istanbulDateTime } from "../infrastructure/time/istanbul-time.js";
 import { dailyReport, XLSX } from "./gateway-api.js";
 import type { GatewayStore, StoredCardPayment } from "./gateway-store.js";
 

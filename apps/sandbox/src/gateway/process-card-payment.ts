@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
 import { ApiFailure } from "@payspec/server-kit";
-import { istanbulDateTime } from "../infrastructure/clock/istanbul-time.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
+import { istanbulDateTime } from "../infrastructure/time/istanbul-time.js";
 import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
 import type { GatewayStore, StoredCardPayment } from "./gateway-store.js";
 

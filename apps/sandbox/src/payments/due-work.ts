@@ -1,5 +1,5 @@
+import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { PollingLoop } from "../infrastructure/background/polling-loop.js";
-import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import type { PaymentsStore } from "./payments-store.js";
 

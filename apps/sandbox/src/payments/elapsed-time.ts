@@ -1,4 +1,4 @@
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
 import type { PaymentsStore } from "./payments-store.js";
 
 /**

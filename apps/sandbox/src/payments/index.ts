@@ -4,8 +4,8 @@
  * the settlement cut-off), workspaces and their seed, the payments store (memory and PostgreSQL), the
  * forced-status control route and the overview, payment and new-payment pages.
  */
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
-import { workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
+import { workspaceScope } from "../clock/index.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { DueWork } from "./due-work.js";

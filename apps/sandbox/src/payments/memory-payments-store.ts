@@ -1,7 +1,7 @@
 import { ApiFailure } from "@payspec/server-kit";
-import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
+import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
 import {

@@ -8,8 +8,8 @@ import {
   validateFields,
 } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
-import { workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
+import { workspaceScope } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { errorSummary, fieldAttributes, fieldError } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";

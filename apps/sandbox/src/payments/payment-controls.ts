@@ -2,7 +2,7 @@ import { zPaymentStatus } from "@payspec/payments-zod";
 import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { PaymentsStore } from "./payments-store.js";
 import { paymentToApi } from "./serialize.js";

@@ -2,8 +2,8 @@ import { type Payment, zPaymentMethod, zPaymentStatus } from "@payspec/payments-
 import { validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
-import { workspaceScope } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
+import { workspaceScope } from "../clock/index.js";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";

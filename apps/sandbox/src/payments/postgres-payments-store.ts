@@ -1,11 +1,11 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
-import { workspaceScope } from "../infrastructure/clock/clock.js";
-import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/clock/istanbul-time.js";
+import { workspaceScope } from "../clock/index.js";
 import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
+import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
 import {
   type Actor,
   AWAITING_COMPLETION,

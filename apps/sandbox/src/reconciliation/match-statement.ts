@@ -1,6 +1,6 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
-import { istanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
+import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { PaymentRecord } from "../payments/index.js";
 import type {
   LineOutcome,

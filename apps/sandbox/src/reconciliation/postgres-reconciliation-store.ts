@@ -1,9 +1,9 @@
 import type pg from "pg";
-import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/clock/istanbul-time.js";
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
+import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/time/istanbul-time.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "../payments/index.js";
 import { matchStatement, referenceKeys, VALUE_DATE_DAYS_AFTER_SETTLEMENT } from "./match-statement.js";
 import type {

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { SandboxClocks } from "../infrastructure/clock/clock.js";
+import type { SandboxClocks } from "../clock/index.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { ElapsedTime } from "../payments/index.js";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { containsCardNumber, isStorableText } from "@payspec/server-kit";
-import { endOfIstanbulDate } from "../infrastructure/clock/istanbul-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { endOfIstanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { Statement, StatementLine } from "./reconciliation-store.js";
 import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { type SandboxClocks, workspaceScope } from "../infrastructure/clock/clock.js";
-import { istanbulMidnightAfter } from "../infrastructure/clock/istanbul-time.js";
+import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { confirmed } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
@@ -9,6 +8,7 @@ import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { notDone } from "../infrastructure/dashboard-shell/not-done.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { istanbulMidnightAfter } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 
 export interface SettingsPageDeps {

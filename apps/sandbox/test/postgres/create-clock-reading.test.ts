@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { postgresStores } from "../../src/app/open-stores.js";
 import type { SandboxStores } from "../../src/app/sandbox-stores.js";
+import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../src/clock/clock.js";
 import { seedWorkspace } from "../../src/index.js";
-import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../src/infrastructure/clock/clock.js";
 import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
 import type { NewPayment } from "../../src/payments/payments-store.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";

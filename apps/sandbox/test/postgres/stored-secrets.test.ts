@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
+import { PostgresClockStore } from "../../src/clock/postgres-clock-store.js";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
-import { PostgresClockStore } from "../../src/infrastructure/clock/postgres-clock-store.js";
 import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
 import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
 import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { GATEWAY_SCOPE, workspaceScope } from "../clock/clock.js";
+import { GATEWAY_SCOPE, workspaceScope } from "../time/clock-scopes.js";
 
 /** Whom a control call acts for: one payments workspace (its API key) or the gateway (an access token). */
 export type ControlScope =

@@ -1,5 +1,5 @@
 import { currencyExponent, fromMinorUnits } from "@payspec/client-core";
-import { istanbulDateTime } from "../clock/istanbul-time.js";
+import { istanbulDateTime } from "../time/istanbul-time.js";
 import { activeLocale } from "./locale.js";
 
 const INTL = { tr: "tr-TR", en: "en-US" } as const;

@@ -1,7 +1,7 @@
 import { toMinorUnits } from "@payspec/client-core";
 import { ApiFailure, maskCardNumbers } from "@payspec/server-kit";
-import { endOfIstanbulDate } from "../../infrastructure/clock/istanbul-time.js";
 import { t } from "../../infrastructure/i18n/locale.js";
+import { endOfIstanbulDate } from "../../infrastructure/time/istanbul-time.js";
 import type { StatementLine } from "../reconciliation-store.js";
 
 /** Statements in any format become these; the reader of each format names where a bad field is. */

@@ -1,7 +1,7 @@
 import { parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ControlContext } from "../control-api/control-context.js";
+import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { SandboxClocks } from "./clock.js";
 
 const moveClock = z.object({ body: z.strictObject({ seconds: z.number().positive() }) });

@@ -1,28 +1,11 @@
 import { ApiFailure } from "@payspec/server-kit";
-import { BoundedMap } from "../caching/bounded-map.js";
-import { t } from "../i18n/locale.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { ClockStore } from "./clock-store.js";
+
+export { GATEWAY_SCOPE, workspaceScope } from "../infrastructure/time/clock-scopes.js";
 
 /** How far one scope's clock may be moved ahead in all: far enough for any test, far from Date's limits. */
 export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 86_400;
-
-/** The gateway's clock scope; each payments workspace has its own (`workspaceScope`). */
-export const GATEWAY_SCOPE = "gateway";
-
-/**
- * Each workspace's scope name, built once: every API request looks its scope up in two or three
- * maps, and one string kept is hashed once, where a string built per request is hashed per lookup.
- */
-const scopeNames = new BoundedMap<string, string>(10_000);
-
-export function workspaceScope(apiKey: string): string {
-  let scope = scopeNames.get(apiKey);
-  if (scope === undefined) {
-    scope = `workspace:${apiKey}`;
-    scopeNames.set(apiKey, scope);
-  }
-  return scope;
-}
 
 /**
  * The sandbox's notion of now, per scope (each workspace, and the gateway), like Stripe's test

@@ -1,4 +1,4 @@
-import type { StoredWorkspaceId } from "../postgres/stored-workspace-id.js";
+import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
 import type { ClockStore } from "./clock-store.js";
 
 const WORKSPACE_SCOPE = "workspace:";

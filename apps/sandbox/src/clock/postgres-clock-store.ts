@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { BoundedMap } from "../caching/bounded-map.js";
-import { SharedReads } from "../postgres/shared-reads.js";
+import { BoundedMap } from "../infrastructure/caching/bounded-map.js";
+import { SharedReads } from "../infrastructure/postgres/shared-reads.js";
 import type { ClockStore } from "./clock-store.js";
 
 /** Scopes whose last reading is remembered at most; past this the memory starts over. */

@@ -1,0 +1,13 @@
+/**
+ * The sandbox clock: each workspace's and the gateway's own notion of now, like Stripe's test clocks
+ * (real time plus what the control API's advance and rewind added), kept in a store so that instances
+ * sharing a database share their clocks; the store contract and its memory and PostgreSQL stores.
+ */
+
+export { GATEWAY_SCOPE, workspaceScope } from "../infrastructure/time/clock-scopes.js";
+export { MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks } from "./clock.js";
+export { registerClockControls } from "./clock-controls.js";
+export type { ClockStore } from "./clock-store.js";
+export { HashedScopesClockStore } from "./hashed-scopes-clock-store.js";
+export { MemoryClockStore } from "./memory-clock-store.js";
+export { PostgresClockStore } from "./postgres-clock-store.js";
