@@ -1,13 +1,16 @@
 import { defineConfig } from "vitest/config";
 
 /**
+ * A feature's own tests sit in its folder (`src/<feature>/test/`, with `unit/` and `postgres/` as
+ * below); `test/` holds what crosses features (the browser files, hardening, the store contract,
+ * several instances on one database) and the support every test uses.
  * Three projects:
  * - `unit`: what touches no store of the run (parsers, formats, queues, the CLIs' refusals at start),
  *   run once.
  * - `memory` and `postgres`: every other test runs twice, on the in-memory store and on PostgreSQL
  *   (a real server started for the run, a database of its own per sandbox). Tests of PostgreSQL alone
  *   (several instances on one database, SIGKILL and restart, what the tables hold) live in
- *   test/postgres/.
+ *   a `postgres/` folder.
  * The browser files (`dashboard/`) run once, on PostgreSQL, the store a team runs: what Chromium adds
  * (forms, scripts, layout) no store changes, and the pages' store calls run on both stores in the HTTP
  * tests. Run twice they were 60% of the suite's time and timed out on a loaded machine. Every page in
@@ -28,16 +31,19 @@ export default defineConfig({
     // time is waiting on Chromium, PostgreSQL and sockets, not on a core.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/*/test/unit/**/*.test.ts"] } },
       {
         extends: true,
-        test: { name: "memory", include: ["test/*.test.ts", "test/dashboard/every-page.test.ts"] },
+        test: {
+          name: "memory",
+          include: ["test/*.test.ts", "src/*/test/*.test.ts", "test/dashboard/every-page.test.ts"],
+        },
       },
       {
         extends: true,
         test: {
           name: "postgres",
-          exclude: ["test/unit/**", "**/node_modules/**"],
+          exclude: ["test/unit/**", "src/*/test/unit/**", "**/node_modules/**"],
           globalSetup: ["test/support/postgres-server.ts"],
         },
       },

@@ -1,0 +1,85 @@
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { pdfRuns } from "../../../../test/support/pdf-text.js";
+import { sandboxCall } from "../../../../test/support/sandbox-call.js";
+import { type SandboxProcess, startSandboxProcess } from "../../../../test/support/sandbox-process.js";
+import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { DEMO_API_KEYS, seedWorkspace } from "../../../index.js";
+
+/**
+ * A queued export survives the death of the instance writing it: `payspec-sandbox` killed with
+ * SIGKILL mid-file, another instance on the same database takes the job over when its lease runs
+ * out and finishes it. One file, one e-mail.
+ */
+const KEY = DEMO_API_KEYS[0];
+const PAYMENTS = 20_000;
+
+let databaseUrl: string;
+let db: pg.Pool;
+const instances: SandboxProcess[] = [];
+const start = async () => {
+  const instance = await startSandboxProcess({
+    PAYSPEC_DATABASE_URL: databaseUrl,
+    PAYSPEC_SANDBOX_SECRET: TEST_SECRET,
+    PAYSPEC_JOB_LEASE_SECONDS: "2",
+  });
+  instances.push(instance);
+  return instance;
+};
+
+beforeAll(async () => {
+  databaseUrl = await freshDatabase();
+  db = new pg.Pool({ connectionString: databaseUrl });
+});
+afterAll(async () => {
+  for (const instance of instances) await instance.stop();
+  await db.end();
+});
+
+it("finishes a queued export on another instance after the one writing it is killed, with one file and one e-mail", async () => {
+  const a = await start();
+  const [from, to] = seedWorkspace(KEY)
+    .accounts.filter((acc) => acc.currency === "TRY")
+    .map((acc) => acc.id);
+  for (let made = 0; made < PAYMENTS; made += 500) {
+    const payments = Array.from({ length: 500 }, (_, i) => ({
+      amount: 1,
+      currency: "TRY",
+      method: "eft",
+      from_account: from,
+      to_account: to,
+      reference: `INV-${made + i}`,
+    }));
+    expect((await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
+  }
+  await sandboxCall(a.url, "PUT", "/_sandbox/settings/report-recipients", { recipients: ["ops@example.com"] });
+  const queued = await sandboxCall(a.url, "POST", "/_sandbox/exports", { format: "pdf" });
+  expect(queued.status).toBe(202);
+
+  // Killed once it has written part of the file (its first progress report), before the end.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { rows } = await db.query("SELECT state, rows_written FROM export_jobs WHERE id = $1", [queued.body.id]);
+    if (rows[0]?.state === "running" && rows[0].rows_written > 0) break;
+    if (rows[0]?.state === "ready") throw new Error("The export finished before the kill: make it bigger");
+    if (Date.now() > deadline) throw new Error("The export did not start within 20 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await a.stop("SIGKILL");
+
+  const b = await start();
+  let job: any;
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    job = (await sandboxCall(b.url, "GET", `/_sandbox/exports/${queued.body.id}`)).body;
+    if (job.state === "ready") break;
+  }
+  expect(job).toMatchObject({ state: "ready", rows_written: PAYMENTS });
+  const attempts = await db.query("SELECT attempts FROM export_jobs WHERE id = $1", [queued.body.id]);
+  expect(attempts.rows[0].attempts).toBe(2);
+  const files = await db.query("SELECT count(*) AS n FROM export_files");
+  const mails = await db.query("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Your export%'");
+  expect([Number(files.rows[0].n), Number(mails.rows[0].n)]).toEqual([1, 1]);
+  const pdf = Buffer.from(await (await fetch(job.download_url.replace(/^http:\/\/[^/]+/, b.url))).arrayBuffer());
+  // The count is grouped as the PDF's language writes it (English: 20,000).
+  expect((await pdfRuns(pdf)).runs).toContain(`${PAYMENTS.toLocaleString("en-US")} payments.`);
+}, 120_000);
