@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import iconv from "iconv-lite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { istanbulDate, istanbulMidnightAfter } from "../src/index.js";
+import { istanbulDate } from "../src/index.js";
 import { expectBooksBalanced } from "./support/books.js";
+import { pastNextCutoff as moveClockPastNextCutoff, clockNow as readClock } from "./support/clock-moves.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 let h: Harness;
@@ -29,17 +30,9 @@ afterEach(() => {
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-async function clockNow(key: string = KEY): Promise<number> {
-  return Date.parse((await h.control("/clock/advance", { seconds: 0.001 }, key)).body.now);
-}
-
-/** Moves the workspace's clock to `seconds` past the next Istanbul midnight. */
-async function pastNextCutoff(seconds = 60, key: string = KEY): Promise<number> {
-  const now = await clockNow(key);
-  const cutoff = istanbulMidnightAfter(now);
-  await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + seconds }, key);
-  return cutoff;
-}
+// This file's workspace clock moves, with its harness.
+const clockNow = (key: string = KEY) => readClock(h, key);
+const pastNextCutoff = (seconds = 60, key: string = KEY) => moveClockPastNextCutoff(h, seconds, key);
 
 async function pay(amount: number, extra: Record<string, unknown> = {}, key: string = KEY) {
   const reply = await h.call("POST", "/v1/payments", {

@@ -53,10 +53,14 @@ export function fromThisOrigin(request: FastifyRequest): boolean {
   return referer !== undefined && referer === host;
 }
 
+/** A request's media type, lower case, without its parameters ("" when it names none). */
+export function mediaTypeOf(request: FastifyRequest): string {
+  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
 /** Whether a form was sent as an HTML form sends it (the only body the dashboard reads). */
 export function isFormBody(request: FastifyRequest): boolean {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  return type === "application/x-www-form-urlencoded";
+  return mediaTypeOf(request) === "application/x-www-form-urlencoded";
 }
 
 /** Whether a form's token is its session's. */

@@ -1,5 +1,6 @@
 import multipart, { type MultipartFile } from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from "fastify";
+import { mediaTypeOf } from "./dashboard-security.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -27,8 +28,7 @@ export function fileForm(maxBytes: number): Pick<RouteShorthandOptions, "config"
 
 /** Whether the request is a file form sent to a route that takes one (see fileForm). */
 export function isFileForm(request: FastifyRequest): boolean {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  return type === "multipart/form-data" && request.routeOptions.config?.dashboardFileForm === true;
+  return mediaTypeOf(request) === "multipart/form-data" && request.routeOptions.config?.dashboardFileForm === true;
 }
 
 /**

@@ -1,8 +1,9 @@
 import iconv from "iconv-lite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pastNextCutoff } from "../../../test/support/clock-moves.js";
 import { DashboardHttp } from "../../../test/support/dashboard-http.js";
 import { type Harness, harness, KEY } from "../../../test/support/harness.js";
-import { istanbulDate, istanbulMidnightAfter } from "../../index.js";
+import { istanbulDate } from "../../index.js";
 
 /**
  * The Reconciliation page takes the files the control API takes, as a browser sends a file box
@@ -40,9 +41,7 @@ async function settled(references: { reference: string; amount: number }[]) {
     made.push(reply.body);
   }
   await h.control("/clock/advance", { seconds: 31 });
-  const now = Date.parse((await h.control("/clock/advance", { seconds: 0.001 })).body.now);
-  const cutoff = istanbulMidnightAfter(now);
-  await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + 60 });
+  const cutoff = await pastNextCutoff(h);
   return { made, valueDate: istanbulDate(cutoff) };
 }
 

@@ -1,0 +1,18 @@
+import { istanbulMidnightAfter } from "../../src/index.js";
+import { type Harness, KEY } from "./harness.js";
+
+/** The workspace's sandbox clock now, read by moving it a millisecond (the control API answers `now`). */
+export async function clockNow(h: Harness, key: string = KEY): Promise<number> {
+  return Date.parse((await h.control("/clock/advance", { seconds: 0.001 }, key)).body.now);
+}
+
+/**
+ * Moves the workspace's clock to `seconds` past the next Istanbul midnight, the settlement cut-off:
+ * what was completed before it is settled, with that midnight's date as its value date. The cut-off.
+ */
+export async function pastNextCutoff(h: Harness, seconds = 60, key: string = KEY): Promise<number> {
+  const now = await clockNow(h, key);
+  const cutoff = istanbulMidnightAfter(now);
+  await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + seconds }, key);
+  return cutoff;
+}
