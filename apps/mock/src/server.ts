@@ -8,7 +8,6 @@ import {
   createApiServer,
   parseRequest,
   registerFaultHooks,
-  registerRequestLog,
   routeMatcher,
   send,
   sendMethodNotAllowed,
@@ -88,8 +87,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       .map(([key]) => key),
   );
 
-  const app = createApiServer({ operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)] });
-  if (options.logRequests) registerRequestLog(app, options.log ?? ((line) => process.stdout.write(`${line}\n`)));
+  const app = createApiServer({
+    operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)],
+    ...(options.logRequests ? { requestLog: options.log ?? ((line) => process.stdout.write(`${line}\n`)) } : {}),
+  });
   // After the log's hook, so a logged answer is the one the handler made, whatever the fault then does.
   registerFaultHooks(app);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseServerArgs, startupProblemMessage } from "@payspec/server-kit";
+import { stopOnSignals } from "./app/graceful-shutdown.js";
 import { type RunningSandbox, startSandbox } from "./app/server.js";
 import { startupBanner } from "./app/startup-banner.js";
 import { configFromEnv, DEFAULT_PORT, type SandboxConfig } from "./infrastructure/config/config.js";
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
       ...config,
       // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
       samplePayments: process.env.PAYSPEC_SAMPLE_PAYMENTS !== "off",
+      processMetrics: true,
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
     });
@@ -40,11 +42,7 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(startupBanner(sandbox.config, sandbox.url));
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      void sandbox.close().then(() => process.exit(0));
-    });
-  }
+  stopOnSignals(() => sandbox.close());
   return 0;
 }
 

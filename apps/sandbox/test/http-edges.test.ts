@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../src/index.js";
 import { cardPayment, type Harness, harness, KEY } from "./support/harness.js";
+import { logEntries, loggedText } from "./support/log-lines.js";
 import { storeOptions } from "./support/test-stores.js";
 
 let h: Harness;
@@ -91,17 +92,26 @@ describe("bad HTTP gets a clear 4xx in the API's own shape", () => {
 });
 
 describe("card data never reaches a log", () => {
-  it("logs one line per request with method, path, status and ms, and no card number or CVC", async () => {
+  it("logs one JSON line per request with its id, method, path, status and ms, and no card number or CVC", async () => {
     logLines.length = 0;
     const body = cardPayment({}, { cardNumber: "4543590000000006", cvc: "987" });
-    await h.call("POST", "/api/v1/payments/card", { token, json: body });
+    const paid = await h.call("POST", "/api/v1/payments/card", { token, json: body });
     await h.call("POST", "/api/v1/payments/card", {
       token,
       json: cardPayment({}, { cardNumber: "45435900000000060000" }),
     });
     await h.call("GET", "/api/v1/payments/reference/4543590000000006", { token });
-    expect(logLines[0]).toMatch(/^POST \/api\/v1\/payments\/card 200 \d+\.\dms$/);
-    const all = logLines.join("\n");
+    const [first] = logEntries(logLines);
+    expect(first).toMatchObject({
+      msg: "request completed",
+      method: "POST",
+      path: "/api/v1/payments/card",
+      status: 200,
+    });
+    expect(first?.responseTimeMs).toEqual(expect.any(Number));
+    // The id the answer carried, so a line can be found from a client's error.
+    expect(first?.reqId).toBe(paid.headers.get("x-request-id"));
+    const all = loggedText(logLines);
     expect(all).not.toContain("4543590000000006");
     expect(all).not.toContain("987");
     expect(all).toContain("454359******0006");

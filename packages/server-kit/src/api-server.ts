@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { ApiFailure, apiOf } from "./api-failure.js";
 import { fromFastify, registerErrorHandling, send } from "./error-handler.js";
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
+import { registerRequestLog, requestLogger } from "./request-log.js";
 import { routeMatcher } from "./route-matcher.js";
 import { assertStorableText } from "./string-fields.js";
 
@@ -20,6 +21,8 @@ export interface ApiServerOptions {
    * a phase of its own.
    */
   readonly refuseUnstorableText?: boolean;
+  /** Log each answer as a JSON line (Fastify's own logger, with the request's id) to this. Off when unset. */
+  readonly requestLog?: (line: string) => void;
 }
 
 /**
@@ -82,9 +85,13 @@ function registerWayOut(app: FastifyInstance): void {
  * error shape: strict JSON bodies, 405 with `Allow` for a wrong method on a known path, an
  * `x-request-id` on every answer (clients put it in their errors), and no Fastify default bodies.
  */
-export function createApiServer({ operations, refuseUnstorableText = false }: ApiServerOptions): FastifyInstance {
+export function createApiServer({
+  operations,
+  refuseUnstorableText = false,
+  requestLog,
+}: ApiServerOptions): FastifyInstance {
   const app = Fastify({
-    logger: false,
+    ...(requestLog ? requestLogger(requestLog) : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -112,6 +119,7 @@ export function createApiServer({ operations, refuseUnstorableText = false }: Ap
   }
   registerJsonBodyParser(app);
   registerWayOut(app);
+  if (requestLog) registerRequestLog(app);
   const matcher = routeMatcher(Object.fromEntries(operations.map((operation) => [operation, operation])));
   registerErrorHandling(app, matcher.allowedMethods);
   return app;

@@ -24,7 +24,7 @@ export { FAULT_DEFAULTS, FAULT_LIMITS, FAULT_NAMES, FAULTS, type FaultName, isFa
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
 export { MAX_JSON_NESTING, tooDeepAt } from "./json-nesting.js";
 export { type JsonErrorPosition, jsonErrorOffset, jsonErrorPosition, positionOf } from "./json-syntax-error.js";
-export { registerRequestLog } from "./request-log.js";
+export { registerRequestLog, requestLogger } from "./request-log.js";
 export { coerceNumbers, type FieldProblems, parseRequest, validateFields } from "./request-validation.js";
 export { type MatchedRoute, type RouteMatcher, routeMatcher } from "./route-matcher.js";
 export { seededRandom } from "./seeded-random.js";

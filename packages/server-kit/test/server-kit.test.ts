@@ -8,6 +8,7 @@ import {
   registerErrorHandling,
   registerJsonBodyParser,
   registerRequestLog,
+  requestLogger,
 } from "../src/index.js";
 
 let app: FastifyInstance;
@@ -15,10 +16,10 @@ let url: string;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  app = Fastify();
+  app = Fastify(requestLogger((line) => lines.push(line)));
   registerJsonBodyParser(app);
   registerErrorHandling(app);
-  registerRequestLog(app, (line) => lines.push(line));
+  registerRequestLog(app);
   const body = z.object({ body: z.strictObject({ card: z.object({ cvc: z.string().regex(/^\d{3,4}$/) }) }) });
   for (const path of ["/v1/echo", "/api/v1/echo"])
     app.post(path, async (request) => parseRequest(body, { body: request.body }).body);
@@ -69,17 +70,27 @@ describe("server-kit", () => {
     expect(((await missing.json()) as { code: number }).code).toBe(4004);
   });
 
-  it("logs method, path, status and ms with digit runs masked", async () => {
+  it("logs one JSON line per answer (id, method, path, status, ms) with digit runs masked", async () => {
     lines.length = 0;
     await fetch(`${url}/api/v1/reference/5528790000000008?cvc=123`);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^GET \/api\/v1\/reference\/552879\*{6}0008 404 \d+\.\dms$/);
+    const entry = JSON.parse(lines[0] ?? "{}");
+    expect(entry).toMatchObject({
+      level: 30,
+      msg: "request completed",
+      method: "GET",
+      path: "/api/v1/reference/552879******0008",
+      status: 404,
+      reqId: expect.any(String),
+      responseTimeMs: expect.any(Number),
+    });
+    expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(maskCardNumbers("/x/4000000000000000006/y")).toBe("/x/400000*********0006/y");
     lines.length = 0;
     await fetch(`${url}/v1/5516.3991.9193.8598`);
     await fetch(`${url}/v1/5767+1900+3076+0632`);
     await fetch(`${url}/v1/5214%209284%205200%200493`);
-    expect(lines.join("\n")).not.toMatch(/9193|1900\D?3076|9284\D*5200/);
+    expect(lines.map((line) => JSON.parse(line).path).join("\n")).not.toMatch(/9193|1900\D?3076|9284\D*5200/);
     expect(lines).toHaveLength(3);
   });
 });

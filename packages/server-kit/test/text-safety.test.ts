@@ -17,7 +17,7 @@ describe("tooDeepAt", () => {
     expect(tooDeepAt(`${"[".repeat(33)}${"]".repeat(33)}`)).toBe(32);
     expect(tooDeepAt(`{"a":${'{"b":'.repeat(40)}1${"}".repeat(41)}`)).toBe(5 + 32 * 5 - 5);
     // Brackets in strings, escaped quotes included, are text.
-    expect(tooDeepAt(JSON.stringify({ text: "[".repeat(1_000), quoted: '\"[[[[' }))).toBeUndefined();
+    expect(tooDeepAt(JSON.stringify({ text: "[".repeat(1_000), quoted: '"[[[[' }))).toBeUndefined();
     // Siblings do not add up: depth is nesting, not count.
     expect(tooDeepAt(JSON.stringify(Array.from({ length: 1_000 }, () => [[1]])))).toBeUndefined();
     expect(tooDeepAt("[".repeat(1_000_000), 32)).toBe(32);

@@ -6,6 +6,7 @@ import { MemoryExportJobStore, PostgresExportJobStore } from "../exports/index.j
 import { MemoryGatewayStore, PostgresGatewayStore } from "../gateway/index.js";
 import { DEFAULT_MEMORY_MAX_PAYMENTS } from "../infrastructure/config/config.js";
 import { openPool } from "../infrastructure/postgres/pool.js";
+import { databaseProblem } from "../infrastructure/postgres/readiness.js";
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
 import {
   MemoryWorkspaceSetting,
@@ -47,6 +48,7 @@ export function memoryStores({
     outbox,
     exportJobs,
     schedules: new MemoryScheduleStore(outbox, exportJobs),
+    notReady: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -85,6 +87,8 @@ export async function postgresStores(
     outbox: new PostgresOutboxStore(pool),
     exportJobs: new PostgresExportJobStore(pool),
     schedules: new PostgresScheduleStore(pool),
+    notReady: () => databaseProblem(pool),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

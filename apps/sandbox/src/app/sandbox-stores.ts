@@ -4,6 +4,7 @@ import type { SessionStore } from "../dashboard-sessions/index.js";
 import type { ExportJobStore } from "../exports/index.js";
 import type { GatewayStore } from "../gateway/index.js";
 import type { Locale } from "../infrastructure/i18n/locale.js";
+import type { PoolStats } from "../infrastructure/metrics/sandbox-metrics.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { OutboxStore } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
@@ -33,6 +34,13 @@ export interface SandboxStores {
   readonly outbox: OutboxStore;
   readonly exportJobs: ExportJobStore;
   readonly schedules: ScheduleStore;
+  /**
+   * Why the stores cannot serve now (the database does not answer, or its schema is not this
+   * version's), or undefined when they can: `/readyz`.
+   */
+  notReady(): Promise<string | undefined>;
+  /** The database pool's connections, when the state is in PostgreSQL: `/metrics`. */
+  readonly poolStats?: () => PoolStats;
   /** Releases connections; the data stays where it is. */
   close(): Promise<void>;
 }

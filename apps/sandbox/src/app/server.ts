@@ -1,6 +1,6 @@
 import { routes as gatewayRoutes } from "@payspec/card-gateway-zod";
 import { routes as paymentsRoutes } from "@payspec/payments-zod";
-import { createApiServer, registerFaultHooks, registerRequestLog, StartupProblem } from "@payspec/server-kit";
+import { createApiServer, registerFaultHooks, StartupProblem } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { ApiKeys, apiKeysFeature, maskKey, UNKNOWN_KEY } from "../api-keys/index.js";
 import { approvalsWaiting, approvalWorkflowFeature } from "../approval-workflow/index.js";
@@ -13,9 +13,11 @@ import { configFromEnv, type SandboxConfig, VERIFY_API_KEY } from "../infrastruc
 import { registerControlApi } from "../infrastructure/control-api/control-api.js";
 import { registerDashboard } from "../infrastructure/dashboard-shell/dashboard.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { SandboxMetrics } from "../infrastructure/metrics/sandbox-metrics.js";
 import { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { Mailer, mailFeature } from "../mail/index.js";
+import { registerHealthRoutes } from "../operations/index.js";
 import { elapsedTime, paymentsFeature, REQUEST_CHUNKS, registerPaymentsApi } from "../payments/index.js";
 import { reconciliationFeature } from "../reconciliation/index.js";
 import { ApiRequestLog, requestLogFeature } from "../request-log/index.js";
@@ -31,6 +33,8 @@ export interface SandboxOptions extends Partial<SandboxConfig> {
   readonly stores?: SandboxStores;
   /** Where request log lines go when logging is on. Default: stdout. */
   readonly log?: (line: string) => void;
+  /** Add the process's own metrics (CPU, memory, event loop, GC) to `/metrics`: the CLI's one instance does. */
+  readonly processMetrics?: boolean;
 }
 
 export interface Sandbox {
@@ -72,7 +76,7 @@ async function openStores(config: SandboxConfig, secret: SandboxSecret): Promise
 
 /** Both APIs and the control API on one Fastify instance, not yet listening. */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { stores: given, log, ...overrides } = options;
+  const { stores: given, log, processMetrics, ...overrides } = options;
   const config: SandboxConfig = { ...configFromEnv(), ...overrides };
   const secret = new SandboxSecret(config.secret);
   const stores = given ?? (await openStores(config, secret));
@@ -93,6 +97,14 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     from: config.mailFrom,
     retryMs: config.smtpRetryMs,
     ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+  });
+  // Filled below; the metrics read the loops at each scrape.
+  const features: SandboxFeature[] = [];
+  const loops = () => features.flatMap((feature) => feature.backgroundLoops?.() ?? []);
+  const metrics = new SandboxMetrics({
+    loops,
+    ...(stores.poolStats ? { pool: stores.poolStats } : {}),
+    ...(processMetrics === undefined ? {} : { processMetrics }),
   });
   const byTag = new Map(config.apiKeys.map((key) => [workspaceTag(key), key]));
   let app: FastifyInstance | undefined;
@@ -146,7 +158,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     gatewayCredentials: { key: config.gatewayKey, secret: config.gatewaySecret },
   });
   // The sandbox is this list: each feature brings its routes, pages, resets and background work.
-  const features: SandboxFeature[] = [
+  features.push(
     paymentsPart,
     approvalWorkflowFeature({ payments, approvalWorkflow: stores.approvalWorkflow, fourEyes: stores.fourEyes, clocks }),
     settlementFeature(stores.autoSettlement),
@@ -162,6 +174,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clocks,
       workspaceKeys: config.apiKeys,
       exportQueueRows: config.exportQueueRows,
+      metrics,
     }),
     scheduledReportsFeature(schedules, stores.schedules),
     reconciliationFeature({
@@ -180,7 +193,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       autoSettlement: stores.autoSettlement,
       fourEyes: stores.fourEyes,
     }),
-  ];
+  );
   const resetWorkspace = async (apiKey: string) => {
     for (const feature of features) await feature.resetWorkspace?.(apiKey);
   };
@@ -207,8 +220,10 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app = createApiServer({
     operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)],
     refuseUnstorableText: true,
+    ...(config.logRequests ? { requestLog: log ?? ((line) => process.stdout.write(`${line}\n`)) } : {}),
   });
-  if (config.logRequests) registerRequestLog(app, log ?? ((line) => process.stdout.write(`${line}\n`)));
+  metrics.observeRequests(app);
+  registerHealthRoutes(app, { metrics, storesNotReady: () => stores.notReady(), loops });
   // The request log records each answer as handled, with its fault's name, in the fault hooks' own
   // onSend hook: every request runs one hook on its way out, not two.
   if (faults) registerFaultHooks(app, requestLog ? { beforeStrike: requestLog.recorder(app) } : {});
@@ -232,14 +247,25 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       features: [...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : []))],
     });
   }
-  // Mail, queued exports and schedules run in the background; they stop (last started first) before
-  // the store closes.
+  // Mail, queued exports and schedules run in the background.
   for (const feature of features) feature.start?.();
-  app.addHook("onClose", async () => {
-    for (const feature of [...features].reverse()) await feature.stop?.();
-  });
-  if (!given) app.addHook("onClose", () => stores.close());
   await app.ready();
+  // In this order: no new connection and every request in flight answered (Fastify's close; its
+  // own onClose hooks run before that wait, so nothing that requests use may stop in one); then the
+  // background loops' current runs (last started first); then the store.
+  const close = async () => {
+    // Fastify closes the connections idle when it starts closing; one whose request was still being
+    // answered then would stay open, kept alive, until its keep-alive timeout (72 s): close each
+    // as it falls idle.
+    const reaper = setInterval(() => app?.server.closeIdleConnections(), 50);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(reaper);
+    }
+    for (const feature of [...features].reverse()) await feature.stop?.();
+    if (!given) await stores.close();
+  };
   return {
     app,
     config,
@@ -247,7 +273,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stores,
     faults: faultHelpers(faults, config.apiKeys[0] ?? ""),
     reset,
-    close: () => app.close(),
+    close,
   };
 }
 

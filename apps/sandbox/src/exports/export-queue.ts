@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
-import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
@@ -53,7 +53,7 @@ class LeaseLost extends Error {}
 export class ExportQueue {
   readonly #deps: ExportQueueDeps;
   readonly #instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  readonly #loop = new PollingLoop(() => this.#runQueued(), POLL_MS);
+  readonly #loop = new PollingLoop("exports", () => this.#runQueued(), POLL_MS);
 
   constructor(deps: ExportQueueDeps) {
     this.#deps = deps;
@@ -110,6 +110,11 @@ export class ExportQueue {
   downloadUrl(job: ExportJob): string | undefined {
     if (job.state !== "ready" || job.expiresAt === undefined) return undefined;
     return signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, job.workspaceTag, job.id, job.expiresAt);
+  }
+
+  /** Its background loop, for `/readyz` and `/metrics`. */
+  loopStatus(): LoopStatus {
+    return this.#loop.status();
   }
 
   start(): void {

@@ -28,6 +28,7 @@ export function exportsFeature(
     reset: () => deps.jobs.deleteFor(),
     start: () => queue.start(),
     stop: () => queue.stop(),
+    backgroundLoops: () => [queue.loopStatus()],
   };
 }
 export { signedDownloadUrl } from "./download-link.js";

@@ -6,6 +6,7 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import type { SandboxMetrics } from "../infrastructure/metrics/sandbox-metrics.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
@@ -25,6 +26,8 @@ export interface PaymentExportsDeps {
   readonly clocks: SandboxClocks;
   /** An export of more rows than this is queued and e-mailed instead of downloaded. */
   readonly exportQueueRows: number;
+  /** Counts each download by how it ended. */
+  readonly metrics: SandboxMetrics;
 }
 
 /** The overview's current filter as CSV (the seed's dashboard columns, the client's writer) or PDF. */
@@ -74,7 +77,14 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
         .header("content-disposition", attachmentHeader(started.name))
         .send(body);
       // A reader that goes away ends the pipeline with an error; there is no one left to tell.
-      await writePaymentsCsv(started.payments, body).catch(() => body.destroy());
+      const outcome = await writePaymentsCsv(started.payments, body).then(
+        () => "completed" as const,
+        () => {
+          body.destroy();
+          return reply.raw.writableFinished ? ("failed" as const) : ("abandoned" as const);
+        },
+      );
+      deps.metrics.downloadEnded("csv", outcome);
       return reply;
     });
 
@@ -89,10 +99,14 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       reply.raw.once("close", () => {
         gone = !reply.raw.writableFinished;
       });
-      await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone, {
+      const outcome = await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone, {
         workspace: workspaceTag(request.dashboardKey),
         generatedAt: started.at,
-      }).catch(() => body.destroy());
+      }).catch(() => {
+        body.destroy();
+        return "failed" as const;
+      });
+      deps.metrics.downloadEnded("pdf", outcome);
       return reply;
     });
   };

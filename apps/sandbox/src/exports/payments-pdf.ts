@@ -85,8 +85,8 @@ function rowLines(columns: readonly Column[], cells: (column: Column) => readonl
 /**
  * Writes the payments as a PDF table in an embedded font that shows Turkish text as it is, page by
  * page: each finished page leaves memory as it is written, and the writing waits while the reader
- * is behind, so a 100,000-payment export stays flat. Resolves when the document is complete, or
- * early when `isGone` says the reader went away.
+ * is behind, so a 100,000-payment export stays flat. Resolves "completed" when the document is
+ * complete, or "abandoned" at the next page once `isGone` says the reader went away.
  */
 export async function writePaymentsPdf(
   payments: AsyncIterable<Payment>,
@@ -94,7 +94,7 @@ export async function writePaymentsPdf(
   out: Writable,
   isGone: () => boolean = () => false,
   about?: PdfAbout,
-): Promise<void> {
+): Promise<"completed" | "abandoned"> {
   const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: MARGIN, info: { Title: title } });
   doc.pipe(out);
   doc.font(TITLE_FONT).fontSize(11).text(title, { lineBreak: false });
@@ -155,7 +155,7 @@ export async function writePaymentsPdf(
       if (isGone()) {
         doc.unpipe(out);
         doc.destroy();
-        return;
+        return "abandoned";
       }
       doc.addPage();
       pageNumber++;
@@ -191,4 +191,5 @@ export async function writePaymentsPdf(
   });
   doc.end();
   await finished;
+  return "completed";
 }

@@ -40,6 +40,7 @@ export function mailFeature(deps: {
     },
     start: () => mailer.start(),
     stop: () => mailer.stop(),
+    backgroundLoops: () => mailer.loopStatus(),
   };
 }
 export { insertOutboxMessage } from "./postgres-outbox-store.js";

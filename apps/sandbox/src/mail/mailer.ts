@@ -1,3 +1,4 @@
+import type { LoopStatus } from "../infrastructure/background/polling-loop.js";
 import { inLocale, type Locale } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { composeMessage, type Letter } from "./compose.js";
@@ -51,6 +52,11 @@ export class Mailer {
   /** A composed message was kept: deliver it without waiting for the next poll. */
   kept(): void {
     this.#delivery?.wake();
+  }
+
+  /** The SMTP delivery's loop, when mail is sent (none when it is only kept). */
+  loopStatus(): readonly LoopStatus[] {
+    return this.#delivery ? [this.#delivery.loopStatus()] : [];
   }
 
   start(): void {

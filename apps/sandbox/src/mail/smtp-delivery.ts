@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
 import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 
 /** Attempts before a message is given up as failed: with a 1 s first retry, about a minute of trying. */
@@ -23,7 +23,7 @@ export class SmtpDelivery {
   readonly #outbox: OutboxStore;
   readonly #options: SmtpDeliveryOptions;
   readonly #transport: Transporter;
-  readonly #loop = new PollingLoop(() => this.#deliverDue(), POLL_MS);
+  readonly #loop = new PollingLoop("mail", () => this.#deliverDue(), POLL_MS);
 
   constructor(outbox: OutboxStore, options: SmtpDeliveryOptions) {
     this.#outbox = outbox;
@@ -34,6 +34,11 @@ export class SmtpDelivery {
       greetingTimeout: 5_000,
       socketTimeout: 10_000,
     } as never);
+  }
+
+  /** Its background loop, for `/readyz` and `/metrics`. */
+  loopStatus(): LoopStatus {
+    return this.#loop.status();
   }
 
   start(): void {

@@ -1,5 +1,5 @@
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
-import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import type { PaymentsStore } from "./payments-store.js";
 
@@ -21,14 +21,23 @@ export class DueWork {
     readonly workspaceKeys: readonly string[];
     readonly completeAfterMs: number;
   }) {
-    this.#loop = new PollingLoop(async () => {
-      for (const key of deps.workspaceKeys) {
-        const now = await deps.clocks.now(workspaceScope(key));
-        // A store that holds its payments in this process answers at once when nothing is due.
-        if (deps.payments.nothingElapsed?.(key, now, deps.completeAfterMs) === true) continue;
-        await applyElapsedTime(deps.payments, key, now, deps.completeAfterMs);
-      }
-    }, DUE_WORK_INTERVAL_MS);
+    this.#loop = new PollingLoop(
+      "payments-due",
+      async () => {
+        for (const key of deps.workspaceKeys) {
+          const now = await deps.clocks.now(workspaceScope(key));
+          // A store that holds its payments in this process answers at once when nothing is due.
+          if (deps.payments.nothingElapsed?.(key, now, deps.completeAfterMs) === true) continue;
+          await applyElapsedTime(deps.payments, key, now, deps.completeAfterMs);
+        }
+      },
+      DUE_WORK_INTERVAL_MS,
+    );
+  }
+
+  /** Its background loop, for `/readyz` and `/metrics`. */
+  loopStatus(): LoopStatus {
+    return this.#loop.status();
   }
 
   start(): void {

@@ -19,6 +19,7 @@ export function scheduledReportsFeature(schedules: ReportSchedules, store: Sched
     reset: () => store.deleteFor(),
     start: () => schedules.start(),
     stop: () => schedules.stop(),
+    backgroundLoops: () => [schedules.loopStatus()],
   };
 }
 export { MemoryScheduleStore } from "./memory-schedule-store.js";

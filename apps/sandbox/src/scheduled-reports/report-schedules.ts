@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { ExportJob } from "../exports/index.js";
 import { EXPORT_PAGE, paymentsFile, signedDownloadUrl } from "../exports/index.js";
-import { PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
@@ -83,7 +83,7 @@ export interface ReportSchedulesDeps {
  */
 export class ReportSchedules {
   readonly #deps: ReportSchedulesDeps;
-  readonly #loop = new PollingLoop(() => this.runDue(), POLL_MS);
+  readonly #loop = new PollingLoop("scheduled-reports", () => this.runDue(), POLL_MS);
 
   constructor(deps: ReportSchedulesDeps) {
     this.#deps = deps;
@@ -199,6 +199,11 @@ export class ReportSchedules {
 
   deliveries(workspace: string, id: string, limit = 50): Promise<readonly ScheduleDelivery[]> {
     return this.#deps.store.deliveries(workspaceTag(workspace), id, limit);
+  }
+
+  /** Its background loop, for `/readyz` and `/metrics`. */
+  loopStatus(): LoopStatus {
+    return this.#loop.status();
   }
 
   start(): void {

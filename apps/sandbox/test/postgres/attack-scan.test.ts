@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, TEST_CARDS } from "../../src/index.js";
 import { DashboardHttp } from "../support/dashboard-http.js";
 import { cardPayment, type Harness, harness, KEY } from "../support/harness.js";
+import { loggedText } from "../support/log-lines.js";
 import { pdfRuns } from "../support/pdf-text.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 
@@ -102,7 +103,7 @@ it("leaves no full card number and no CVC anywhere after the attacks", async () 
     const rows = await db.query<{ row: string }>(`SELECT t::text AS row FROM "${tablename}" t`);
     for (const { row } of rows.rows) found.push(...leaks(`table ${tablename}`, row));
   }
-  found.push(...leaks("server log", logLines.join("\n")));
+  found.push(...leaks("server log", loggedText(logLines)));
   const pages = ["", "/requests", "/payments/new"];
   const log = await browser.get("/requests");
   for (const m of log.text.matchAll(/href="\/_sandbox\/dashboard\/(requests\/\d+|payments\/pay_\w+)"/g))

@@ -1,3 +1,4 @@
+import type { LoopStatus } from "../background/polling-loop.js";
 import type { ControlRoutes } from "../control-api/control-api.js";
 import type { DashboardPages } from "../dashboard-shell/context.js";
 
@@ -22,4 +23,6 @@ export interface SandboxFeature {
   start?(): void;
   /** Stops background work before the stores close. */
   stop?(): Promise<void>;
+  /** Its background loops as they are now, for `/readyz` and `/metrics`. */
+  backgroundLoops?(): readonly LoopStatus[];
 }

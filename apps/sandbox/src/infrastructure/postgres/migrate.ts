@@ -118,3 +118,21 @@ export async function migrate(
     client.release();
   }
 }
+
+/**
+ * Why this database is not at the schema `available` ends with (another instance rolled it back, or
+ * it is not yet migrated), or undefined when it is: `/readyz` asks on every probe.
+ */
+export async function schemaProblem(
+  pool: pg.Pool,
+  available: readonly Migration[] = migrations(),
+): Promise<string | undefined> {
+  const newest = Math.max(0, ...available.map((m) => m.version));
+  const { rows } = await pool.query<{ version: number | null }>(
+    "SELECT max(version) AS version FROM payspec_migrations",
+  );
+  const version = rows[0]?.version ?? 0;
+  return version === newest
+    ? undefined
+    : `the database's schema is version ${version}, this sandbox needs ${newest}: restart an instance to migrate it`;
+}
