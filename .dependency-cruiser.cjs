@@ -40,6 +40,20 @@ module.exports = {
       },
     },
     {
+      // A feature's tables are its own: its SQL (the PostgreSQL stores) reaches another feature only
+      // through that feature's store contract, a type handed in by the app, never by a function or a
+      // column list it exports. Reconciliation reconciles through PaymentsStore, schedules keep their
+      // e-mail and export through OutboxStore and ExportJobStore, in one shared transaction.
+      name: "sandbox-sql-stays-in-its-feature",
+      severity: "error",
+      from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/postgres-" },
+      to: {
+        path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/",
+        pathNot: "^apps/sandbox/src/$1/",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       // The server, the PostgreSQL pool, the clock and the dashboard's shell serve every feature and
       // know none: a feature is plugged in by the app (app/server.ts), never reached from below.
       name: "sandbox-infrastructure-knows-no-feature",

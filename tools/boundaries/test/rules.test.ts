@@ -97,4 +97,29 @@ describe("the repository's boundaries", () => {
     expect(out).toContain("sandbox-infrastructure-knows-no-feature");
     expect(out).toContain("sandbox-nothing-imports-the-app");
   });
+
+  it("lets a feature's SQL reach another feature only through its store contract's types", async () => {
+    const payments = {
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/sandbox/src/payments/payments-store.ts": "export interface PaymentsStore { reconcile(): Promise<void> }\n",
+      "apps/sandbox/src/payments/postgres-payment-rows.ts": 'export const PAYMENT_COLUMNS = "seq, id";\n',
+      "apps/sandbox/src/payments/index.ts":
+        'export type { PaymentsStore } from "./payments-store.js";\nexport { PAYMENT_COLUMNS } from "./postgres-payment-rows.js";\n',
+    };
+    const keeps = project({
+      ...payments,
+      "apps/sandbox/src/reconciliation/postgres-reconciliation-store.ts":
+        'import type { PaymentsStore } from "../payments/index.js";\nexport const reconcile = (p: PaymentsStore) => p.reconcile();\n',
+    });
+    expect(await lint(keeps)).toMatchObject({ code: 0 });
+
+    const breaks = project({
+      ...payments,
+      "apps/sandbox/src/reconciliation/postgres-reconciliation-store.ts":
+        'import { PAYMENT_COLUMNS } from "../payments/index.js";\nexport const sql = `SELECT ${PAYMENT_COLUMNS} FROM payments`;\n',
+    });
+    const { code, out } = await lint(breaks);
+    expect(code).not.toBe(0);
+    expect(out).toContain("sandbox-sql-stays-in-its-feature");
+  });
 });

@@ -71,22 +71,25 @@ export async function postgresStores(
   { storedWorkspaceId, poolSize }: PostgresStoresOptions,
 ): Promise<SandboxStores> {
   const pool = await openPool(databaseUrl, poolSize, storedWorkspaceId);
+  const payments = new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId);
+  const outbox = new PostgresOutboxStore(pool);
+  const exportJobs = new PostgresExportJobStore(pool, outbox);
   return {
-    payments: new HashedWorkspacesStore(new PostgresPaymentsStore(pool), storedWorkspaceId),
+    payments,
     approvalWorkflow: new PostgresWorkspaceSetting(pool, APPROVAL_WORKFLOW, storedWorkspaceId),
     fourEyes: new PostgresWorkspaceSetting(pool, APPROVAL_FOUR_EYES, storedWorkspaceId),
     autoSettlement: new PostgresWorkspaceSetting(pool, AUTO_SETTLEMENT, storedWorkspaceId),
     reportRecipients: new PostgresWorkspaceSetting(pool, REPORT_RECIPIENTS, storedWorkspaceId),
     mailLanguage: new PostgresWorkspaceSetting(pool, MAIL_LANGUAGE, storedWorkspaceId),
-    reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId),
+    reconciliation: new PostgresReconciliationStore(pool, storedWorkspaceId, payments),
     statementMappings: new PostgresWorkspaceSetting(pool, STATEMENT_MAPPINGS, storedWorkspaceId),
     gateway: new PostgresGatewayStore(pool),
     clocks: new HashedScopesClockStore(new PostgresClockStore(pool), storedWorkspaceId),
     sessions: new PostgresSessionStore(pool),
     apiKeys: new PostgresApiKeyStore(pool),
-    outbox: new PostgresOutboxStore(pool),
-    exportJobs: new PostgresExportJobStore(pool),
-    schedules: new PostgresScheduleStore(pool),
+    outbox,
+    exportJobs,
+    schedules: new PostgresScheduleStore(pool, outbox, exportJobs),
     notReady: () => databaseProblem(pool),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),

@@ -1,3 +1,4 @@
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import type { OutboxMessage } from "../mail/index.js";
 import type { CursorState } from "../payments/index.js";
 
@@ -47,8 +48,11 @@ export interface ExportJobStore {
     done: { readyAt: number; expiresAt: number },
     mail?: OutboxMessage,
   ): Promise<boolean>;
-  /** A job that is ready at once with its file (a scheduled report too large to attach). */
-  addReady(job: ExportJob, file: Buffer): Promise<void>;
+  /**
+   * A job that is ready at once with its file (a scheduled report too large to attach); with
+   * `transaction`, in that transaction of the caller's store (the schedule's delivery).
+   */
+  addReady(job: ExportJob, file: Buffer, transaction?: SharedTransaction): Promise<void>;
   fail(id: string, owner: string, error: string): Promise<void>;
   file(workspaceTag: string, id: string): Promise<Buffer | undefined>;
   /** Ready jobs whose link expired by `now` (per workspace clock, so the caller passes each): file dropped. */

@@ -37,4 +37,4 @@ export { ExportQueue } from "./export-queue.js";
 export { EXPORT_PAGE } from "./listing-stream.js";
 export { MemoryExportJobStore } from "./memory-export-job-store.js";
 export { paymentsFile } from "./payments-file.js";
-export { insertJob, PostgresExportJobStore } from "./postgres-export-job-store.js";
+export { PostgresExportJobStore } from "./postgres-export-job-store.js";

@@ -1,7 +1,6 @@
 import type pg from "pg";
-import { inTransaction } from "../infrastructure/postgres/transaction.js";
-import type { OutboxMessage } from "../mail/index.js";
-import { insertOutboxMessage } from "../mail/index.js";
+import { inTransaction, type SharedTransaction } from "../infrastructure/postgres/transaction.js";
+import type { OutboxMessage, OutboxStore } from "../mail/index.js";
 import type { CursorState } from "../payments/index.js";
 import type { ExportJob, ExportJobState, ExportJobStore } from "./export-job-store.js";
 
@@ -49,8 +48,8 @@ function toJob(row: JobRow): ExportJob {
   };
 }
 
-/** The SQL that inserts a job as it stands (queued, or ready at once): also used by a schedule's delivery. */
-export function insertJob(job: ExportJob): [string, unknown[]] {
+/** The SQL that inserts a job as it stands (queued, or ready at once). */
+function insertJob(job: ExportJob): [string, unknown[]] {
   return [
     `INSERT INTO export_jobs (id, workspace_tag, format, listing, total, requested_at, state, rows_written, attempts, ready_at, expires_at, bytes)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -74,20 +73,25 @@ export function insertJob(job: ExportJob): [string, unknown[]] {
 /** Export jobs in PostgreSQL: any instance may take a job over when the one running it stops. */
 export class PostgresExportJobStore implements ExportJobStore {
   readonly #pool: pg.Pool;
+  readonly #outbox: OutboxStore;
 
-  constructor(pool: pg.Pool) {
+  /** `outbox`: the PostgreSQL outbox on the same pool; a job's e-mail is kept with its file. */
+  constructor(pool: pg.Pool, outbox: OutboxStore) {
     this.#pool = pool;
+    this.#outbox = outbox;
   }
 
   async add(job: ExportJob) {
     await this.#pool.query(...insertJob(job));
   }
 
-  async addReady(job: ExportJob, file: Buffer) {
-    await inTransaction(this.#pool, async (client) => {
+  async addReady(job: ExportJob, file: Buffer, transaction?: SharedTransaction) {
+    const write = async (client: pg.ClientBase) => {
       await client.query(...insertJob(job));
       await client.query("INSERT INTO export_files (job_id, content) VALUES ($1, $2)", [job.id, file]);
-    });
+    };
+    if (transaction?.sql) await write(transaction.sql);
+    else await inTransaction(this.#pool, write);
   }
 
   async list(workspaceTag: string, limit: number) {
@@ -142,7 +146,7 @@ export class PostgresExportJobStore implements ExportJobStore {
       );
       if (rowCount !== 1) return false;
       await client.query("INSERT INTO export_files (job_id, content) VALUES ($1, $2)", [id, file]);
-      if (mail) await client.query(...insertOutboxMessage(mail));
+      if (mail) await this.#outbox.add(mail, { sql: client });
       return true;
     });
   }

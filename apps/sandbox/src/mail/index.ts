@@ -43,4 +43,3 @@ export function mailFeature(deps: {
     backgroundLoops: () => mailer.loopStatus(),
   };
 }
-export { insertOutboxMessage } from "./postgres-outbox-store.js";

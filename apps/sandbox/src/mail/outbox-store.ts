@@ -1,3 +1,5 @@
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
+
 export interface MailAttachment {
   readonly filename: string;
   readonly contentType: string;
@@ -35,7 +37,11 @@ export interface OutboxMessage {
 
 /** The outbox of every workspace, and the SMTP delivery queue, shared by the instances that share the store. */
 export interface OutboxStore {
-  add(message: OutboxMessage): Promise<void>;
+  /**
+   * Keeps a message; with `transaction`, in that transaction of another feature's store (an export's
+   * or a schedule's delivery kept with its e-mail, both or neither).
+   */
+  add(message: OutboxMessage, transaction?: SharedTransaction): Promise<void>;
   /** Newest first, at most `limit`. */
   list(workspaceTag: string, limit: number): Promise<readonly OutboxMessage[]>;
   get(workspaceTag: string, id: string): Promise<OutboxMessage | undefined>;

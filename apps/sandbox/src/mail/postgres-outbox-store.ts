@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import type { MailDelivery, OutboxMessage, OutboxStore } from "./outbox-store.js";
 
 interface OutboxRow {
@@ -39,7 +40,7 @@ function nextAttempt(delivery: MailDelivery): number | null {
 }
 
 /** The SQL and parameters that insert one message: also used inside an export job's completing transaction. */
-export function insertOutboxMessage(message: OutboxMessage): [string, unknown[]] {
+function insertOutboxMessage(message: OutboxMessage): [string, unknown[]] {
   return [
     `INSERT INTO outbox (${COLUMNS}, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
@@ -71,8 +72,8 @@ export class PostgresOutboxStore implements OutboxStore {
     this.#pool = pool;
   }
 
-  async add(message: OutboxMessage) {
-    await this.#pool.query(...insertOutboxMessage(message));
+  async add(message: OutboxMessage, transaction?: SharedTransaction) {
+    await (transaction?.sql ?? this.#pool).query(...insertOutboxMessage(message));
   }
 
   async list(workspaceTag: string, limit: number) {

@@ -1,5 +1,13 @@
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
-import type { PaymentQuery, PaymentsStore, WorkspaceSeed } from "./payments-store.js";
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
+import type {
+  PaymentQuery,
+  PaymentRecord,
+  PaymentsStore,
+  StatementCandidates,
+  StatementCandidatesQuery,
+  WorkspaceSeed,
+} from "./payments-store.js";
 
 /**
  * The payments store as the sandbox sees it (workspaces named by their API keys) over one that keeps
@@ -56,6 +64,15 @@ export class HashedWorkspacesStore implements PaymentsStore {
   somethingElapsed(workspace: string, now: number, delayMs: number) {
     // A store that cannot tell at once leaves the answer to completeDue and settleDue.
     return this.#inner.somethingElapsed?.(this.#id(workspace), now, delayMs) ?? Promise.resolve(true);
+  }
+  reconcileStatement<R>(
+    workspace: string,
+    query: StatementCandidatesQuery,
+    at: number,
+    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
+    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+  ) {
+    return this.#inner.reconcileStatement(this.#id(workspace), query, at, decide, keep);
   }
   snapshot(workspace: string) {
     return this.#inner.snapshot(this.#id(workspace));

@@ -76,14 +76,17 @@ export { listingFilterFields } from "./filter-fields.js";
 export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 export type { ListingFilters } from "./list-payments.js";
 export { listingFilters, listPayments, openListing } from "./list-payments.js";
-export type { MemoryLedger } from "./memory-payments-store.js";
 export { MemoryPaymentsStore } from "./memory-payments-store.js";
 export { registerPaymentsApi } from "./payments-api.js";
 export { browsePayments } from "./payments-browse.js";
 export { filtersOf } from "./payments-pages.js";
-export type { PaymentRecord, PaymentsStore } from "./payments-store.js";
+export type {
+  PaymentRecord,
+  PaymentsStore,
+  StatementCandidates,
+  StatementCandidatesQuery,
+} from "./payments-store.js";
 export type { PaymentRow } from "./postgres-payment-rows.js";
-export { markReconciled, num, PAYMENT_COLUMNS, toRecord } from "./postgres-payment-rows.js";
 export { PostgresPaymentsStore } from "./postgres-payments-store.js";
 export { seedWorkspace, workspaceTag } from "./seed.js";
 export { paymentToApi } from "./serialize.js";

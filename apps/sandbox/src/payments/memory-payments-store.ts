@@ -1,7 +1,12 @@
 import { ApiFailure } from "@payspec/server-kit";
 import { t } from "../infrastructure/i18n/locale.js";
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
-import { istanbulMidnightAfter, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
+import {
+  istanbulDayNumber,
+  istanbulMidnightAfter,
+  istanbulMidnightAtOrBefore,
+} from "../infrastructure/time/istanbul-time.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
 import {
@@ -16,6 +21,8 @@ import {
   restartsCountdown,
   type Shortfall,
   type Snapshot,
+  type StatementCandidates,
+  type StatementCandidatesQuery,
   type StatusChange,
   type StoredAccount,
   type StoredPayment,
@@ -39,15 +46,6 @@ interface Workspace {
   version: number;
   /** The accounts as `keptAccounts` hands them out, made again after a balance moves. */
   accountList: readonly StoredAccount[] | undefined;
-}
-
-/** A workspace's payments, read and moved synchronously (see `MemoryPaymentsStore.ledger`). */
-export interface MemoryLedger {
-  /** In creation order. */
-  readonly payments: readonly StoredPayment[];
-  byId(id: string): StoredPayment | undefined;
-  /** A status change with its balance movement; false (nothing changed) when an account is short. */
-  move(payment: StoredPayment, to: StoredPayment["status"], at: number, cause: TransitionCause): boolean;
 }
 
 /** Due payments completed before the event loop gets a turn. */
@@ -343,17 +341,31 @@ export class MemoryPaymentsStore implements PaymentsStore {
     return due.length;
   }
 
-  /**
-   * The workspace's payments for a feature that must read and move many at once without another
-   * request in between (reconciliation): synchronous, so nothing interleaves until the caller returns.
-   */
-  ledger(workspace: string): MemoryLedger {
+  async reconcileStatement<R>(
+    workspace: string,
+    query: StatementCandidatesQuery,
+    at: number,
+    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
+    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+  ): Promise<R> {
     const ws = this.#ws(workspace);
-    return {
-      payments: ws.payments,
-      byId: (id) => ws.byId.get(id),
-      move: (payment, to, at, cause) => this.#apply(ws, payment, to, at, cause),
-    };
+    // No await until `keep` has run its synchronous part: the run sees one state and is applied whole.
+    const keys = new Set(query.referenceKeys);
+    const byReference = ws.payments.filter(
+      (p) => p.reference !== undefined && keys.has(foldForSearch(p.reference.trim())),
+    );
+    const settledOnValueDates = ws.payments.filter(
+      (p) =>
+        p.status === "settled" &&
+        istanbulDayNumber(p.completedAt as number) <= query.completedByDay &&
+        istanbulDayNumber(p.settledAt as number) >= query.settledFromDay,
+    );
+    const { reconcile, result } = decide({ byReference, settledOnValueDates });
+    for (const { id } of reconcile) {
+      const payment = ws.byId.get(id);
+      if (payment) this.#apply(ws, payment, "reconciled", at, "reconciliation");
+    }
+    return keep(result, { sql: undefined });
   }
 
   async snapshot(workspace: string): Promise<Snapshot> {

@@ -1,4 +1,5 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
+import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 
 export interface StoredAccount {
   readonly id: string;
@@ -288,4 +289,36 @@ export interface PaymentsStore {
   somethingElapsed?(workspace: string, now: number, delayMs: number): Promise<boolean>;
   snapshot(workspace: string): Promise<Snapshot>;
   list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }>;
+  /**
+   * A statement's reconciliation as one atomic step under the workspace's lock: the payments it may
+   * name (`query`) go to `decide`, which says which settled payments become `reconciled` (cause
+   * "reconciliation", at `at`) and what the run is; `keep` then writes the caller's own record of
+   * the run in the same transaction. All of it commits, or none; two at once take turns.
+   */
+  reconcileStatement<R>(
+    workspace: string,
+    query: StatementCandidatesQuery,
+    at: number,
+    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
+    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+  ): Promise<R>;
+}
+
+/** Which payments a bank statement may name (reconciliation asks; the payments' own store answers). */
+export interface StatementCandidatesQuery {
+  /** Payments whose reference, trimmed and folded as `foldForSearch` folds, is one of these. */
+  readonly referenceKeys: readonly string[];
+  /**
+   * Settled payments completed on or before this Istanbul day number (days since the epoch, Istanbul
+   * time) and settled on or after `settledFromDay`: those whose value-date window may hold a
+   * statement's date. The caller decides each exactly.
+   */
+  readonly completedByDay: number;
+  readonly settledFromDay: number;
+}
+
+/** What a statement may name: see StatementCandidatesQuery. */
+export interface StatementCandidates {
+  readonly byReference: readonly PaymentRecord[];
+  readonly settledOnValueDates: readonly PaymentRecord[];
 }

@@ -3,8 +3,8 @@ import type pg from "pg";
 import type { PaymentRecord } from "./payments-store.js";
 
 /**
- * A payment as PostgreSQL keeps it, for the features that read and move payments inside their own
- * transaction under the workspace's lock (reconciliation): the columns, the row, and one bulk move.
+ * A payment as PostgreSQL keeps it: the columns, the row, and one bulk move, for the payments store's
+ * own queries. Other features never see these: they go through `PaymentsStore`.
  */
 export interface PaymentRow {
   seq: string;

@@ -1,10 +1,10 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
-import { workspaceScope } from "../clock/index.js";
 import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
-import { inTransaction } from "../infrastructure/postgres/transaction.js";
+import { inTransaction, type SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
+import { workspaceScope } from "../infrastructure/time/clock-scopes.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
 import {
   type Actor,
@@ -18,6 +18,8 @@ import {
   restartsCountdown,
   type Shortfall,
   type Snapshot,
+  type StatementCandidates,
+  type StatementCandidatesQuery,
   type StatusChange,
   type StoredAccount,
   type StoredPayment,
@@ -25,7 +27,7 @@ import {
   type TransitionResult,
   type WorkspaceSeed,
 } from "./payments-store.js";
-import { num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
+import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
 
 /** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch`. */
 const SEARCH_TEXT = `translate(normalize(coalesce(q.reference, '') || E'\\n' || coalesce(q.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
@@ -649,6 +651,43 @@ export class PostgresPaymentsStore implements PaymentsStore {
         [workspace, cutoff],
       );
       return settled.rowCount ?? 0;
+    });
+  }
+
+  reconcileStatement<R>(
+    workspace: string,
+    query: StatementCandidatesQuery,
+    at: number,
+    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
+    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+  ): Promise<R> {
+    // One transaction under the workspace's lock: the caller's record and every reconciliation commit
+    // together, and two statements at once (any instances) take turns, so nothing reconciles twice.
+    return inTransaction(this.#pool, async (client) => {
+      await lockWorkspace(client, workspace);
+      // References compared as foldForSearch folds them: the same table in SQL as in JavaScript.
+      const byReference = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference IS NOT NULL
+           AND translate(normalize(btrim(reference), NFC), $3, $4) = ANY($2::text[])`,
+        [workspace, query.referenceKeys, FOLD_FROM, FOLD_TO],
+      );
+      const settled = await client.query<PaymentRow>(
+        `SELECT ${PAYMENT_COLUMNS} FROM payments
+         WHERE workspace = $1 AND status = 'settled' AND (completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} <= $2
+           AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} >= $3`,
+        [workspace, query.completedByDay, query.settledFromDay],
+      );
+      const { reconcile, result } = decide({
+        byReference: byReference.rows.map(toRecord),
+        settledOnValueDates: settled.rows.map(toRecord),
+      });
+      await markReconciled(
+        client,
+        workspace,
+        reconcile.map((p) => p.seq),
+        at,
+      );
+      return keep(result, { sql: client });
     });
   }
 

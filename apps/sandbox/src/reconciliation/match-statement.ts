@@ -1,7 +1,7 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
-import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
-import type { PaymentRecord } from "../payments/index.js";
+import { DAY_MS, istanbulDate } from "../infrastructure/time/istanbul-time.js";
+import type { PaymentRecord, StatementCandidates, StatementCandidatesQuery } from "../payments/index.js";
 import type {
   LineOutcome,
   ReconciledLine,
@@ -57,15 +57,20 @@ export function referenceKeys(line: Pick<StatementLine, "reference" | "narrative
 /** A payment's reference as a key (see referenceKeys). */
 export const referenceKey = (reference: string) => foldForSearch(reference.trim());
 
-/** What a store shows the matcher: the payments a statement's lines name, and the settled ones of its dates. */
-export interface StatementCandidates {
-  /** Every payment of the workspace whose reference is one of the statement's. */
-  readonly byReference: readonly PaymentRecord[];
-  /**
-   * At least every `settled` payment whose value-date window (see inValueDateWindow) holds one of the
-   * statement's value dates; the matcher checks each.
-   */
-  readonly settledOnValueDates: readonly PaymentRecord[];
+/**
+ * What the payments store is asked for a statement: every payment a line may name by reference, and
+ * at least every settled payment whose value-date window (completion to a few days after settlement,
+ * see inValueDateWindow) may hold one of its value dates; the matcher checks each.
+ */
+export function candidatesQuery(statement: Statement): StatementCandidatesQuery {
+  const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];
+  // No line, no date: a window no payment is in.
+  const [first, last] = days.length > 0 ? [Math.min(...days), Math.max(...days)] : [1, 0];
+  return {
+    referenceKeys: [...new Set(statement.lines.flatMap(referenceKeys))],
+    completedByDay: last,
+    settledFromDay: first - VALUE_DATE_DAYS_AFTER_SETTLEMENT,
+  };
 }
 
 export interface StatementMatch {

@@ -1,33 +1,35 @@
-import type { MemoryLedger } from "../payments/index.js";
-import { matchStatement, referenceKey, referenceKeys } from "./match-statement.js";
+import type { PaymentsStore } from "../payments/index.js";
+import { candidatesQuery, matchStatement } from "./match-statement.js";
 import type { ReconciliationRun, ReconciliationStore, Statement } from "./reconciliation-store.js";
 
-/** Runs kept in this process, beside the in-memory payments they reconcile. */
+/** Runs kept in this process; the payments are reconciled through the payments' own store. */
 export class MemoryReconciliationStore implements ReconciliationStore {
-  readonly #payments: { ledger(workspace: string): MemoryLedger };
+  readonly #payments: PaymentsStore;
   /** Each workspace's runs, oldest first. */
   readonly #runs = new Map<string, ReconciliationRun[]>();
 
-  constructor(payments: { ledger(workspace: string): MemoryLedger }) {
+  constructor(payments: PaymentsStore) {
     this.#payments = payments;
   }
 
-  async reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun> {
-    const ledger = this.#payments.ledger(workspace);
+  reconcile(workspace: string, statement: Statement, at: number): Promise<ReconciliationRun> {
     const runs = this.#runs.get(workspace) ?? [];
-    // No await from here to the end: the run sees one state and is applied whole.
-    const keys = new Set(statement.lines.flatMap(referenceKeys));
-    const byReference = ledger.payments.filter((p) => p.reference !== undefined && keys.has(referenceKey(p.reference)));
-    const settledOnValueDates = ledger.payments.filter((p) => p.status === "settled");
-    const repeatOf = runs.find((run) => run.sha256 === statement.sha256)?.id;
-    const { run, toReconcile } = matchStatement(statement, { byReference, settledOnValueDates }, at, repeatOf);
-    for (const { id } of toReconcile) {
-      const payment = ledger.byId(id);
-      if (payment) ledger.move(payment, "reconciled", at, "reconciliation");
-    }
-    runs.push(run);
-    this.#runs.set(workspace, runs);
-    return run;
+    // The payments store runs the matcher and this keeper with no await in between: one state, applied whole.
+    return this.#payments.reconcileStatement(
+      workspace,
+      candidatesQuery(statement),
+      at,
+      (candidates) => {
+        const repeatOf = runs.find((run) => run.sha256 === statement.sha256)?.id;
+        const { run, toReconcile } = matchStatement(statement, candidates, at, repeatOf);
+        return { reconcile: toReconcile, result: run };
+      },
+      async (run) => {
+        runs.push(run);
+        this.#runs.set(workspace, runs);
+        return run;
+      },
+    );
   }
 
   async runs(workspace: string) {

@@ -1,11 +1,7 @@
 import type pg from "pg";
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
-import { inTransaction } from "../infrastructure/postgres/transaction.js";
-import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
-import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
-import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/time/istanbul-time.js";
-import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "../payments/index.js";
-import { matchStatement, referenceKeys, VALUE_DATE_DAYS_AFTER_SETTLEMENT } from "./match-statement.js";
+import type { PaymentsStore } from "../payments/index.js";
+import { candidatesQuery, matchStatement } from "./match-statement.js";
 import type {
   ReconciliationRun,
   ReconciliationStore,
@@ -25,7 +21,8 @@ interface RunRow {
 function toSummary(row: RunRow): ReconciliationSummary {
   return {
     id: row.id,
-    at: num(row.at),
+    // bigint arrives as text; every time we keep fits a double exactly.
+    at: Number(row.at),
     sha256: row.sha256,
     ...(row.repeat_of === null ? {} : { repeatOf: row.repeat_of }),
     counts: row.counts,
@@ -33,75 +30,67 @@ function toSummary(row: RunRow): ReconciliationSummary {
   };
 }
 
+/** The run, marked as a repeat of an earlier import of the same file. */
+function withRepeatOf(run: ReconciliationRun, repeatOf: string): ReconciliationRun {
+  const { id, at, sha256, ...rest } = run;
+  return { id, at, sha256, repeatOf, ...rest };
+}
+
 /**
  * Runs in `reconciliation_runs`, each written in the same transaction as the payments it reconciled
- * (under the workspace's lock), so a run is recorded whole or not at all.
+ * (the payments store's, under the workspace's lock), so a run is recorded whole or not at all.
  */
 export class PostgresReconciliationStore implements ReconciliationStore {
   readonly #pool: pg.Pool;
   readonly #id: StoredWorkspaceId;
+  readonly #payments: PaymentsStore;
 
-  constructor(pool: pg.Pool, storedWorkspaceId: StoredWorkspaceId) {
+  /** `payments`: the PostgreSQL payments store on the same pool (the sandbox's, with hashed workspaces). */
+  constructor(pool: pg.Pool, storedWorkspaceId: StoredWorkspaceId, payments: PaymentsStore) {
     this.#pool = pool;
     this.#id = storedWorkspaceId;
+    this.#payments = payments;
   }
 
   async reconcile(apiKey: string, statement: Statement, at: number): Promise<ReconciliationRun> {
     const workspace = this.#id(apiKey);
-    // One transaction under the workspace's lock: the run and every reconciliation it makes commit
-    // together, and two imports at once (any instances) take turns, so nothing reconciles twice.
-    return inTransaction(this.#pool, async (client) => {
-      await lockWorkspace(client, workspace);
-      // References compared as referenceKey folds them: the same table in SQL as in JavaScript.
-      const keys = [...new Set(statement.lines.flatMap(referenceKeys))];
-      const byReference = await client.query<PaymentRow>(
-        `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE workspace = $1 AND reference IS NOT NULL
-           AND translate(normalize(btrim(reference), NFC), $3, $4) = ANY($2::text[])`,
-        [workspace, keys, FOLD_FROM, FOLD_TO],
-      );
-      // Settled payments whose value-date window (completion to a few days after settlement) may hold
-      // one of the statement's dates, by Istanbul day number; the matcher decides each exactly.
-      const days = [...new Set(statement.lines.map((line) => Date.parse(`${line.valueDate}T00:00:00Z`) / DAY_MS))];
-      const [first, last] = days.length > 0 ? [Math.min(...days), Math.max(...days)] : [1, 0];
-      const settled = await client.query<PaymentRow>(
-        `SELECT ${PAYMENT_COLUMNS} FROM payments
-         WHERE workspace = $1 AND status = 'settled' AND (completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} <= $3
-           AND (settled_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} + ${VALUE_DATE_DAYS_AFTER_SETTLEMENT} >= $2`,
-        [workspace, first, last],
-      );
-      const earlier = await client.query<{ id: string }>(
-        "SELECT id FROM reconciliation_runs WHERE workspace = $1 AND sha256 = $2 ORDER BY position LIMIT 1",
-        [workspace, statement.sha256],
-      );
-      const { run, toReconcile } = matchStatement(
-        statement,
-        { byReference: byReference.rows.map(toRecord), settledOnValueDates: settled.rows.map(toRecord) },
-        at,
-        earlier.rows[0]?.id,
-      );
-      await markReconciled(
-        client,
-        workspace,
-        toReconcile.map((p) => p.seq),
-        at,
-      );
-      const { lines, unmatched, ...summary } = run;
-      await client.query(
-        `INSERT INTO reconciliation_runs (workspace, id, at, sha256, repeat_of, counts, unmatched_count, report)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          workspace,
-          run.id,
-          at,
-          run.sha256,
-          run.repeatOf ?? null,
-          JSON.stringify(summary.counts),
-          run.unmatchedCount,
-          JSON.stringify({ lines, unmatched, ...(run.warnings ? { warnings: run.warnings } : {}) }),
-        ],
-      );
-      return run;
-    });
+    // Matched and reconciled by the payments' own store, under the workspace's lock; the run is
+    // written in the same transaction, so it is recorded whole or not at all.
+    return this.#payments.reconcileStatement(
+      apiKey,
+      candidatesQuery(statement),
+      at,
+      (candidates) => {
+        const { run, toReconcile } = matchStatement(statement, candidates, at, undefined);
+        return { reconcile: toReconcile, result: run };
+      },
+      async (matched, { sql }) => {
+        if (!sql) throw new Error("The PostgreSQL reconciliation store needs the PostgreSQL payments store.");
+        // Under the lock, so two imports of one file at once cannot both be the first.
+        const earlier = await sql.query<{ id: string }>(
+          "SELECT id FROM reconciliation_runs WHERE workspace = $1 AND sha256 = $2 ORDER BY position LIMIT 1",
+          [workspace, statement.sha256],
+        );
+        const repeatOf = earlier.rows[0]?.id;
+        const run: ReconciliationRun = repeatOf === undefined ? matched : withRepeatOf(matched, repeatOf);
+        const { lines, unmatched, ...summary } = run;
+        await sql.query(
+          `INSERT INTO reconciliation_runs (workspace, id, at, sha256, repeat_of, counts, unmatched_count, report)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            workspace,
+            run.id,
+            at,
+            run.sha256,
+            run.repeatOf ?? null,
+            JSON.stringify(summary.counts),
+            run.unmatchedCount,
+            JSON.stringify({ lines, unmatched, ...(run.warnings ? { warnings: run.warnings } : {}) }),
+          ],
+        );
+        return run;
+      },
+    );
   }
 
   async runs(apiKey: string): Promise<readonly ReconciliationSummary[]> {

@@ -1,9 +1,7 @@
 import type pg from "pg";
-import type { ExportJob } from "../exports/index.js";
-import { insertJob } from "../exports/index.js";
+import type { ExportJob, ExportJobStore } from "../exports/index.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
-import type { OutboxMessage } from "../mail/index.js";
-import { insertOutboxMessage } from "../mail/index.js";
+import type { OutboxMessage, OutboxStore } from "../mail/index.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 
 interface ScheduleRow {
@@ -80,9 +78,17 @@ const values = (s: ReportSchedule) => [
 /** Report schedules in PostgreSQL: every instance runs them, and each due time is delivered once. */
 export class PostgresScheduleStore implements ScheduleStore {
   readonly #pool: pg.Pool;
+  readonly #outbox: OutboxStore;
+  readonly #exportJobs: ExportJobStore;
 
-  constructor(pool: pg.Pool) {
+  /**
+   * `outbox` and `exportJobs`: the mail and exports features' PostgreSQL stores on the same pool; a
+   * delivery keeps its e-mail and linked export through them, in its own transaction.
+   */
+  constructor(pool: pg.Pool, outbox: OutboxStore, exportJobs: ExportJobStore) {
     this.#pool = pool;
+    this.#outbox = outbox;
+    this.#exportJobs = exportJobs;
   }
 
   async add(schedule: ReportSchedule) {
@@ -165,11 +171,8 @@ export class PostgresScheduleStore implements ScheduleStore {
           ],
         );
       }
-      if (linked) {
-        await client.query(...insertJob(linked.job));
-        await client.query("INSERT INTO export_files (job_id, content) VALUES ($1, $2)", [linked.job.id, linked.file]);
-      }
-      if (mail) await client.query(...insertOutboxMessage(mail));
+      if (linked) await this.#exportJobs.addReady(linked.job, linked.file, { sql: client });
+      if (mail) await this.#outbox.add(mail, { sql: client });
       return true;
     });
   }

@@ -19,3 +19,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release(broken);
   }
 }
+
+/**
+ * The transaction a store's atomic operation runs in, handed to another feature that keeps its own
+ * rows with it (a reconciliation run with the payments it reconciled): a PostgreSQL client holding
+ * the transaction, or none in memory, where the whole operation runs without yielding.
+ */
+export interface SharedTransaction {
+  readonly sql: pg.ClientBase | undefined;
+}

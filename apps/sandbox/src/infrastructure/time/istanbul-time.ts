@@ -49,3 +49,8 @@ export function endOfIstanbulDate(date: string): number | undefined {
   if (new Date(start).toISOString().slice(0, 10) !== date) return undefined;
   return start + DAY_MS - ISTANBUL_OFFSET_MS;
 }
+
+/** The Istanbul calendar day of `ms` as a number of days since 1970-01-01 (what SQL gets by integer division). */
+export function istanbulDayNumber(ms: number): number {
+  return Math.floor((ms + ISTANBUL_OFFSET_MS) / DAY_MS);
+}
