@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seedWorkspace, startSandbox } from "../../src/index.js";
@@ -45,6 +48,37 @@ it("rolls a failing migration back entirely and names it", async () => {
   await expect(migrate(pool(), broken)).rejects.toThrow(/Migration 1 \(broken\) failed/);
   const tables = await pool().query("SELECT tablename FROM pg_tables WHERE tablename = 'half_done'");
   expect(tables.rows).toEqual([]);
+});
+
+it("collects every feature's migrations in one order; the parts of one version run as one, all or nothing", async () => {
+  const root = mkdtempSync(join(tmpdir(), "payspec-migrations-"));
+  const write = (feature: string, file: string, sql: string) => {
+    mkdirSync(join(root, feature), { recursive: true });
+    writeFileSync(join(root, feature, file), sql);
+  };
+  write("ledger", "0001_ledger.sql", "CREATE TABLE ledger_rows (x int);");
+  write("notes", "0001_notes.sql", "CREATE TABLE note_rows (x int);");
+  write("notes", "0004_broken.sql", "CREATE TABLE note_extras (x int);");
+  write("ledger", "0004_broken.sql", "SELECT no_such_function();");
+  write("ledger", "README.md", "not a migration");
+  const dirs = ["ledger", "notes"].map((feature) => ({ feature, dir: join(root, feature) }));
+  const found = migrations(dirs);
+  // The migrator's own code migration (3) sits between the features' versions.
+  expect(found.map((m) => [m.version, m.name])).toEqual([
+    [1, "ledger + notes"],
+    [3, "hash_api_keys"],
+    [4, "broken"],
+  ]);
+  const db = pool();
+  await expect(
+    migrate(
+      db,
+      found.filter((m) => m.version !== 3),
+    ),
+  ).rejects.toThrow(/Migration 4 \(broken\) failed/);
+  const tables = await db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+  // Version 1 whole; of version 4, not the notes' part that ran before the ledger's failed.
+  expect(tables.rows.map((r) => r.tablename)).toEqual(["ledger_rows", "note_rows", "payspec_migrations"]);
 });
 
 it("keeps the state across a restart of the only instance, and will not start without the shared secret", async () => {

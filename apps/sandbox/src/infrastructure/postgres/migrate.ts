@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 
@@ -20,7 +21,9 @@ export interface Migration {
 
 /**
  * 0003: workspaces were keyed by their API key in clear; now by a keyed hash of it (HMAC with the
- * sandbox secret), as gateway tokens are. Every row that names a workspace is rewritten.
+ * sandbox secret), as gateway tokens are. Every row that names a workspace is rewritten, whichever
+ * feature's table holds it: the one migration the migrator keeps itself, since it needs code (the
+ * secret) and reaches every feature at once.
  */
 const hashApiKeys: Migration = {
   version: 3,
@@ -46,19 +49,44 @@ const hashApiKeys: Migration = {
   },
 };
 
+/** Where each feature keeps its migrations: `src/<feature>/migrations/`, or in a build `dist/migrations/<feature>/`. */
+export function featureMigrationDirs(): { readonly feature: string; readonly dir: string }[] {
+  // A build copies every feature's folder beside the bundle (tsdown.config.ts); the sources have
+  // them in the features' own folders, two levels up from here.
+  const built = fileURLToPath(new URL("./migrations/", import.meta.url));
+  const root = existsSync(built) ? built : fileURLToPath(new URL("../../", import.meta.url));
+  const dirOf = (feature: string) => (root === built ? join(root, feature) : join(root, feature, "migrations"));
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(dirOf(entry.name)))
+    .map((entry) => ({ feature: entry.name, dir: dirOf(entry.name) }))
+    .sort((a, b) => a.feature.localeCompare(b.feature));
+}
+
 /**
- * The versioned SQL files, `NNNN_name.sql`, in order. They sit next to this module in the sources and
- * are copied beside the bundle in dist, so `./migrations` holds them in both.
+ * Every feature's versioned SQL files, `NNNN_name.sql`, in one global order. Versions are global:
+ * features that changed the schema in one release each hold a part of that version, and the parts
+ * run as one migration (in the features' alphabetical order, in one transaction), recorded once, so
+ * a database migrated before the files moved into their features upgrades exactly as before.
  */
-export function migrations(dir = fileURLToPath(new URL("./migrations/", import.meta.url))): Migration[] {
-  const files = readdirSync(dir)
-    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
-    .map((file) => ({
-      version: Number(file.slice(0, 4)),
-      name: file.slice(5, -4),
-      sql: readFileSync(`${dir}/${file}`, "utf8"),
-    }));
-  return [...files, hashApiKeys].sort((a, b) => a.version - b.version);
+export function migrations(dirs = featureMigrationDirs()): Migration[] {
+  const parts = dirs.flatMap(({ feature, dir }) =>
+    readdirSync(dir)
+      .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
+      .map((file) => ({
+        feature,
+        version: Number(file.slice(0, 4)),
+        name: file.slice(5, -4),
+        sql: readFileSync(join(dir, file), "utf8"),
+      })),
+  );
+  const byVersion = new Map<number, typeof parts>();
+  for (const part of parts) byVersion.set(part.version, [...(byVersion.get(part.version) ?? []), part]);
+  const fromFiles: Migration[] = [...byVersion].map(([version, of]) => ({
+    version,
+    name: [...new Set(of.map((part) => part.name))].join(" + "),
+    sql: of.map((part) => `-- ${part.feature}\n${part.sql}`).join("\n"),
+  }));
+  return [...fromFiles, hashApiKeys].sort((a, b) => a.version - b.version);
 }
 
 /** Without a secret (the migration tests), keys are "hashed" to themselves. */

@@ -2,6 +2,3 @@
 -- dashboard session, and who made each change a person made (a keyed fingerprint of the API key and
 -- the key masked, never the key), on the payment's first history entry and on every later one.
 ALTER TABLE workspaces ADD COLUMN approval_four_eyes boolean NOT NULL DEFAULT false;
-ALTER TABLE dashboard_sessions ADD COLUMN signer text NOT NULL DEFAULT '';
-ALTER TABLE payments ADD COLUMN created_actor text;
-ALTER TABLE payment_history ADD COLUMN actor text;

@@ -1,0 +1,2 @@
+-- Completed payments settle at the daily cut-off unless a workspace turns it off.
+ALTER TABLE workspaces ADD COLUMN auto_settlement boolean NOT NULL DEFAULT true;
