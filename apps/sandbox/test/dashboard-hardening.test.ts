@@ -54,6 +54,34 @@ describe("the new payment form", () => {
     expect(await total()).toBe(0);
   });
 
+  it("takes an amount typed as people write money in the form's language: 1.500,75 in Turkish, 1,500.75 in English", async () => {
+    const typed: [lang: string, amount: string, minor: number][] = [
+      ["tr", "1.500,75", 150_075],
+      ["tr", "100,50", 10_050],
+      ["tr", "1 500", 150_000],
+      ["tr", "1.500", 150_000],
+      ["tr", "1250.50", 125_050],
+      ["en", "1,500.75", 150_075],
+      ["en", "1,500", 150_000],
+      ["en", "12.50", 1_250],
+    ];
+    for (const [lang, amount] of typed) {
+      browser.cookies.set("payspec_dashboard_lang", lang);
+      const answer = await newPayment({ amount });
+      expect(answer.status, `${lang} ${amount}`).toBe(303);
+    }
+    const made = (await h.call("GET", "/v1/payments?limit=20", { key: KEY })).body.data as { amount: number }[];
+    expect(made.map((p) => p.amount)).toEqual(typed.map(([, , minor]) => minor));
+    // What can be read two ways, or not at all, is refused beside Amount with the language's own example.
+    browser.cookies.set("payspec_dashboard_lang", "tr");
+    for (const amount of ["12,5,0", "1.500,755", "1,500.75"]) {
+      const answer = await newPayment({ amount });
+      expect(answer.status, amount).toBe(400);
+      expect(answer.text).toContain("1.250,50 gibi bir tutar girin");
+    }
+    expect(await total()).toBe(typed.length);
+  });
+
   it("refuses a card number in Description or Reference beside the field, leaves it empty, and never rewrites it", async () => {
     for (const field of ["reference", "description"]) {
       for (const amount of ["abc", "12.50"]) {

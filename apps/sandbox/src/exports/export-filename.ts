@@ -2,15 +2,17 @@ import type { ListingFilters } from "../payments/index.js";
 
 /**
  * An export's file name, as people keep files: whose (the workspace's tag), what (the filters that
- * are set, in a fixed order) and when (the Istanbul date it was made), so that two exports never
- * share a name in a downloads folder: `payments-c7be349c-status-completed-2026-11-27.csv`.
+ * are set, in a fixed order) and when (the Istanbul date it was made, or the period a scheduled
+ * report covers), so that two exports never share a name in a downloads folder:
+ * `payments-c7be349c-status-completed-2026-11-27.csv`. A download and a scheduled report's
+ * attachment of the same listing are named alike.
  */
-export function exportFilename(tag: string, filters: ListingFilters, date: string, format: "csv" | "pdf"): string {
+export function exportFilename(tag: string, filters: ListingFilters, when: string, format: "csv" | "pdf"): string {
   const parts = (["status", "method", "account", "from", "to", "search"] as const).flatMap((name) => {
     const value = filters[name];
     return value ? [`${name}-${value}`] : [];
   });
-  const name = ["payments", tag, ...parts, date].join("-").replace(/[\s/\\:*?"<>|\p{Cc}]+/gu, "_");
+  const name = ["payments", tag, ...parts, when].join("-").replace(/[\s/\\:*?"<>|\p{Cc}]+/gu, "_");
   return `${name}.${format}`;
 }
 

@@ -10,7 +10,7 @@ import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
-import { listingFilters } from "../payments/index.js";
+import { filterWords, listingFilters } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
 import type { jobToApi } from "./export-controls.js";
 import { attachmentHeader, exportFilename } from "./export-filename.js";
@@ -80,11 +80,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         : "";
       const rows = jobs.map(
         (j) => html`<tr><td>${localTime(j.requested_at)}</td><td>${j.format.toUpperCase()}</td>
-          <td>${
-            Object.entries(j.filters)
-              .map(([name, value]) => `${name} ${value}`)
-              .join(", ") || t("all", "tümü")
-          }</td>
+          <td>${filterWords(j.filters) || t("all", "tümü")}</td>
           <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${localTime(j.expires_at)}</td>
           <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">${t("Download", "İndir")}</a>` : ""}</td></tr>`,
       );

@@ -32,6 +32,7 @@ export function exportsFeature(
   };
 }
 export { signedDownloadUrl } from "./download-link.js";
+export { exportFilename } from "./export-filename.js";
 export type { ExportJob, ExportJobStore } from "./export-job-store.js";
 export { ExportQueue } from "./export-queue.js";
 export { EXPORT_PAGE } from "./listing-stream.js";

@@ -2,7 +2,7 @@ import type { Payment, PaymentPage } from "@payspec/payments-zod";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { CursorState, PaymentsStore } from "../payments/index.js";
-import { encodeCursor, type ListingFilters, listPayments } from "../payments/index.js";
+import { encodeCursor, filterWords, type ListingFilters, listPayments } from "../payments/index.js";
 
 /** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
 export const EXPORT_PAGE = 1_000;
@@ -33,16 +33,8 @@ export async function* paymentsOfListing(
   yield* allPayments(first, list);
 }
 
-/** "status completed, from 2026-11-01": only the filters that were given, never "method undefined". */
-function filtersText(filters: ListingFilters): string {
-  return Object.entries(filters)
-    .filter(([, value]) => value !== undefined && value !== "")
-    .map(([name, value]) => `${name} ${value}`)
-    .join(", ");
-}
-
 /** A listing's title in exports and e-mail: "Payments (method card)". */
 export function listingTitle(filters: ListingFilters): string {
-  const text = filtersText(filters);
+  const text = filterWords(filters);
   return `${t("Payments", "Ödemeler")}${text ? ` (${text})` : ""}`;
 }

@@ -34,8 +34,10 @@ const flat = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ");
  */
 const COLUMNS: readonly Omit<Column, "width">[] = [
   {
+    // Istanbul time, as the language writes it (every time the dashboard shows is): the API's UTC
+    // ISO strings are for programs, and the CSV keeps them.
     heading: ["created_at", "settled_at"],
-    cell: (p) => (p.settled_at ? [p.created_at, p.settled_at] : [p.created_at]),
+    cell: (p) => [p.created_at, ...(p.settled_at ? [p.settled_at] : [])].map((iso) => dateTime(Date.parse(iso))),
   },
   { heading: ["id"], cell: (p) => [p.id] },
   // Right-aligned, as amounts are read and added up (a monospaced column: padding aligns them).
@@ -112,8 +114,8 @@ export async function writePaymentsPdf(
       x: MARGIN,
       y,
       text: t(
-        `Workspace ${about.workspace} · generated ${dateTime(about.generatedAt)} Istanbul time (sandbox clock)`,
-        `Çalışma alanı ${about.workspace} · ${dateTime(about.generatedAt)} İstanbul saatiyle oluşturuldu (sandbox saati)`,
+        `Workspace ${about.workspace} · generated ${dateTime(about.generatedAt)} Istanbul time (sandbox clock) · all times Istanbul time`,
+        `Çalışma alanı ${about.workspace} · ${dateTime(about.generatedAt)} İstanbul saatiyle oluşturuldu (sandbox saati) · tüm saatler İstanbul saatiyle`,
       ),
     });
     y += LINE_HEIGHT + ROW_GAP * 2;
@@ -144,6 +146,8 @@ export async function writePaymentsPdf(
   place(heading);
 
   let count = 0;
+  /** Failed and cancelled payments: listed, but their money never moved, so no total counts them. */
+  let notCounted = 0;
   for await (const payment of payments) {
     const row = rowLines(columns, (column) => column.cell(payment));
     const height = Math.max(...row.map((column) => column.length)) * LINE_HEIGHT;
@@ -164,6 +168,10 @@ export async function writePaymentsPdf(
     }
     place(row);
     count++;
+    if (payment.status === "failed" || payment.status === "cancelled") {
+      notCounted++;
+      continue;
+    }
     const total = totals.get(payment.currency) ?? { minor: 0, count: 0 };
     totals.set(payment.currency, { minor: total.minor + payment.amount, count: total.count + 1 });
   }
@@ -175,6 +183,14 @@ export async function writePaymentsPdf(
         `${currency} toplamı: ${money(total.minor, currency)} (${plural(total.count, "payment", "ödeme")})`,
       ),
     ),
+    ...(notCounted === 0
+      ? []
+      : [
+          t(
+            `${plural(notCounted, ["failed or cancelled payment is", "failed or cancelled payments are"], "başarısız ya da iptal edilmiş ödeme")} not in the totals: no money moved.`,
+            `${plural(notCounted, "", "başarısız ya da iptal edilmiş ödeme")} toplamlara katılmadı: para hareket etmedi.`,
+          ),
+        ]),
   ];
   if (y + summary.length * LINE_HEIGHT > bottom) {
     finishPage();

@@ -18,7 +18,8 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { money } from "../infrastructure/i18n/formats.js";
-import { t } from "../infrastructure/i18n/locale.js";
+import { activeLocale, t } from "../infrastructure/i18n/locale.js";
+import { typedAmount } from "../infrastructure/i18n/typed-amount.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-actions.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
@@ -29,18 +30,18 @@ const FIELDS = ["amount", "currency", "method", "from_account", "to_account", "d
 type Field = (typeof FIELDS)[number];
 type FormValues = Partial<Record<Field, string>>;
 
-/** The form's text as the schema's input: whole numbers become numbers, empty optional fields go. */
 /**
- * The form as the API's schema takes it. The amount is typed in major units, as every page shows
- * money ("1250.50" TRY), and sent in minor units; one that is not a plain decimal with the
- * currency's decimals stays text, for the schema to refuse.
+ * The form as the API's schema takes it; empty optional fields go. The amount is typed in major
+ * units as people write money in the page's language ("1.250,50" in Turkish, "1,250.50" in
+ * English), and sent in minor units; one that cannot be read so, or has more decimals than the
+ * currency, stays text, for the schema to refuse.
  */
 function candidate(values: FormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of FIELDS) {
     const value = values[field];
     if (value === undefined || value === "") continue;
-    out[field] = field === "amount" ? minorUnits(value, values.currency) : value;
+    out[field] = field === "amount" ? minorUnits(typedAmount(value, activeLocale()) ?? value, values.currency) : value;
   }
   return out;
 }
@@ -85,8 +86,8 @@ function amountHint(currency: string | undefined): string {
   const known = isCurrencyCode(currency);
   const digits = known ? currencyExponent(currency) : 2;
   return t(
-    `Enter an amount such as 1250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`,
-    `1250.50 gibi bir tutar girin; ${known ? `${currency} için ` : ""}en çok ${digits} ondalık basamakla.`,
+    `Enter an amount such as 1,250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`,
+    `1.250,50 gibi bir tutar girin; ${known ? `${currency} için ` : ""}en çok ${digits} ondalık basamakla.`,
   );
 }
 
@@ -262,7 +263,7 @@ function newPaymentForm(
   ${errorSummary(problems, Object.fromEntries(FIELDS.map((field) => [field, label(field)])))}
   <form class="stacked" method="post" action="${DASHBOARD}/payments" novalidate aria-label="${t("New payment", "Yeni ödeme")}">
     <input type="hidden" name="_csrf" value="${csrf}">
- <label>${t("Amount (such as 1250.50, in the chosen currency)", "Tutar (1250.50 gibi, seçilen para biriminde)")}
+ <label>${t("Amount (such as 1,250.50, in the chosen currency)", "Tutar (1.250,50 gibi, seçilen para biriminde)")}
       <input name="amount" inputmode="decimal" value="${values.amount ?? ""}" ${aria("amount")}>${error("amount")}</label>
     <label>${label("currency")} <select name="currency" ${aria("currency")}>${currencies.map((c) => option("currency", c))}</select>${error("currency")}</label>
     <label>${label("method")} <select name="method" ${aria("method")}>${methods.map(([value, label]) => option("method", value, label))}</select>${error("method")}</label>

@@ -4,7 +4,7 @@ import { ApiFailure, containsCardNumber, parseRequest } from "@payspec/server-ki
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { ExportJob } from "../exports/index.js";
-import { EXPORT_PAGE, paymentsFile, signedDownloadUrl } from "../exports/index.js";
+import { EXPORT_PAGE, exportFilename, paymentsFile, signedDownloadUrl } from "../exports/index.js";
 import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
 import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
@@ -14,7 +14,7 @@ import type { WorkspaceSetting } from "../infrastructure/workspace-settings/work
 import type { Mailer } from "../mail/index.js";
 import { parseRecipients } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
-import { applyElapsedTime, listingFilterFields, paymentToApi, workspaceTag } from "../payments/index.js";
+import { applyElapsedTime, filterWords, listingFilterFields, paymentToApi, workspaceTag } from "../payments/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 import { weekdayName } from "./weekday-names.js";
@@ -300,8 +300,10 @@ export class ReportSchedules {
       workspace: workspaceTag(workspace),
       generatedAt: now,
     });
-    const filename = `payments-${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}.${schedule.format}`;
     const tag = workspaceTag(workspace);
+    // Named as a download of the same listing is: whose, which filters, which period.
+    const period = `${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}`;
+    const filename = exportFilename(tag, schedule.filters, period, schedule.format);
     const lines = [
       t(
         `${schedule.name}: ${count(rows)} payments created from ${dateTime(from)} to ${dateTime(to)} (Europe/Istanbul)${filtersText(schedule)}.`,
@@ -425,6 +427,6 @@ export function cadenceText(schedule: ReportSchedule): string {
 }
 
 function filtersText(schedule: ReportSchedule): string {
-  const given = Object.entries(schedule.filters).map(([name, value]) => `${name} ${value}`);
-  return given.length > 0 ? `, ${given.join(", ")}` : "";
+  const words = filterWords(schedule.filters);
+  return words ? `, ${words}` : "";
 }

@@ -14,6 +14,7 @@ import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
+import { filterWords } from "../payments/index.js";
 import type { deliveryToApi, scheduleToApi } from "./schedule-controls.js";
 import { weekdayName, weekdayNames } from "./weekday-names.js";
 
@@ -39,16 +40,7 @@ function cadence(s: ScheduleView): string {
 }
 
 function filters(s: ScheduleView): string {
-  return (
-    [
-      ["status", s.status],
-      ["method", s.method],
-      ["account", s.account],
-    ]
-      .filter(([, value]) => value)
-      .map(([name, value]) => `${name} ${value}`)
-      .join(", ") || t("all payments", "tüm ödemeler")
-  );
+  return filterWords({ status: s.status, method: s.method, account: s.account }) || t("all payments", "tüm ödemeler");
 }
 
 /** The schedule a form describes, as the control API takes it: empty fields left out. */

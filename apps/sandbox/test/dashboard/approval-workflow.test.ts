@@ -202,7 +202,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.page.getByRole("alert").first().waitFor();
     await d.page.screenshot({ path: `${SHOTS}new-payment-errors.png`, fullPage: true });
     expect(await d.page.locator("#amount-error").textContent()).toBe(
-      "Enter an amount such as 1250.50, with at most 2 decimals for TRY.",
+      "Enter an amount such as 1,250.50, with at most 2 decimals for TRY.",
     );
     expect(await d.page.locator("#method-error").textContent()).toContain("accepts only bank_transfer");
     expect(await d.page.locator("#description-error").textContent()).toBe("At most 500 characters.");

@@ -6,6 +6,7 @@ import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, istanbulDate, workspaceTag } from "../../src/index.js";
+import { istanbulDateTime } from "../../src/infrastructure/time/istanbul-time.js";
 import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
 import { pdfRuns, pdfText } from "../support/pdf-text.js";
@@ -84,7 +85,10 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     );
     expect(cards).toHaveLength(10);
     for (const p of cards as Record<string, string>[])
-      for (const field of ["id", "created_at", "from_account", "to_account"]) expect(shown).toContain(p[field]);
+      for (const field of ["id", "from_account", "to_account"]) expect(shown).toContain(p[field]);
+    // Times in Istanbul time, as the page's language writes them (English here).
+    for (const p of cards as Record<string, string>[])
+      expect(shown).toContain(istanbulDateTime(Date.parse(p.created_at as string)));
     expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
     // For people: whose and when, the page's number, and the total per currency (10 card payments of
     // 123.45 TRY each).
@@ -120,7 +124,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     // pdf.js reads back exactly the stored text: one run per line of a cell.
     expect(runs).toContain(short.reference);
     expect(runs).toContain(short.description);
-    expect(runs).toContain(settled.settled_at);
+    expect(runs).toContain(istanbulDateTime(Date.parse(settled.settled_at)));
     // The long ones wrap over several lines of their column, in order, with nothing left out: the
     // reference within its one long word, the description at its spaces. The emoji, which the font
     // has no glyph for, reads back as U+FFFD.

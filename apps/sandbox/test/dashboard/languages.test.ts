@@ -65,7 +65,7 @@ describe("the dashboard in Turkish and English", () => {
     await d.page.getByLabel(/^Açıklama/).fill("Şubat kirası — Ümraniye");
     await d.page.getByRole("button", { name: "Ödemeyi oluştur" }).click();
     const summary = d.page.getByRole("alert").filter({ hasText: "düzeltilmeli" });
-    expect(await summary.textContent()).toContain("Tutar: 1250.50 gibi bir tutar girin");
+    expect(await summary.textContent()).toContain("Tutar: 1.250,50 gibi bir tutar girin");
     expect(await d.page.getByLabel(/^Açıklama/).inputValue()).toBe("Şubat kirası — Ümraniye");
   });
 

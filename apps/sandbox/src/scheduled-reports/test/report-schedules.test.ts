@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, harness, KEY } from "../../../test/support/harness.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../../../test/support/smtp-catcher.js";
+import { workspaceTag } from "../../index.js";
 import { CATCH_UP_LIMIT } from "../report-schedules.js";
 
 /**
@@ -106,6 +107,10 @@ describe("report schedules", () => {
     expect(first).toMatchObject({ outcome: "attached", rows: 3 });
     const mail = (await arrived(NAME, before + 1)).at(-1);
     expect(mail?.subject?.startsWith(`${NAME}: payments `)).toBe(true);
+    // Named as a download of the same listing is: whose, which filters, which day.
+    expect(mail?.attachments[0]?.filename).toMatch(
+      new RegExp(`^payments-${workspaceTag(KEY)}-\\d{4}-\\d\\d-\\d\\d\\.csv$`),
+    );
     const csv = mail?.attachments[0]?.content.toString("utf8") ?? "";
     const records = parse(csv, { columns: true, bom: true }) as Record<string, string>[];
     expect(records.map((r) => r.reference)).toEqual(["FTR-ŞĞİ-0", "FTR-ŞĞİ-1", "FTR-ŞĞİ-2"]);

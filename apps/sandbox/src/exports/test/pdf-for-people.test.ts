@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DashboardHttp } from "../../../test/support/dashboard-http.js";
+import { type Harness, harness, KEY } from "../../../test/support/harness.js";
+import { pdfText } from "../../../test/support/pdf-text.js";
+
+/**
+ * The payments PDF as an operations person reads it, in Turkish: totals of the money that moved (a
+ * failed or cancelled payment is listed, never added up), times in Istanbul time as Turkish writes
+ * them, and the title's filters in Turkish words.
+ */
+let h: Harness;
+let browser: DashboardHttp;
+let ids: string[] = [];
+
+beforeAll(async () => {
+  h = await harness({ completeAfterSeconds: 1_000_000 });
+  const [from, to] = (await h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id);
+  const create = async (amount: number) =>
+    (
+      await h.call("POST", "/v1/payments", {
+        key: KEY,
+        json: { amount, currency: "TRY", method: "bank_transfer", from_account: from, to_account: to },
+      })
+    ).body.id as string;
+  ids = [await create(1_000), await create(2_050), await create(70_000), await create(90_000)];
+  expect((await h.call("DELETE", `/v1/payments/${ids[2]}`, { key: KEY })).status).toBe(200);
+  expect((await h.control(`/payments/${ids[3]}/status`, { status: "failed" })).status).toBe(200);
+  browser = new DashboardHttp(h.url);
+  await browser.signIn(KEY);
+  browser.cookies.set("payspec_dashboard_lang", "tr");
+});
+afterAll(() => h.close());
+
+it("adds up only the money that moved, says what it left out, and writes times and filters in Turkish", async () => {
+  const answer = await fetch(`${browser.url}/export.pdf?method=bank_transfer`, {
+    headers: { cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join("; ") },
+  });
+  expect(answer.status).toBe(200);
+  const text = await pdfText(Buffer.from(await answer.arrayBuffer()));
+  expect(text).toContain("Ödemeler (yöntem havale)");
+  expect(text).toContain("TRY toplamı: 30,50 ₺ (2 ödeme)");
+  expect(text).toContain("2 başarısız ya da iptal edilmiş ödeme toplamlara katılmadı: para hareket etmedi.");
+  expect(text).toContain("tüm saatler İstanbul saatiyle");
+  for (const id of ids) expect(text).toContain(id);
+  // Each row's creation time as Turkish writes an Istanbul time, never the API's UTC ISO string.
+  const created = (await h.call("GET", `/v1/payments/${ids[0]}`, { key: KEY })).body.created_at as string;
+  const istanbul = new Date(Date.parse(created) + 3 * 3_600_000).toISOString();
+  const shown = `${istanbul.slice(8, 10)}.${istanbul.slice(5, 7)}.${istanbul.slice(0, 4)} ${istanbul.slice(11, 19)}`;
+  expect(text).toContain(shown);
+  expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+});

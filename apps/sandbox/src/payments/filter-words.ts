@@ -1,0 +1,30 @@
+import { t } from "../infrastructure/i18n/locale.js";
+import { methodWord } from "../infrastructure/i18n/method-words.js";
+import { statusWord } from "../infrastructure/i18n/status-words.js";
+
+/** Each filter's name as a title or an e-mail says it (English keeps the API's names, which the address shows). */
+const NAMES = {
+  status: ["status", "durum"],
+  method: ["method", "yöntem"],
+  account: ["account", "hesap"],
+  from: ["from", "başlangıç"],
+  to: ["to", "bitiş"],
+  search: ["search", "arama"],
+} as const;
+
+/**
+ * The filters that are set, in words of the active language, for titles and e-mails: "status
+ * completed, method bank transfer"; "durum tamamlandı, yöntem havale". Never "method undefined".
+ * Takes a listing's filters (ListingFilters) or a stored job's or schedule's.
+ */
+export function filterWords(filters: Readonly<Partial<Record<keyof typeof NAMES, string>>>): string {
+  return (Object.keys(NAMES) as (keyof typeof NAMES)[])
+    .flatMap((name) => {
+      const value = filters[name];
+      if (value === undefined || value === "") return [];
+      const shown = name === "status" ? statusWord(value) : name === "method" ? methodWord(value) : value;
+      const [english, turkish] = NAMES[name];
+      return [`${t(english, turkish)} ${shown}`];
+    })
+    .join(", ");
+}
