@@ -19,6 +19,7 @@ import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { money } from "../infrastructure/i18n/formats.js";
 import { activeLocale, t } from "../infrastructure/i18n/locale.js";
+import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { typedAmount } from "../infrastructure/i18n/typed-amount.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-actions.js";
@@ -183,8 +184,8 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
         const problems = checked.ok ? {} : { ...checked.problems };
         if (values.method === DIRECT_DEBIT) {
           problems.method = t(
-            "Direct debit is listed by the dashboard, but the API accepts only bank_transfer, card, virtual_account and eft: choose one of those.",
-            "Otomatik ödeme talimatı panelde listelenir, ama API yalnızca bank_transfer, card, virtual_account ve eft kabul eder: bunlardan birini seçin.",
+            "Direct debit is listed by the dashboard, but the API accepts only bank transfer, card, virtual account and EFT: choose one of those.",
+            "Otomatik ödeme talimatı panelde listelenir, ama API yalnızca havale, kart, sanal hesap ve EFT kabul eder: bunlardan birini seçin.",
           );
         }
         // The spec's pattern for description and reference, in words rather than as its regex.
@@ -245,8 +246,8 @@ function newPaymentForm(
     html`<select name="${field}" ${aria(field)}>${accounts.map((a) => option(field, a.id, `${a.id} · ${a.name} (${a.currency})`))}</select>`;
   const currencies = [...new Set(accounts.map((a) => a.currency))];
   const methods = [
-    ...zPaymentMethod.options.map((m) => [m, m] as const),
-    [DIRECT_DEBIT, t("direct debit", "otomatik ödeme talimatı")] as const,
+    ...zPaymentMethod.options.map((m) => [m, methodWord(m)] as const),
+    [DIRECT_DEBIT, methodWord(DIRECT_DEBIT)] as const,
   ];
   return html`<p>${
     workflow

@@ -14,10 +14,11 @@ import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
-import { turkishFieldName } from "./field-names.js";
+import { fieldLabel } from "./field-names.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
 import {
@@ -90,8 +91,6 @@ const CAUSES: Record<TransitionCause, readonly [string, string]> = {
   settlement: ["Settlement", "Hesaba geçiş"],
   reconciliation: ["Reconciliation", "Mutabakat"],
 };
-
-const fieldName = (name: string) => t(name, turkishFieldName(name));
 
 /** What the detail page's actions reported, by the code its redirect carries (never user text). */
 const DONE: Record<string, readonly [string, string]> = {
@@ -350,7 +349,7 @@ function paymentsSection(
   <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri süz")}">
     <label>${t("Search (payment id, or any part of a reference or description)", "Ara (ödeme kimliği ya da referansın veya açıklamanın herhangi bir parçası)")} <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
     <label>${filterLabel("status")} <select name="status"><option value="">${any}</option>${zPaymentStatus.options.map((s) => option(s, filters.status, statusWord(s)))}</select></label>
-    <label>${filterLabel("method")} <select name="method"><option value="">${any}</option>${zPaymentMethod.options.map((m) => option(m, filters.method))}</select></label>
+    <label>${filterLabel("method")} <select name="method"><option value="">${any}</option>${zPaymentMethod.options.map((m) => option(m, filters.method, methodWord(m)))}</select></label>
     <label>${filterLabel("account")} <select name="account"><option value="">${any}</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
     <label>${filterLabel("from")} <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>${filterLabel("to")} <input type="date" name="to" value="${filters.to ?? ""}"></label>
@@ -377,7 +376,7 @@ function paymentsSection(
 
 function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
   return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td><td class="money">${money(p.amount, p.currency)}</td>
-    <td>${statusBadge(p.status)}</td><td>${p.reference ?? ""}</td><td>${p.method}</td><td>${accountName(accounts, p.from_account)}</td><td>${accountName(accounts, p.to_account)}</td><td>${p.description ?? ""}</td></tr>`;
+    <td>${statusBadge(p.status)}</td><td>${p.reference ?? ""}</td><td>${methodWord(p.method)}</td><td>${accountName(accounts, p.from_account)}</td><td>${accountName(accounts, p.to_account)}</td><td>${p.description ?? ""}</td></tr>`;
 }
 
 /** Why a payment failed at completion, in words: which account, what it held, what was needed. */
@@ -388,6 +387,21 @@ function shortfallInWords(shortfall: Shortfall, currency: string, accounts: read
   )}`;
 }
 
+/** A field of the payment's page in words: a badge, money, a local time, a method's word, an account's name with its id. */
+function fieldValue(
+  name: string,
+  value: unknown,
+  currency: string,
+  accounts: readonly StoredAccount[],
+): SafeHtml | string {
+  if (name === "status") return statusBadge(String(value), "payment-status");
+  if (name === "amount") return money(Number(value), currency);
+  if (name === "method") return methodWord(String(value));
+  if (name === "from_account" || name === "to_account") return accountName(accounts, String(value));
+  if (name.endsWith("_at")) return localTime(String(value));
+  return String(value);
+}
+
 function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly StoredAccount[]): SafeHtml {
   const fields = paymentToApi(payment);
   const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
@@ -395,7 +409,7 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
     html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
-      html`<tr><th scope="row">${fieldName(name)}</th><td>${name === "status" ? statusBadge(String(value), "payment-status") : name === "amount" ? money(Number(value), fields.currency) : name.endsWith("_at") ? localTime(String(value)) : String(value)}</td></tr>`,
+      html`<tr><th scope="row">${fieldLabel(name)}</th><td>${fieldValue(name, value, fields.currency, accounts)}</td></tr>`,
   );
   const history = payment.history.map(
     (change) =>

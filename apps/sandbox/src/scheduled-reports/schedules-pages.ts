@@ -1,3 +1,4 @@
+import { zPaymentMethod } from "@payspec/payments-zod";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
@@ -13,6 +14,7 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { filterWords } from "../payments/index.js";
 import type { deliveryToApi, scheduleToApi } from "./schedule-controls.js";
@@ -28,7 +30,8 @@ const OUTCOMES: Readonly<Record<string, readonly [en: string, tr: string]>> = {
   skipped: ["skipped", "atlandı"],
 };
 const STATUSES = ["pending", "approved", "processing", "completed", "settled", "reconciled", "cancelled", "failed"];
-const METHODS = ["bank_transfer", "card", "virtual_account", "eft"];
+/** The API's payment methods, in the order the payments overview's filter lists them. */
+const METHODS = zPaymentMethod.options;
 /** The form's boxes, by their names (the control API's fields). */
 const BOXES = ["name", "format", "status", "method", "account", "every", "weekday", "time", "recipients"] as const;
 
@@ -112,7 +115,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${s?.name ?? ""}" ${box("name")}>${error("name")}</label>
       <label>${t("Format", "Biçim")} <select name="format" ${box("format")}>${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select>${error("format")}</label>
       <label>${t("Status", "Durum")} <select name="status" ${box("status")}><option value="">${t("any", "tümü")}</option>${STATUSES.map((v) => option(v, s?.status, statusWord(v)))}</select>${error("status")}</label>
-      <label>${t("Method", "Yöntem")} <select name="method" ${box("method")}><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method))}</select>${error("method")}</label>
+      <label>${t("Method", "Yöntem")} <select name="method" ${box("method")}><option value="">${t("any", "tümü")}</option>${METHODS.map((v) => option(v, s?.method, methodWord(v)))}</select>${error("method")}</label>
       <label>${t("Account", "Hesap")} <select name="account" ${box("account")}><option value="">${t("all accounts", "tüm hesaplar")}</option>${accounts.map((a) => option(a.id, s?.account, `${a.name} (${a.id}, ${a.currency})`))}</select>${error("account")}</label>
       <label>${t("Every", "Sıklık")} <select name="every" ${box("every")}>${option("day", s?.every, t("day", "her gün"))}${option("week", s?.every, t("week", "her hafta"))}</select>${error("every")}</label>
       <label>${t("Day of the week (weekly)", "Haftanın günü (haftalık)")} <select name="weekday" ${box("weekday")}>${weekdayNames().map((day, i) => option(String(i + 1), String(s?.weekday ?? 1), day))}</select>${error("weekday")}</label>

@@ -204,7 +204,9 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.locator("#amount-error").textContent()).toBe(
       "Enter an amount such as 1,250.50, with at most 2 decimals for TRY.",
     );
-    expect(await d.page.locator("#method-error").textContent()).toContain("accepts only bank_transfer");
+    expect(await d.page.locator("#method-error").textContent()).toContain(
+      "accepts only bank transfer, card, virtual account and EFT",
+    );
     expect(await d.page.locator("#description-error").textContent()).toBe("At most 500 characters.");
     expect(await d.page.getByLabel(/^Amount/).getAttribute("aria-invalid")).toBe("true");
 

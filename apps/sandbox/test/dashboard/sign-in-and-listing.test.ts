@@ -136,7 +136,10 @@ describe("the sandbox dashboard, in a real browser", () => {
     expect(history[1]).toMatch(/completed\s*Control API/);
     const fields = await d.page.getByRole("table", { name: "Payment fields" }).textContent();
     expect(fields).toContain("1.05 TRY");
-    expect(fields).toContain("completed_at");
+    // Labels in words, not the API's names; the accounts by name beside their ids.
+    expect(fields).toContain("Completed");
+    expect(fields).not.toContain("completed_at");
+    expect(fields).toContain("From account");
     // Times in Istanbul (UTC+03:00), the UTC instant on hover.
     const created = (await d.h.call("GET", `/v1/payments/${made[5]?.id}`, { key: KEY })).body.created_at as string;
     const shown = d.page.locator(`time[datetime="${created}"]`).first();
