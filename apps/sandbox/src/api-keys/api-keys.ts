@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ApiFailure, assertStorableText, containsCardNumber, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
+import { calendarDay } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { endOfIstanbulDate, istanbulDate } from "../infrastructure/time/istanbul-time.js";
@@ -133,7 +134,7 @@ export class ApiKeys {
         ok: false,
         message: t(
           `The API key ${key.masked} ("${key.name}") was revoked on ${istanbulDate(key.revokedAt)}. Use another key of the workspace, or create one under Settings → API keys.`,
-          `${key.masked} API anahtarı ("${key.name}") ${istanbulDate(key.revokedAt)} tarihinde iptal edildi. Çalışma alanının başka bir anahtarını kullanın ya da API anahtarları sayfasında yenisini oluşturun.`,
+          `${key.masked} API anahtarı ("${key.name}") ${calendarDay(istanbulDate(key.revokedAt))} tarihinde iptal edildi. Çalışma alanının başka bir anahtarını kullanın ya da API anahtarları sayfasında yenisini oluşturun.`,
         ),
       };
     }
@@ -143,7 +144,7 @@ export class ApiKeys {
         ok: false,
         message: t(
           `The API key ${key.masked} ("${key.name}") expired on ${key.expiresOn} (at the end of that day, Europe/Istanbul, on this workspace's sandbox clock). Create a new key under Settings → API keys.`,
-          `${key.masked} API anahtarının ("${key.name}") süresi ${key.expiresOn} tarihinde doldu (o günün sonunda, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre). API anahtarları sayfasında yeni bir anahtar oluşturun.`,
+          `${key.masked} API anahtarının ("${key.name}") süresi ${calendarDay(key.expiresOn ?? "")} tarihinde doldu (o günün sonunda, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre). API anahtarları sayfasında yeni bir anahtar oluşturun.`,
         ),
       };
     }

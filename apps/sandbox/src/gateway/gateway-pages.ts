@@ -7,7 +7,7 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
-import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
+import { calendarDay, dateTime, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { istanbulDateTime } from "../infrastructure/time/istanbul-time.js";
 import { dailyReport, XLSX } from "./gateway-api.js";
@@ -73,7 +73,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
         </form>
         <p>${t(
           `${plural(payments.length, "card payment", "kart ödemesi")} on ${date}, ${plural(successful, "successful one", "başarılı")}.`,
-          `${date} tarihinde ${plural(payments.length, "card payment", "kart ödemesi")}, bunların ${plural(successful, "successful one", "tanesi başarılı")}.`,
+          `${calendarDay(date)} tarihinde ${plural(payments.length, "card payment", "kart ödemesi")}, bunların ${plural(successful, "successful one", "tanesi başarılı")}.`,
         )}
           <a href="${DASHBOARD}/gateway/report.xlsx?date=${date}" download>${t("Download the daily report (.xlsx)", "Günlük raporu indir (.xlsx)")}</a>:
           ${t("as the gateway's report does, it lists the successful payments only.", "ödeme geçidinin raporu gibi yalnızca başarılı ödemeleri listeler.")}</p>

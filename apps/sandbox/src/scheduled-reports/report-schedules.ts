@@ -6,7 +6,7 @@ import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { ExportJob } from "../exports/index.js";
 import { EXPORT_PAGE, exportFilename, paymentsFile, signedDownloadUrl } from "../exports/index.js";
 import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
-import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
+import { calendarDay, count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
@@ -412,8 +412,8 @@ export class ReportSchedules {
 }
 
 function periodText(from: number, to: number): string {
-  const first = istanbulDate(from);
-  const last = istanbulDate(to - 1);
+  const first = calendarDay(istanbulDate(from));
+  const last = calendarDay(istanbulDate(to - 1));
   return first === last ? first : t(`${first} to ${last}`, `${first} – ${last}`);
 }
 

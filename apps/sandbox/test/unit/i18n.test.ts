@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateTime, megabytes, money, plural } from "../../src/infrastructure/i18n/formats.js";
+import { calendarDay, dateTime, megabytes, money, plural } from "../../src/infrastructure/i18n/formats.js";
 import { activeLocale, inLocale, localeHolders, negotiateLocale, t } from "../../src/infrastructure/i18n/locale.js";
 import { statusWord } from "../../src/infrastructure/i18n/status-words.js";
 
@@ -82,5 +82,19 @@ describe("money, times and counts as each language writes them", () => {
     expect(inLocale("tr", () => statusWord("processing"))).toBe("işleniyor");
     expect(statusWord("amount_differs")).toBe("amount differs");
     expect(inLocale("tr", () => statusWord("something_new"))).toBe("something new");
+  });
+});
+
+describe("days in sentences", () => {
+  it("writes a calendar day as each language does, alone and in a time, never an ISO date in Turkish", () => {
+    const at = Date.parse("2026-11-28T09:05:07Z");
+    expect(inLocale("en", () => [calendarDay("2026-11-28"), dateTime(at)])).toEqual([
+      "2026-11-28",
+      "2026-11-28 12:05:07",
+    ]);
+    expect(inLocale("tr", () => [calendarDay("2026-11-28"), dateTime(at)])).toEqual([
+      "28.11.2026",
+      "28.11.2026 12:05:07",
+    ]);
   });
 });

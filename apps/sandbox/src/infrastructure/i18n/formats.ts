@@ -38,11 +38,15 @@ export function plural(n: number, en: readonly [one: string, many: string] | str
  * `26.11.2026 14:05:07` in Turkish.
  */
 export function dateTime(ms: number): string {
-  const text = istanbulDateTime(ms);
-  if (activeLocale() !== "tr") return text;
-  const [date = "", time = ""] = text.split(" ");
-  const [year, month, day] = date.split("-");
-  return `${day}.${month}.${year} ${time}`;
+  const [date = "", time = ""] = istanbulDateTime(ms).split(" ");
+  return `${calendarDay(date)} ${time}`;
+}
+
+/** A calendar day (`2026-11-28`) as the active language writes it: as it is in English, `28.11.2026` in Turkish. */
+export function calendarDay(isoDate: string): string {
+  if (activeLocale() !== "tr") return isoDate;
+  const [year, month, day] = isoDate.split("-");
+  return `${day}.${month}.${year}`;
 }
 
 /** A size in megabytes with one decimal, as the active language writes it: 1.5 or 1,5. */
