@@ -120,7 +120,7 @@ describe("the dashboard in Turkish and English", () => {
     await d.h.control("/clock/advance", { seconds: 2 * 86_400 });
     const report = await waitForMail((m) => m.subject.startsWith("Günlük özet"));
     // The period's day as Turkish writes it, never an ISO date inside a Turkish subject.
-    expect(report.subject).toMatch(/^Günlük özet: ödemeler \d\d\.\d\d\.\d{4}$/);
+    expect(report.subject).toMatch(/^Günlük özet: ödemeler \d\d\.\d\d\.\d{4}( – \d\d\.\d\d\.\d{4})?$/);
     expect(report.text).toContain("Bu rapor her gün saat 09:00'da (İstanbul saatiyle) gönderilir.");
     const full = (await d.h.call("GET", `/_sandbox/outbox/${report.id}`, { key: KEY })).body;
     const attached = await pdfText(Buffer.from(full.attachments[0].content_base64, "base64"));
