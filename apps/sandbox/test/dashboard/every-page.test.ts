@@ -56,11 +56,15 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
   // Run in the page (strings: this package's types hold no DOM).
   const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
   const violations = await wcagViolations(page);
-  // Tap targets on a phone: every visible button, field and menu link at least 44 px high.
+  // Tap targets on a phone: every visible button, field, menu link and link on its own (a table's id,
+  // CSV, PDF, Download; not a link inside a sentence) at least 44 px high; a box to tick 24 px square.
   const smallTargets = phone
-    ? ((await page.evaluate(`[...document.querySelectorAll("button, select, input:not([type=hidden]):not([type=checkbox]), header nav a")]
-        .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
-        .map((el) => el.tagName.toLowerCase() + " " + (el.textContent || "").trim().slice(0, 30))`)) as string[])
+    ? ((await page.evaluate(`[
+        ...[...document.querySelectorAll("button, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), header nav a, main a:not(p a)")]
+          .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 44),
+        ...[...document.querySelectorAll("input[type=checkbox], input[type=radio]")]
+          .filter((el) => el.offsetParent !== null && Math.min(el.getBoundingClientRect().height, el.getBoundingClientRect().width) < 24),
+      ].map((el) => el.tagName.toLowerCase() + " " + (el.textContent || el.getAttribute("name") || "").trim().slice(0, 30) + " " + Math.round(el.getBoundingClientRect().height) + "px")`)) as string[])
     : [];
   const words = (await page.evaluate("document.title + '\\n' + document.body.innerText")) as string;
   // A tag (`<time datetime=…>`, `</p>`) or an escaped character; an e-mail address in angle brackets
