@@ -30,7 +30,9 @@ import {
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
 
 /** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch`. */
-const SEARCH_TEXT = `translate(normalize(coalesce(q.reference, '') || E'\\n' || coalesce(q.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
+const searchText = (row: string) =>
+  `translate(normalize(coalesce(${row}.reference, '') || E'\\n' || coalesce(${row}.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
+const SEARCH_TEXT = searchText("q");
 
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
@@ -755,11 +757,45 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
+    return { items, total: await this.#count(workspace, query, listing, params) };
+  }
+
+  /**
+   * A listing's exact total at its snapshot, reading as little as it can. Seqs are dense (1 to the
+   * snapshot's, a workspace's payments are never deleted one by one), so with no filter it is the
+   * snapshot's seq, read from no row at all. Filters that do not depend on status (dates, method,
+   * account, search) count the rows that match as they are, with no history lookup: those fields
+   * never change. Only a status filter needs each row's status as of the snapshot.
+   */
+  async #count(workspace: string, query: PaymentQuery, listing: string, params: readonly unknown[]): Promise<number> {
+    const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
+    const byStatus = query.status !== undefined || query.awaitingApproval === true;
+    const byFields = query.method !== undefined || query.account !== undefined || query.search !== undefined;
+    if (!dated && !byStatus && !byFields) return query.snapshotSeq;
+    if (!byStatus) {
+      const counted = await this.#pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM payments p
+         WHERE p.workspace = $1 AND p.seq <= $2 AND p.created_at >= $3 AND p.created_at <= $4
+           AND ($5::text IS NULL OR p.method = $5)
+           AND ($6::text IS NULL OR p.from_account = $6 OR p.to_account = $6)
+           AND ($7::text IS NULL OR strpos(${searchText("p")}, $7) > 0)`,
+        [
+          workspace,
+          query.snapshotSeq,
+          query.createdFrom ?? Number.MIN_SAFE_INTEGER,
+          query.createdTo ?? Number.MAX_SAFE_INTEGER,
+          query.method ?? null,
+          query.account ?? null,
+          query.search ?? null,
+        ],
+      );
+      return num(counted.rows[0]?.n ?? 0);
+    }
     const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
       workspace,
       0,
       ...params.slice(2),
     ]);
-    return { items, total: num(counted.rows[0]?.n ?? 0) };
+    return num(counted.rows[0]?.n ?? 0);
   }
 }
