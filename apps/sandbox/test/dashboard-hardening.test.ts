@@ -82,6 +82,29 @@ describe("the new payment form", () => {
     expect(await total()).toBe(typed.length);
   });
 
+  it("says each problem in words beside its own box, and only the boxes that are wrong", async () => {
+    browser.cookies.set("payspec_dashboard_lang", "en");
+    const errorOf = (page: string, field: string) =>
+      new RegExp(`id="${field}-error"[^>]*>([^<]*)<`).exec(page)?.[1]?.trim();
+    // A lower-case currency: the currency's problem in words; the amount, which reads well, has none.
+    const lower = await newPayment({ currency: "usd", amount: "100" });
+    expect(lower.status).toBe(400);
+    expect(errorOf(lower.text, "currency")).toBe("Choose a currency: three capital letters, such as TRY.");
+    expect(errorOf(lower.text, "amount")).toBeUndefined();
+    expect(lower.text).not.toContain("must match pattern");
+    // Zero: the bound in money, not in minor units.
+    const zero = await newPayment({ amount: "0" });
+    expect(errorOf(zero.text, "amount")).toBe("Enter an amount of at least 0.01 TRY.");
+    // From in USD, To in EUR, currency TRY: both the currency and the To account are wrong.
+    const accounts = await h.accounts();
+    const usd = accounts.find((a) => a.currency === "USD")?.id as string;
+    const eur = accounts.find((a) => a.currency === "EUR")?.id as string;
+    const mixed = await newPayment({ from_account: usd, to_account: eur, currency: "TRY" });
+    expect(errorOf(mixed.text, "currency")).toContain("holds USD");
+    expect(errorOf(mixed.text, "to_account")).toContain("choose two accounts of one currency");
+    expect(await total()).toBe(0);
+  });
+
   it("refuses a card number in Description or Reference beside the field, leaves it empty, and never rewrites it", async () => {
     for (const field of ["reference", "description"]) {
       for (const amount of ["abc", "12.50"]) {

@@ -117,6 +117,11 @@ function ruleProblems(values: FormValues, accounts: readonly StoredAccount[]): F
       "Choose a To account other than the From account.",
       "Gönderen hesaptan farklı bir alıcı hesap seçin.",
     );
+  else if (from && to && from.currency !== to.currency)
+    problems.to_account = t(
+      `The To account (${to.name}) holds ${to.currency} and the From account ${from.currency}: choose two accounts of one currency.`,
+      `Alıcı hesap (${to.name}) ${to.currency}, gönderen hesap ${from.currency} tutuyor: aynı para biriminde iki hesap seçin.`,
+    );
   const currency = values.currency;
   if (currency && from && from.currency !== currency) {
     problems.currency = t(
@@ -197,8 +202,26 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
             );
         }
         for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
-        if (problems.amount && typeof candidate(values).amount !== "number")
-          problems.amount = amountHint(values.currency);
+        if (problems.currency && !isCurrencyCode(values.currency))
+          problems.currency = t(
+            "Choose a currency: three capital letters, such as TRY.",
+            "Bir para birimi seçin: TRY gibi üç büyük harf.",
+          );
+        const amount = candidate(values).amount;
+        if (problems.amount && typeof amount === "number")
+          // A bound, said in the money people typed rather than in minor units ("At least 1.").
+          problems.amount = t(
+            `Enter an amount of at least ${money(1, values.currency ?? "")}.`,
+            `En az ${money(1, values.currency ?? "")} tutarında bir tutar girin.`,
+          );
+        else if (
+          problems.amount &&
+          !isCurrencyCode(values.currency) &&
+          typedAmount(values.amount ?? "", activeLocale())
+        )
+          // The amount reads well; only the currency's decimals are unknown: the currency's error says it.
+          delete problems.amount;
+        else if (problems.amount) problems.amount = amountHint(values.currency);
         // The schema's word on a box first (its value is not even well-formed), then the rules'.
         return show(request, reply, shownAgain(values), { ...rules, ...problems, ...cardNumbers });
       }

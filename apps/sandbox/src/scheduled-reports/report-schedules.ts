@@ -90,11 +90,24 @@ export class ReportSchedules {
   }
 
   async #validated(workspace: string, raw: unknown, createdAt: number, id: string): Promise<ReportSchedule> {
-    const { body } = parseRequest(scheduleInput, { body: raw });
-    // The rules beyond the schema, every one checked, so a form learns all its problems at once.
-    const recipients = parseRecipients(body.recipients ?? []);
-    const problems = [
-      body.every === "week" && body.weekday === undefined
+    // The schema's problems and the rules' beyond it, every one checked at once, so a form learns all
+    // its problems on the first submit: a blank name does not hide a bad recipient until the next.
+    let body: z.infer<typeof scheduleInput>["body"] | undefined;
+    let schemaProblems: readonly { field: string; message: string }[] = [];
+    try {
+      body = parseRequest(scheduleInput, { body: raw }).body;
+    } catch (failure) {
+      if (!(failure instanceof ApiFailure)) throw failure;
+      schemaProblems = failure.options.errors ?? [];
+    }
+    const given = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+    const recipients = parseRecipients(Array.isArray(given.recipients) ? given.recipients : []);
+    const refused = (field: string) => schemaProblems.some((problem) => problem.field === field);
+    // Looked up only once the schema has found it well-formed (no NUL reaches a query).
+    const account =
+      typeof given.account === "string" && given.account !== "" && !refused("account") ? given.account : undefined;
+    const ruleProblems = [
+      given.every === "week" && given.weekday === undefined
         ? {
             field: "weekday",
             message: t(
@@ -104,10 +117,13 @@ export class ReportSchedules {
           }
         : undefined,
       await this.#recipientsProblem(workspace, recipients),
-      await this.#accountProblem(workspace, body.account),
+      await this.#accountProblem(workspace, account),
     ].filter((problem) => problem !== undefined);
+    // One problem a field: the schema's word on a box first (its value is not even well-formed).
+    const problems = [...schemaProblems, ...ruleProblems.filter((rule) => !refused(rule.field))];
     const [first] = problems;
-    if (first) {
+    if (first || !body) {
+      if (!first) throw new Error("The schedule's schema refused it without saying why.");
       throw new ApiFailure("invalid_request", problems.map((p) => `${p.field}: ${p.message}`).join("; "), {
         param: first.field,
         errors: problems,

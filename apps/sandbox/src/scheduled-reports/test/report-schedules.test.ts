@@ -90,6 +90,17 @@ describe("report schedules", () => {
     expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(["weekday", "recipients", "account"]);
   });
 
+  it("names the schema's problems and the rules' at once: a blank name does not hide a bad recipient", async () => {
+    const refused = await schedule({ name: " ", format: "csv", every: "day", time: "9am", recipients: ["nope"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(["name", "time", "recipients"]);
+    expect(refused.body.message).toContain("Recipient 1");
+    // A malformed account is the schema's to name, and is never looked up.
+    const bad = await schedule({ name: "x", format: "csv", every: "day", time: "09:00", account: "acc\u0000x" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.filter((e: { field: string }) => e.field === "account")).toHaveLength(1);
+  });
+
   it("e-mails the day's payments at each due time, once each, attached, Turkish exact", async () => {
     await makePayments(3, "FTR-ŞĞİ");
     const made = await schedule({
