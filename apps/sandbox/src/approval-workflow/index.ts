@@ -23,7 +23,7 @@ export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
         done: "workflow",
       });
       registerSettingToggle(dashboard, ctx, { path: "four-eyes", setting: deps.fourEyes, done: "four-eyes" });
-      approvalsPage(deps.payments)(dashboard, ctx);
+      approvalsPage(deps)(dashboard, ctx);
     },
     resetWorkspace: async (apiKey) => {
       await deps.approvalWorkflow.clear(apiKey);

@@ -57,6 +57,11 @@ export type ApprovalResult =
  * completion countdown. `status` when the payment is not waiting for an approver; `same_person`
  * when the workspace's four-eyes rule is on and the approver is the key that submitted it.
  */
+/** Whether `actor` submitted the payment (its first history entry is its creation): the four-eyes rule's question. */
+export function submittedBy(payment: StoredPayment, actor: Actor): boolean {
+  return sameActor(payment.history[0]?.actor, actor);
+}
+
 export async function approvePayment(
   store: PaymentsStore,
   workspace: string,
@@ -67,7 +72,7 @@ export async function approvePayment(
   const payment = await store.payment(workspace, id);
   if (!payment) return { ok: false, reason: "not_found", payment: undefined };
   if (!awaitsApproval(payment)) return { ok: false, reason: "status", payment };
-  if (approver.fourEyes && (!approver.actor || sameActor(payment.history[0]?.actor, approver.actor))) {
+  if (approver.fourEyes && (!approver.actor || submittedBy(payment, approver.actor))) {
     return { ok: false, reason: "same_person", payment };
   }
   return store.transition(workspace, id, ["pending"], "approved", now, "dashboard", approver.actor);

@@ -68,7 +68,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
 }
 export type { CursorState } from "./cursor.js";
 export { encodeCursor } from "./cursor.js";
-export { approvePayment, submitFromDashboard } from "./dashboard-actions.js";
+export { approvePayment, submitFromDashboard, submittedBy } from "./dashboard-actions.js";
 export type { ElapsedTime } from "./elapsed-time.js";
 export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
 export { turkishFieldName } from "./field-names.js";

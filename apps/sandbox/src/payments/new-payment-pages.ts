@@ -296,6 +296,6 @@ function newPaymentForm(
     <label>${t("Description (optional)", "Açıklama (isteğe bağlı)")} <input name="description" value="${values.description ?? ""}" ${aria("description")}>${error("description")}</label>
     <label>${t("Reference (optional)", "Referans (isteğe bağlı)")} <input name="reference" value="${values.reference ?? ""}" ${aria("reference")}>${error("reference")}</label>
     ${shortWarning ? html`<input type="hidden" name="short" value="yes">` : ""}
-    <p><button type="submit">${shortWarning ? t("Create it anyway", "Yine de oluştur") : t("Create payment", "Ödemeyi oluştur")}</button></p>
+    <p>${shortWarning ? html`<button type="submit" class="warning">${t("Create it anyway", "Yine de oluştur")}</button>` : html`<button type="submit" class="primary">${t("Create payment", "Ödemeyi oluştur")}</button>`}</p>
   </form>`;
 }

@@ -8,6 +8,13 @@ export function formField(request: FastifyRequest, name: string): string | undef
   return typeof value === "string" ? value : undefined;
 }
 
+/** Every value of a repeated field (boxes ticked in a list), in order; none when absent. */
+export function formFieldValues(request: FastifyRequest, name: string): string[] {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((item): item is string => typeof item === "string");
+}
+
 /** A query parameter, undefined when absent or empty (an empty filter box means no filter). */
 export function queryField(request: FastifyRequest, name: string): string | undefined {
   const value = (request.query as Record<string, unknown>)[name];

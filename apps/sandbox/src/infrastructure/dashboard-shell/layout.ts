@@ -38,6 +38,8 @@ textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; }
 button, input, select, textarea { font: inherit; padding: .35rem .6rem; max-width: 100%; }
 button, input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]), select { min-height: 44px; }
 button.danger { background: #a4161a; color: #fff; border: 1px solid #7d1013; border-radius: 4px; }
+button.primary { background: #16324f; color: #fff; border: 1px solid #0d1f33; border-radius: 4px; }
+button.warning { background: #8a4b00; color: #fff; border: 1px solid #5c3200; border-radius: 4px; }
 a:focus, button:focus, input:focus, select:focus, textarea:focus, .scroll:focus { outline: 3px solid #f5a623; outline-offset: 1px; }
 nav.paging a { display: inline-flex; align-items: center; min-height: 44px; margin-right: .8rem; }
 form.inline { display: inline-flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: 0 .8rem .6rem 0; }
