@@ -1,10 +1,9 @@
 import type { StoredWorkspaceId } from "../infrastructure/postgres/stored-workspace-id.js";
-import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import type {
+  DecideReconciliation,
+  KeepReconciliation,
   PaymentQuery,
-  PaymentRecord,
   PaymentsStore,
-  StatementCandidates,
   StatementCandidatesQuery,
   WorkspaceSeed,
 } from "./payments-store.js";
@@ -69,8 +68,8 @@ export class HashedWorkspacesStore implements PaymentsStore {
     workspace: string,
     query: StatementCandidatesQuery,
     at: number,
-    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
-    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+    decide: DecideReconciliation<R>,
+    keep: KeepReconciliation<R>,
   ) {
     return this.#inner.reconcileStatement(this.#id(workspace), query, at, decide, keep);
   }

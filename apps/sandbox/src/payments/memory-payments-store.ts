@@ -1,6 +1,5 @@
 import { ApiFailure } from "@payspec/server-kit";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { SharedTransaction } from "../infrastructure/postgres/transaction.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import {
   istanbulDayNumber,
@@ -12,7 +11,9 @@ import { IdIndex } from "./id-index.js";
 import {
   type Actor,
   AWAITING_COMPLETION,
+  type DecideReconciliation,
   insertedPayment,
+  type KeepReconciliation,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -21,7 +22,6 @@ import {
   restartsCountdown,
   type Shortfall,
   type Snapshot,
-  type StatementCandidates,
   type StatementCandidatesQuery,
   type StatusChange,
   type StoredAccount,
@@ -345,8 +345,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
     workspace: string,
     query: StatementCandidatesQuery,
     at: number,
-    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
-    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+    decide: DecideReconciliation<R>,
+    keep: KeepReconciliation<R>,
   ): Promise<R> {
     const ws = this.#ws(workspace);
     // No await until `keep` has run its synchronous part: the run sees one state and is applied whole.

@@ -299,8 +299,8 @@ export interface PaymentsStore {
     workspace: string,
     query: StatementCandidatesQuery,
     at: number,
-    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
-    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+    decide: DecideReconciliation<R>,
+    keep: KeepReconciliation<R>,
   ): Promise<R>;
 }
 
@@ -316,6 +316,14 @@ export interface StatementCandidatesQuery {
   readonly completedByDay: number;
   readonly settledFromDay: number;
 }
+
+/** Which settled payments a statement reconciles, and the run that says so (reconciliation's matcher). */
+export type DecideReconciliation<R> = (candidates: StatementCandidates) => {
+  readonly reconcile: readonly PaymentRecord[];
+  readonly result: R;
+};
+/** Keeps the caller's record of a reconciliation in the payments store's transaction. */
+export type KeepReconciliation<R> = (result: R, transaction: SharedTransaction) => Promise<R>;
 
 /** What a statement may name: see StatementCandidatesQuery. */
 export interface StatementCandidates {

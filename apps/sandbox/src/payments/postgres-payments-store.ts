@@ -1,7 +1,7 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
 import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
-import { inTransaction, type SharedTransaction } from "../infrastructure/postgres/transaction.js";
+import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
 import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import { workspaceScope } from "../infrastructure/time/clock-scopes.js";
@@ -9,7 +9,9 @@ import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infra
 import {
   type Actor,
   AWAITING_COMPLETION,
+  type DecideReconciliation,
   insertedPayment,
+  type KeepReconciliation,
   MONEY_MOVED,
   type NewPayment,
   type PaymentQuery,
@@ -18,7 +20,6 @@ import {
   restartsCountdown,
   type Shortfall,
   type Snapshot,
-  type StatementCandidates,
   type StatementCandidatesQuery,
   type StatusChange,
   type StoredAccount,
@@ -660,8 +661,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
     workspace: string,
     query: StatementCandidatesQuery,
     at: number,
-    decide: (candidates: StatementCandidates) => { readonly reconcile: readonly PaymentRecord[]; readonly result: R },
-    keep: (result: R, transaction: SharedTransaction) => Promise<R>,
+    decide: DecideReconciliation<R>,
+    keep: KeepReconciliation<R>,
   ): Promise<R> {
     // One transaction under the workspace's lock: the caller's record and every reconciliation commit
     // together, and two statements at once (any instances) take turns, so nothing reconciles twice.

@@ -21,7 +21,9 @@ beforeEach(async () => {
     name: string;
     currency: string;
   }[];
-  [from, to] = accounts.filter((a) => a.currency === "TRY") as [typeof from, typeof to];
+  const [a, b] = accounts.filter((account) => account.currency === "TRY");
+  if (!a || !b) throw new Error("The seed has two TRY accounts.");
+  [from, to] = [a, b];
   expect(
     (await h.call("PUT", "/_sandbox/settings/approval-workflow", { key: KEY, json: { enabled: true } })).status,
   ).toBe(200);

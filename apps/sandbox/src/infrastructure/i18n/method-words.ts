@@ -1,10 +1,10 @@
-import { t } from "./locale.js";
+import { type WordTable, wordsFrom } from "./word-table.js";
 
 /**
  * Payment methods in words of the active language, as Turkish banks' customers know them. The API's
  * value stays where programs read it (filters in the address, the CSV, file names).
  */
-const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
+const WORDS: WordTable = {
   card: ["card", "kart"],
   bank_transfer: ["bank transfer", "havale"],
   eft: ["EFT", "EFT"],
@@ -12,8 +12,5 @@ const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
   direct_debit: ["direct debit", "otomatik ödeme talimatı"],
 };
 
-/** A method in words ("bank_transfer" → "havale"); one this table does not know, with spaces for underscores. */
-export function methodWord(method: string): string {
-  const words = WORDS[method];
-  return words ? t(words[0], words[1]) : method.replaceAll("_", " ");
-}
+/** A method in words ("bank_transfer" → "havale"). */
+export const methodWord = wordsFrom(WORDS);

@@ -1,10 +1,10 @@
-import { t } from "./locale.js";
+import { type WordTable, wordsFrom } from "./word-table.js";
 
 /**
  * The states the pages show, in words of the active language. The API's own value stays in the
  * markup (the badge's class, filters, exports), so what a script or a file reads never changes.
  */
-const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
+const WORDS: WordTable = {
   pending: ["pending", "beklemede"],
   approved: ["approved", "onaylandı"],
   processing: ["processing", "işleniyor"],
@@ -38,8 +38,5 @@ const WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
   date_differs: ["date differs", "tarih farklı"],
 };
 
-/** A state in words ("processing" → "işleniyor"); one this table does not know, with spaces for underscores. */
-export function statusWord(status: string): string {
-  const words = WORDS[status];
-  return words ? t(words[0], words[1]) : status.replaceAll("_", " ");
-}
+/** A state in words ("processing" → "işleniyor"). */
+export const statusWord = wordsFrom(WORDS);
