@@ -62,7 +62,7 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
         request,
         reply,
         t("Export not possible", "Dışa aktarılamıyor"),
-        html`<p class="error" role="alert">${error}</p><p><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`,
+        html`<p class="error" role="alert">${error}</p><p class="actions"><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`,
         400,
       );
       return undefined;

@@ -90,7 +90,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         <h2>${t("Message", "İleti")}</h2><pre id="message-text">${m.text}</pre>
         ${links.length > 0 ? html`<h2>${t("Links", "Bağlantılar")}</h2><ul>${links}</ul>` : ""}
         ${attachments.length > 0 ? html`<h2>${t("Attachments", "Ekler")}</h2><ul>${attachments}</ul>` : ""}
-        <p><a href="${DASHBOARD}/outbox">${t("Back to the outbox", "Giden kutusuna dön")}</a></p>`,
+        <p class="actions"><a href="${DASHBOARD}/outbox">${t("Back to the outbox", "Giden kutusuna dön")}</a></p>`,
       );
     });
 

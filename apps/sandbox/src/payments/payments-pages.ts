@@ -345,17 +345,17 @@ function paymentsSection(
   // large one is queued and its redirect opens the Exports page.
   const exportQuery = query.toString();
   return html`<section><h2>${t("Payments", "Ödemeler")}</h2>
-  <p><a href="${DASHBOARD}/payments/new">${t("New payment", "Yeni ödeme")}</a></p>
+  <p class="actions"><a href="${DASHBOARD}/payments/new">${t("New payment", "Yeni ödeme")}</a></p>
   <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri süz")}">
     <label>${t("Search (payment id, or any part of a reference or description)", "Ara (ödeme kimliği ya da referansın veya açıklamanın herhangi bir parçası)")} <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
     <label>${filterLabel("status")} <select name="status"><option value="">${any}</option>${zPaymentStatus.options.map((s) => option(s, filters.status, statusWord(s)))}</select></label>
     <label>${filterLabel("method")} <select name="method"><option value="">${any}</option>${zPaymentMethod.options.map((m) => option(m, filters.method, methodWord(m)))}</select></label>
-    <label>${filterLabel("account")} <select name="account"><option value="">${any}</option>${accounts.map((a) => option(a.id, filters.account, `${a.id} (${a.currency})`))}</select></label>
+    <label>${filterLabel("account")} <select name="account"><option value="">${any}</option>${accounts.map((a) => option(a.id, filters.account, `${a.name} · ${a.id}`))}</select></label>
     <label>${filterLabel("from")} <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>${filterLabel("to")} <input type="date" name="to" value="${filters.to ?? ""}"></label>
     <button type="submit">${t("Filter", "Süz")}</button>
   </form>
-  <p>${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
+  <p class="actions">${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment", "ödeme")}.</p>`}
   <table aria-label="${t("Payments", "Ödemeler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${t("Created (Istanbul, sandbox clock)", "Oluşturulma (İstanbul, sandbox saati)")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th>${t("Reference", "Referans")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
@@ -443,5 +443,5 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
   </section>
   <h2>${t("Status history", "Durum geçmişi")}</h2>
   <table aria-label="${t("Status history", "Durum geçmişi")}"><thead><tr><th>${t("Time (Istanbul, sandbox clock)", "Zaman (İstanbul, sandbox saati)")}</th><th>${t("Status", "Durum")}</th><th>${t("Cause", "Kaynak")}</th><th>${t("Why", "Neden")}</th></tr></thead><tbody>${history}</tbody></table>
-  <p><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`;
+  <p class="actions"><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`;
 }

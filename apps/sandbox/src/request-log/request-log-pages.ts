@@ -98,7 +98,7 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
         ${entry.violations.length ? html`<h2>${t("Violations of the spec", "Spesifikasyon ihlalleri")}</h2><ul>${entry.violations.map((v) => html`<li>${v}</li>`)}</ul>` : ""}
         <h2>${t("Request body", "İstek gövdesi")}</h2><pre>${entry.requestBody ?? t("(none)", "(yok)")}</pre>
         <h2>${t("Response body", "Yanıt gövdesi")}</h2><pre>${entry.responseBody ?? t("(none)", "(yok)")}</pre>
-        <p><a href="${DASHBOARD}/requests">${t("Back to the request log", "İstek kaydına dön")}</a></p>`,
+        <p class="actions"><a href="${DASHBOARD}/requests">${t("Back to the request log", "İstek kaydına dön")}</a></p>`,
       );
     });
   };

@@ -51,7 +51,7 @@ export function confirmPage(
       <input type="hidden" name="_csrf" value="${ctx.csrf(request)}"><input type="hidden" name="confirm" value="yes">
       ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
       <p id="confirm-question">${question}</p>
-      <p><button type="submit" class="danger">${confirm}</button> <a href="${back}">${backLabel}</a></p>
+      <p class="actions"><button type="submit" class="danger">${confirm}</button> <a href="${back}">${backLabel}</a></p>
     </form>`,
   );
 }

@@ -111,7 +111,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
         reply,
         page(
           t("Error", "Hata"),
-          html`<p class="error" role="alert">${errorMessage(status)}</p><p><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
+          html`<p class="error" role="alert">${errorMessage(status)}</p><p class="actions"><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
         ),
         status,
       );
@@ -233,7 +233,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
         reply,
         page(
           t("Not found", "Bulunamadı"),
-          html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
+          html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p class="actions"><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
         ),
         404,
       ),

@@ -59,9 +59,10 @@ section { margin-bottom: 1.4rem; }
   header form { margin-left: 0; }
   form.filters > label, form.filters > button { width: 100%; }
   th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
-  /* A finger's target: every link and button on its own at least 44 px high (a link inside a sentence
-     keeps the line's height, as WCAG 2.5.8 allows), boxes to tick 24 px square. */
-  main a:not(p a), main button { display: inline-flex; align-items: center; min-height: 44px; }
+  /* A finger's target: every link and button on its own (in a table, a list, a row of actions: a
+     paragraph marked .actions) at least 44 px high; a link inside a sentence keeps the line's height,
+     as WCAG 2.5.8 allows. Boxes to tick 24 px square. */
+  main a:not(p:not(.actions) a), main button { display: inline-flex; align-items: center; min-height: 44px; }
   main input[type="checkbox"], main input[type="radio"] { width: 24px; height: 24px; }
 }
 `;

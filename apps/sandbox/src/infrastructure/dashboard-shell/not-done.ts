@@ -10,7 +10,7 @@ export function notDone(ctx: DashboardContext, request: FastifyRequest, reply: F
     request,
     reply,
     t("Not done", "Yapılmadı"),
-    html`<p class="error" role="alert">${message}</p><p><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
+    html`<p class="error" role="alert">${message}</p><p class="actions"><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
     400,
   );
 }
