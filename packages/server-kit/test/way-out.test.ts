@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createApiServer } from "../src/index.js";
 
 let app: FastifyInstance;
@@ -86,4 +86,38 @@ describe("every answer carries its request id, errors included", () => {
     for (const id of ids) expect(id).toMatch(/^req_[\w-]+$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
+});
+
+describe("closing", () => {
+  it("ends a kept-alive connection whose request was being answered when the close began, instead of holding the close", async () => {
+    const slow = createApiServer({ operations: ["GET /v1/slow"] });
+    let started: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    slow.get("/v1/slow", async () => {
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { slow: true };
+    });
+    await slow.listen({ port: 0, host: "127.0.0.1" });
+    // Whatever happens to the case, nothing it opened stays open.
+    onTestFinished(() => slow.server.closeAllConnections());
+    const { port: slowPort } = slow.server.address() as { port: number };
+    const socket = connect(slowPort, "127.0.0.1");
+    socket.setEncoding("utf8");
+    let answer = "";
+    socket.on("data", (chunk: string) => {
+      answer += chunk;
+    });
+    const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.write(`GET /v1/slow HTTP/1.1\r\nHost: 127.0.0.1:${slowPort}\r\nConnection: keep-alive\r\n\r\n`);
+    await inFlight;
+    // Without closing it once idle, the kept-alive connection holds this close for 72 s (past the
+    // case's bound); with it, the answer is written and then the connection ends.
+    await slow.close();
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toContain('{"slow":true}');
+  }, 20_000);
 });

@@ -244,7 +244,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       navCounts: async (key) => ({ "/approvals": await approvalsWaiting(payments, key) }),
       catchUp: async (key) => catchUp.apply(key, await clocks.now(workspaceScope(key)), REQUEST_CHUNKS),
       scripts: Object.assign({}, ...features.map((feature) => feature.scripts ?? {})),
-      features: [...features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : []))],
+      features: features.flatMap((feature) => (feature.dashboardPages ? [feature.dashboardPages] : [])),
     });
   }
   // Mail, queued exports and schedules run in the background.
@@ -254,15 +254,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // own onClose hooks run before that wait, so nothing that requests use may stop in one); then the
   // background loops' current runs (last started first); then the store.
   const close = async () => {
-    // Fastify closes the connections idle when it starts closing; one whose request was still being
-    // answered then would stay open, kept alive, until its keep-alive timeout (72 s): close each
-    // as it falls idle.
-    const reaper = setInterval(() => app?.server.closeIdleConnections(), 50);
-    try {
-      await app.close();
-    } finally {
-      clearInterval(reaper);
-    }
+    await app.close();
     for (const feature of [...features].reverse()) await feature.stop?.();
     if (!given) await stores.close();
   };
