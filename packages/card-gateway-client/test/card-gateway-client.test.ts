@@ -132,18 +132,22 @@ describe("payments and lookup", () => {
   });
 
   it("does not retry a card payment after a timeout unless told to; with retries the reference keeps it single", async () => {
-    const impatient = client({ timeoutMs: 150 });
+    // The timeout is far above an undisturbed answer and far below the delay, so a busy machine can
+    // neither make a healthy retry time out nor the delayed first attempt arrive in time.
+    const delayed = { when: (r: { url: string }) => r.url === "/api/v1/payments/card", times: 1 };
+    const impatient = client({ timeoutMs: 1_000 });
     await impatient.login();
     suite.proxy.clear();
-    suite.proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
+    suite.proxy.inject({ ...delayed, fault: { kind: "delay", ms: 3_000 } });
     await expect(impatient.pay(request())).rejects.toBeInstanceOf(TimeoutError);
     expect(suite.proxy.seen.filter((r) => r.url === "/api/v1/payments/card")).toHaveLength(1);
 
-    const retrying = client({ timeoutMs: 150, retryCardPayments: true });
-    suite.proxy.inject({ when: (r) => r.url === "/api/v1/payments/card", fault: { kind: "delay", ms: 500 }, times: 1 });
+    const retrying = client({ timeoutMs: 1_000, retryCardPayments: true });
+    suite.proxy.inject({ ...delayed, fault: { kind: "delay", ms: 3_000 } });
     const once = request();
     const paid = await retrying.pay(once);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Let the delayed first attempt reach the gateway too: the reference must keep it from paying twice.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     const rows = (await gateway.dailyReport(await today())).filter((r) => r.referenceId === once.referenceId);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.transactionId).toBe(paid.response.transactionId);
