@@ -11,7 +11,7 @@ import {
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { ApiKeyView } from "./api-keys.js";
@@ -52,7 +52,7 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
       reply,
       t("API keys", "API anahtarları"),
       html`${notice ?? ""}
-      <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${t("Created (Istanbul)", "Oluşturulma (İstanbul)")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${t("Last used (Istanbul)", "Son kullanım (İstanbul)")}</th><th></th></tr></thead>
+      <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${timeHeading("Last used", "Son kullanım", "sandbox")}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
       ${errorSummary(problems, labels)}

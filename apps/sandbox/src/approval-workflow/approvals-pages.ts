@@ -4,7 +4,7 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { formField, formFieldValues } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { count, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
@@ -91,7 +91,7 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
     )}</p>
     <form method="post" action="${DASHBOARD}/approvals"><input type="hidden" name="_csrf" value="${ctx.csrf(request)}">
     <div class="scroll" tabindex="0" role="region" aria-label="${t("Waiting for approval", "Onay bekleyenler")}">
-    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${t("Created (Istanbul, sandbox clock)", "Oluşturulma (İstanbul, sandbox saati)")}</th>
+    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th>
       <th class="money">${t("Amount", "Tutar")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${t("Approve", "Onay")}</th></tr></thead>
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table></div>
     ${approvable > 1 ? html`<p><button type="submit" class="primary">${t("Approve the selected payments", "Seçilen ödemeleri onayla")}</button></p>` : ""}

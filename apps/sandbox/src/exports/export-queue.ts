@@ -156,7 +156,8 @@ export class ExportQueue {
   /** The job's file and its e-mail, in the language of the workspace's e-mails. */
   async #writeAndMail(job: ExportJob, workspace: string): Promise<void> {
     const { jobs, payments, secret, clocks, mailer } = this.#deps;
-    const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing));
+    const title = listingTitle(listingFilters(job.listing), await payments.accounts(workspace));
+    const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing), title);
     const readyAt = await clocks.now(workspaceScope(workspace));
     const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
     const recipients = await this.#deps.reportRecipients.get(workspace);
@@ -172,8 +173,8 @@ export class ExportQueue {
             ),
             text: [
               t(
-                `${listingTitle(listingFilters(job.listing))}: ${count(job.total)} payments as ${job.format.toUpperCase()}, ${megabytes(file.length)} MB.`,
-                `${listingTitle(listingFilters(job.listing))}: ${count(job.total)} ödeme, ${job.format.toUpperCase()} olarak, ${megabytes(file.length)} MB.`,
+                `${title}: ${count(job.total)} payments as ${job.format.toUpperCase()}, ${megabytes(file.length)} MB.`,
+                `${title}: ${count(job.total)} ödeme, ${job.format.toUpperCase()} olarak, ${megabytes(file.length)} MB.`,
               ),
               t(
                 `Download it (no sign-in needed; the link works until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock):\n${link}`,
@@ -189,7 +190,7 @@ export class ExportQueue {
   }
 
   /** The job's file in memory, its progress recorded (and its lease renewed) every page. */
-  async #write(job: ExportJob, source: AsyncIterable<Payment>): Promise<Buffer> {
+  async #write(job: ExportJob, source: AsyncIterable<Payment>, title: string): Promise<Buffer> {
     const { jobs } = this.#deps;
     const instance = this.#instance;
     const leaseMs = this.#deps.leaseMs;
@@ -202,7 +203,7 @@ export class ExportQueue {
         }
       }
     })();
-    return paymentsFile(job.format, counted, listingTitle(listingFilters(job.listing)), {
+    return paymentsFile(job.format, counted, title, {
       workspace: job.workspaceTag,
       generatedAt: job.requestedAt,
     });

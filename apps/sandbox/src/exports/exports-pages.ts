@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { count } from "../infrastructure/i18n/formats.js";
 import { activeLocale, t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
@@ -10,7 +10,7 @@ import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
-import { filterWords, listingFilters } from "../payments/index.js";
+import { filterWords, listingFilters, type NamedAccount } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
 import type { jobToApi } from "./export-controls.js";
 import { attachmentHeader, exportFilename } from "./export-filename.js";
@@ -61,6 +61,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
       const key = request.dashboardKey;
       const jobs = (await ctx.control(key, "GET", "/_sandbox/exports")).json().data as JobView[];
       const recipients = await deps.reportRecipients.get(key);
+      const accounts = (await ctx.control(key, "GET", "/v1/accounts")).json() as NamedAccount[];
       const queued = jobs.find((j) => j.id === request.query.queued);
       const notice = queued
         ? html`<div class="notice" role="status"><p>${t(
@@ -80,7 +81,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         : "";
       const rows = jobs.map(
         (j) => html`<tr><td>${localTime(j.requested_at)}</td><td>${j.format.toUpperCase()}</td>
-          <td>${filterWords(j.filters) || t("all", "tümü")}</td>
+          <td>${filterWords(j.filters, accounts) || t("all", "tümü")}</td>
           <td class="money">${count(j.total)}</td><td class="status">${jobState(j)}</td><td>${localTime(j.expires_at)}</td>
           <td>${j.state === "ready" ? html`<a href="${DASHBOARD}/exports/${j.id}/file">${t("Download", "İndir")}</a>` : ""}</td></tr>`,
       );
@@ -93,7 +94,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
           `${count(deps.exportQueueRows)} ödemeden büyük dışa aktarımlar arka planda yazılır ve sandbox saatine göre ${deps.exports.linkHours} saat çalışan bir bağlantıyla gönderilir.`,
         )}
           <a href="${DASHBOARD}/exports">${t("Refresh", "Yenile")}</a></p>
-        <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${t("Requested (Istanbul, sandbox clock)", "İstenme (İstanbul, sandbox saati)")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
+        <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${timeHeading("Requested", "İstenme", "sandbox")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
           <th>${t("State", "Durum")}</th><th>${t("Link expires", "Bağlantının son geçerliliği")}</th><th></th></tr></thead><tbody>${
             rows.length > 0
               ? rows

@@ -2,7 +2,7 @@ import type { Payment, PaymentPage } from "@payspec/payments-zod";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { CursorState, PaymentsStore } from "../payments/index.js";
-import { encodeCursor, filterWords, type ListingFilters, listPayments } from "../payments/index.js";
+import { encodeCursor, filterWords, type ListingFilters, listPayments, type NamedAccount } from "../payments/index.js";
 
 /** Records per listing page while exporting: big pages, few queries, still a bounded amount held at once. */
 export const EXPORT_PAGE = 1_000;
@@ -34,7 +34,7 @@ export async function* paymentsOfListing(
 }
 
 /** A listing's title in exports and e-mail: "Payments (method card)". */
-export function listingTitle(filters: ListingFilters): string {
-  const text = filterWords(filters);
+export function listingTitle(filters: ListingFilters, accounts: readonly NamedAccount[] = []): string {
+  const text = filterWords(filters, accounts);
   return `${t("Payments", "Ödemeler")}${text ? ` (${text})` : ""}`;
 }

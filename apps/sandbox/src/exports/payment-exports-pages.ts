@@ -99,10 +99,17 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       reply.raw.once("close", () => {
         gone = !reply.raw.writableFinished;
       });
-      const outcome = await writePaymentsPdf(started.payments, listingTitle(started.filters), body, () => gone, {
-        workspace: workspaceTag(request.dashboardKey),
-        generatedAt: started.at,
-      }).catch(() => {
+      const accounts = await deps.payments.accounts(request.dashboardKey);
+      const outcome = await writePaymentsPdf(
+        started.payments,
+        listingTitle(started.filters, accounts),
+        body,
+        () => gone,
+        {
+          workspace: workspaceTag(request.dashboardKey),
+          generatedAt: started.at,
+        },
+      ).catch(() => {
         body.destroy();
         return "failed" as const;
       });

@@ -69,7 +69,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
         t("Gateway card payments", "Ödeme geçidi kart ödemeleri"),
         html`${valid ? "" : html`<p class="error" role="alert">${t("Date: enter a date as YYYY-MM-DD; showing today.", "Tarih: YYYY-AA-GG biçiminde bir tarih girin; bugün gösteriliyor.")}</p>`}
         <form class="filters" method="get" action="${DASHBOARD}/gateway" aria-label="${t("Choose a date", "Tarih seçin")}">
-          <label>${t("Date (Istanbul)", "Tarih (İstanbul)")} <input type="date" name="date" value="${date}"></label><button type="submit">${t("Show", "Göster")}</button>
+          <label>${t("Date (Istanbul, gateway clock)", "Tarih (İstanbul, ödeme geçidi saati)")} <input type="date" name="date" value="${date}"></label><button type="submit">${t("Show", "Göster")}</button>
         </form>
         <p>${t(
           `${plural(payments.length, "card payment", "kart ödemesi")} on ${date}, ${plural(successful, "successful one", "başarılı")}.`,

@@ -10,7 +10,7 @@ import {
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { count } from "../infrastructure/i18n/formats.js";
 import { isLocale, LANGUAGE_NAMES, LOCALES, t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
@@ -52,7 +52,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
           `State "${statusWord("caught")}": kept here only (no SMTP server is configured); "${statusWord("sent")}", "${statusWord("retrying")}" or "${statusWord("failed")}": what the SMTP server (PAYSPEC_SMTP_URL) answered.`,
           `"${statusWord("caught")}" durumu: yalnızca burada tutuldu (SMTP sunucusu yapılandırılmamış); "${statusWord("sent")}", "${statusWord("retrying")}" ya da "${statusWord("failed")}": SMTP sunucusunun (PAYSPEC_SMTP_URL) yanıtı.`,
         )}</p>
-        <table aria-label="${t("Outbox", "Giden kutusu")}"><thead><tr><th>${t("Sent (Istanbul, real time)", "Gönderilme (İstanbul, gerçek zaman)")}</th><th>${t("To", "Alıcı")}</th><th>${t("Subject", "Konu")}</th><th>${t("Attachments", "Ekler")}</th><th>${t("Delivery", "Teslim")}</th></tr></thead>
+        <table aria-label="${t("Outbox", "Giden kutusu")}"><thead><tr><th>${timeHeading("Sent", "Gönderilme", "real")}</th><th>${t("To", "Alıcı")}</th><th>${t("Subject", "Konu")}</th><th>${t("Attachments", "Ekler")}</th><th>${t("Delivery", "Teslim")}</th></tr></thead>
         <tbody>${rows}</tbody></table>`,
       );
     });
@@ -83,8 +83,8 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         reply,
         m.subject,
         html`<table aria-label="${t("Headers", "Başlıklar")}"><tbody>
-          <tr><th>${t("From", "Gönderen")}</th><td>${deps.mailer.from}</td></tr><tr><th>${t("To", "Alıcı")}</th><td>${m.to.join(", ")}</td></tr>
-          <tr><th>${t("Date (Istanbul, real time)", "Tarih (İstanbul, gerçek zaman)")}</th><td>${localTime(m.created_at)}</td></tr><tr><th>${t("Delivery", "Teslim")}</th><td class="status">${statusWord(m.delivery.state)}${
+          <tr><th scope="row">${t("From", "Gönderen")}</th><td>${deps.mailer.from}</td></tr><tr><th scope="row">${t("To", "Alıcı")}</th><td>${m.to.join(", ")}</td></tr>
+          <tr><th scope="row">${timeHeading("Date", "Tarih", "real")}</th><td>${localTime(m.created_at)}</td></tr><tr><th scope="row">${t("Delivery", "Teslim")}</th><td class="status">${statusWord(m.delivery.state)}${
             m.delivery.attempts ? t(`, ${m.delivery.attempts} attempt(s)`, `, ${m.delivery.attempts} deneme`) : ""
           }${m.delivery.last_error ? `: ${m.delivery.last_error}` : ""}</td></tr></tbody></table>
         <h2>${t("Message", "İleti")}</h2><pre id="message-text">${m.text}</pre>

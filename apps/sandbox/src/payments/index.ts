@@ -73,7 +73,7 @@ export type { ElapsedTime } from "./elapsed-time.js";
 export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
 export { turkishFieldName } from "./field-names.js";
 export { listingFilterFields } from "./filter-fields.js";
-export { filterWords } from "./filter-words.js";
+export { filterWords, type NamedAccount } from "./filter-words.js";
 export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 export type { ListingFilters } from "./list-payments.js";
 export { listingFilters, listPayments, openListing } from "./list-payments.js";

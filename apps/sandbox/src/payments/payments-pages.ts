@@ -10,7 +10,7 @@ import { formField, queryField } from "../infrastructure/dashboard-shell/form-fi
 import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
@@ -341,11 +341,13 @@ function paymentsSection(
   if (listing?.hasOlder)
     paging.push(html`<a rel="next" href="${at("older", listing.last)}">${t("Next page", "Sonraki sayfa")}</a>`);
   const any = t("any", "tümü");
+  const chosen = query.size;
   // The export links carry no `download` attribute: a small export downloads as an attachment, a
   // large one is queued and its redirect opens the Exports page.
   const exportQuery = query.toString();
   return html`<section><h2>${t("Payments", "Ödemeler")}</h2>
   <p class="actions"><a href="${DASHBOARD}/payments/new">${t("New payment", "Yeni ödeme")}</a></p>
+  <details class="fold" data-fold-narrow ${error ? html`data-keep-open` : ""} open><summary>${t("Filters", "Süzgeçler")}${chosen > 0 ? html` · ${plural(chosen, ["in use", "in use"], "seçili")}` : ""}</summary>
   <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri süz")}">
     <label>${t("Search (payment id, or any part of a reference or description)", "Ara (ödeme kimliği ya da referansın veya açıklamanın herhangi bir parçası)")} <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
     <label>${filterLabel("status")} <select name="status"><option value="">${any}</option>${zPaymentStatus.options.map((s) => option(s, filters.status, statusWord(s)))}</select></label>
@@ -354,11 +356,11 @@ function paymentsSection(
     <label>${filterLabel("from")} <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>${filterLabel("to")} <input type="date" name="to" value="${filters.to ?? ""}"></label>
     <button type="submit">${t("Filter", "Süz")}</button>
-  </form>
+  </form></details>
   <p class="actions">${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment", "ödeme")}.</p>`}
-  <table aria-label="${t("Payments", "Ödemeler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${t("Created (Istanbul, sandbox clock)", "Oluşturulma (İstanbul, sandbox saati)")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th>${t("Reference", "Referans")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
+  <table aria-label="${t("Payments", "Ödemeler")}" class="payments"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th class="wide-only">${t("Reference", "Referans")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
   <tbody>${
     listing && listing.payments.length > 0
       ? listing.payments.map((p) => paymentRow(p, accounts))
@@ -374,9 +376,31 @@ function paymentsSection(
   ${paging.length > 0 ? html`<nav aria-label="${t("Pages", "Sayfalar")}" class="paging">${paging}</nav>` : ""}</section>`;
 }
 
+/**
+ * A row, most telling first: which payment, how much, where it stands, its reference. On a phone the
+ * first column's link shows the reference (or the id when there is none) and the Reference column
+ * folds away, so a row's first screen holds reference, amount and status; the rest scrolls.
+ */
 function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
-  return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td><td class="money">${money(p.amount, p.currency)}</td>
-    <td>${statusBadge(p.status)}</td><td>${p.reference ?? ""}</td><td>${methodWord(p.method)}</td><td>${accountName(accounts, p.from_account)}</td><td>${accountName(accounts, p.to_account)}</td><td>${p.description ?? ""}</td></tr>`;
+  const reference = p.reference ?? "";
+  return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${token(p.id, "wide-only")}${token(reference || p.id, "narrow-only")}</a></td><td class="money">${money(p.amount, p.currency)}</td><td>${statusBadge(p.status)}</td>
+    <td class="wide-only">${reference ? token(reference) : ""}</td><td>${localTime(p.created_at)}</td><td>${methodWord(p.method)}</td><td>${accountCell(accounts, p.from_account)}</td><td>${accountCell(accounts, p.to_account)}</td><td class="description">${p.description ?? ""}</td></tr>`;
+}
+
+/**
+ * An identifier or reference on one line, never broken inside (`FTR-2026-000125` is one thing): cut
+ * with an ellipsis when long, the whole value in its title on hover and shown whole while its row has
+ * the keyboard's focus.
+ */
+function token(value: string, shownOn?: "wide-only" | "narrow-only"): SafeHtml {
+  return html`<span class="token${shownOn ? ` ${shownOn}` : ""}" title="${value}">${value}</span>`;
+}
+
+/** An account in a table cell: its name, and its id under it. */
+function accountCell(accounts: readonly StoredAccount[], id: string | undefined): SafeHtml | string {
+  if (id === undefined) return "";
+  const account = accounts.find((a) => a.id === id);
+  return account ? html`${account.name}<br><code>${id}</code>` : html`<code>${id}</code>`;
 }
 
 /** Why a payment failed at completion, in words: which account, what it held, what was needed. */
@@ -409,7 +433,7 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
     html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
-      html`<tr><th scope="row">${fieldLabel(name)}</th><td>${fieldValue(name, value, fields.currency, accounts)}</td></tr>`,
+      html`<tr><th scope="row">${name.endsWith("_at") ? `${fieldLabel(name)} (${clockNote("sandbox")})` : fieldLabel(name)}</th><td>${fieldValue(name, value, fields.currency, accounts)}</td></tr>`,
   );
   const history = payment.history.map(
     (change) =>
@@ -442,6 +466,6 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
     </form>
   </section>
   <h2>${t("Status history", "Durum geçmişi")}</h2>
-  <table aria-label="${t("Status history", "Durum geçmişi")}"><thead><tr><th>${t("Time (Istanbul, sandbox clock)", "Zaman (İstanbul, sandbox saati)")}</th><th>${t("Status", "Durum")}</th><th>${t("Cause", "Kaynak")}</th><th>${t("Why", "Neden")}</th></tr></thead><tbody>${history}</tbody></table>
+  <table aria-label="${t("Status history", "Durum geçmişi")}"><thead><tr><th>${timeHeading("Time", "Zaman", "sandbox")}</th><th>${t("Status", "Durum")}</th><th>${t("Cause", "Kaynak")}</th><th>${t("Why", "Neden")}</th></tr></thead><tbody>${history}</tbody></table>
   <p class="actions"><a href="${DASHBOARD}">${t("Back to payments", "Ödemelere dön")}</a></p>`;
 }

@@ -10,7 +10,7 @@ import { FILE_TOO_LARGE, fileForm, formFile } from "../infrastructure/dashboard-
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { dateTime, money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
@@ -82,7 +82,7 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
         <p><button type="submit">${t("Reconcile", "Mutabakat yap")}</button></p>
       </form></section>
       <h2>${t("Past runs", "Geçmiş çalıştırmalar")}</h2>
-      <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${t("Run at (Istanbul)", "Çalıştırma (İstanbul)")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
+      <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${timeHeading("Run at", "Çalıştırma", "sandbox")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
         <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
       ${await layoutsSection(ctx, request, problems.layout ?? {})}`,

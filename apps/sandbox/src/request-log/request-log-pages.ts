@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { ApiRequestLog, LoggedRequest } from "./api-request-log.js";
@@ -56,7 +56,7 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
           "The last requests made to the payments API with this workspace's key, newest first; this page refreshes itself. Each answer is checked against the payments spec.",
           "Ödeme API'sine bu çalışma alanının anahtarıyla yapılan son istekler, en yenisi önce; sayfa kendini yeniler. Her yanıt ödeme API'sinin spesifikasyonuna göre denetlenir.",
         )}</p>
-        <table aria-label="${t("Request log", "İstek kaydı")}"><thead><tr><th>${t("Time (Istanbul, real time)", "Zaman (İstanbul, gerçek zaman)")}</th><th>${t("Method", "Yöntem")}</th><th>${t("Path", "Yol")}</th><th>${t("Status", "Durum")}</th>
+        <table aria-label="${t("Request log", "İstek kaydı")}"><thead><tr><th>${timeHeading("Time", "Zaman", "real")}</th><th>${t("Method", "Yöntem")}</th><th>${t("Path", "Yol")}</th><th>${t("Status", "Durum")}</th>
         <th class="money">${t("Latency", "Gecikme")}</th><th>${t("Spec verdict", "Spesifikasyon kararı")}</th></tr></thead>${rows(requestLog.entries(request.dashboardKey))}</table>`,
       ),
     );

@@ -14,7 +14,14 @@ import type { WorkspaceSetting } from "../infrastructure/workspace-settings/work
 import type { Mailer } from "../mail/index.js";
 import { parseRecipients } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
-import { applyElapsedTime, filterWords, listingFilterFields, paymentToApi, workspaceTag } from "../payments/index.js";
+import {
+  applyElapsedTime,
+  filterWords,
+  listingFilterFields,
+  type NamedAccount,
+  paymentToApi,
+  workspaceTag,
+} from "../payments/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 import { weekdayName } from "./weekday-names.js";
@@ -320,10 +327,11 @@ export class ReportSchedules {
     // Named as a download of the same listing is: whose, which filters, which period.
     const period = `${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}`;
     const filename = exportFilename(tag, schedule.filters, period, schedule.format);
+    const filtersText = filterText(schedule, await this.#deps.payments.accounts(workspace));
     const lines = [
       t(
-        `${schedule.name}: ${count(rows)} payments created from ${dateTime(from)} to ${dateTime(to)} (Europe/Istanbul)${filtersText(schedule)}.`,
-        `${schedule.name}: ${dateTime(from)} ile ${dateTime(to)} arasında (İstanbul saatiyle) oluşturulan ${count(rows)} ödeme${filtersText(schedule)}.`,
+        `${schedule.name}: ${count(rows)} payments created from ${dateTime(from)} to ${dateTime(to)} (Europe/Istanbul)${filtersText}.`,
+        `${schedule.name}: ${dateTime(from)} ile ${dateTime(to)} arasında (İstanbul saatiyle) oluşturulan ${count(rows)} ödeme${filtersText}.`,
       ),
     ];
     let linked: { job: ExportJob; file: Buffer } | undefined;
@@ -442,7 +450,7 @@ export function cadenceText(schedule: ReportSchedule): string {
     : t(`${day} at ${time} (Europe/Istanbul)`, `her ${day} saat ${time}'da (İstanbul saatiyle)`);
 }
 
-function filtersText(schedule: ReportSchedule): string {
-  const words = filterWords(schedule.filters);
+function filterText(schedule: ReportSchedule, accounts: readonly NamedAccount[]): string {
+  const words = filterWords(schedule.filters, accounts);
   return words ? `, ${words}` : "";
 }

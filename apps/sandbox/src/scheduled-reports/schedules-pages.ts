@@ -12,11 +12,11 @@ import {
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
+import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import { filterWords } from "../payments/index.js";
+import { filterWords, type NamedAccount } from "../payments/index.js";
 import type { deliveryToApi, scheduleToApi } from "./schedule-controls.js";
 import { weekdayName, weekdayNames } from "./weekday-names.js";
 
@@ -42,8 +42,11 @@ function cadence(s: ScheduleView): string {
     : t(`${day}s at ${s.time}`, `Her ${day} ${s.time}`);
 }
 
-function filters(s: ScheduleView): string {
-  return filterWords({ status: s.status, method: s.method, account: s.account }) || t("all payments", "tüm ödemeler");
+function filters(s: ScheduleView, accounts: readonly NamedAccount[]): string {
+  return (
+    filterWords({ status: s.status, method: s.method, account: s.account }, accounts) ||
+    t("all payments", "tüm ödemeler")
+  );
 }
 
 /** The schedule a form describes, as the control API takes it: empty fields left out. */
@@ -136,11 +139,12 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
   ) {
     const schedules = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/schedules")).json()
       .data as ScheduleView[];
+    const accounts = await accountsOf(request);
     const rows = schedules.map(
       (
         s,
       ) => html`<tr><td><a href="${DASHBOARD}/settings/schedules/${s.id}">${s.name}</a></td><td>${s.format.toUpperCase()}</td>
-        <td>${filters(s)}</td><td>${cadence(s)}</td><td>${recipientsText(s)}</td>
+        <td>${filters(s, accounts)}</td><td>${cadence(s)}</td><td>${recipientsText(s)}</td>
         <td class="status">${s.paused ? statusWord("paused") : localTime(s.next_due_at)}</td></tr>`,
     );
     return ctx.render(
@@ -152,13 +156,13 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
         "Çalışma alanının sandbox saatinde her gönderim zamanı geldiğinde, biten gün ya da haftada oluşturulan ödemeler e-postayla gönderilir: küçükse ekte, büyükse bağlantıyla. Her e-posta şurada:",
       )} <a href="${DASHBOARD}/outbox">${t("Outbox", "Giden kutusu")}</a>.</p>
       <table aria-label="${t("Schedules", "Zamanlanmış raporlar")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th>${t("When", "Ne zaman")}</th><th>${t("Recipients", "Alıcılar")}</th>
-        <th>${t("Next due (Istanbul)", "Sonraki gönderim (İstanbul)")}</th></tr></thead><tbody>${
+        <th>${timeHeading("Next due", "Sonraki gönderim", "sandbox")}</th></tr></thead><tbody>${
           rows.length > 0
             ? rows
             : html`<tr><td colspan="6">${t("No schedules yet: create one below.", "Henüz zamanlanmış rapor yok: aşağıdan oluşturun.")}</td></tr>`
         }</tbody></table>
       <section aria-labelledby="new-schedule"><h2 id="new-schedule">${t("New schedule", "Yeni zamanlanmış rapor")}</h2>
-      ${form(request, `${DASHBOARD}/settings/schedules`, t("Create schedule", "Oluştur"), await accountsOf(request), entered, problems)}</section>`,
+      ${form(request, `${DASHBOARD}/settings/schedules`, t("Create schedule", "Oluştur"), accounts, entered, problems)}</section>`,
       status,
     );
   }
@@ -186,6 +190,7 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       );
     }
     const s = answer.json() as ScheduleView & { deliveries: DeliveryView[] };
+    const accounts = await accountsOf(request);
     const base = `${DASHBOARD}/settings/schedules/${s.id}`;
     const rows = s.deliveries.map(
       (
@@ -201,20 +206,20 @@ export function registerSchedulesPages(dashboard: FastifyInstance, ctx: Dashboar
       request,
       reply,
       s.name,
-      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s)}, ${s.format.toUpperCase()} ${t("to", "→")} ${recipientsText(s)}.
-        ${s.paused ? t("Paused.", "Duraklatıldı.") : html`${t("Next due", "Sonraki gönderim")} ${localTime(s.next_due_at)} (${t("Istanbul", "İstanbul")}).`}</p>
+      html`${notice ?? ""}<p>${cadence(s)}, ${filters(s, accounts)}, ${s.format.toUpperCase()} ${t("to", "→")} ${recipientsText(s)}.
+        ${s.paused ? t("Paused.", "Duraklatıldı.") : html`${t("Next due", "Sonraki gönderim")} ${localTime(s.next_due_at)} (${clockNote("sandbox")}).`}</p>
       <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(request)}
         <button type="submit">${s.paused ? t("Resume", "Sürdür") : t("Pause", "Duraklat")}</button></form>
       <form method="post" action="${base}/delete" class="inline">${token(request)}
         <button type="submit" class="danger" aria-label="${t("Delete", "Sil:")} ${s.name}">${t("Delete", "Sil")}</button></form>
       <h2>${t("Deliveries", "Gönderimler")}</h2>
-      <table aria-label="${t("Deliveries", "Gönderimler")}"><thead><tr><th>${t("Due (Istanbul)", "Gönderim zamanı (İstanbul)")}</th><th>${t("Period (Istanbul)", "Dönem (İstanbul)")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
+      <table aria-label="${t("Deliveries", "Gönderimler")}"><thead><tr><th>${timeHeading("Due", "Gönderim zamanı", "sandbox")}</th><th>${timeHeading("Period", "Dönem", "sandbox")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
         <th>${t("Outcome", "Sonuç")}</th><th></th></tr></thead><tbody>${
           rows.length > 0
             ? rows
             : html`<tr><td colspan="5">${t("Nothing delivered yet.", "Henüz gönderim yok.")}</td></tr>`
         }</tbody></table>
-      <section aria-labelledby="edit"><h2 id="edit">${t("Edit", "Düzenle")}</h2>${form(request, base, t("Save schedule", "Kaydet"), await accountsOf(request), refused?.entered ?? s, refused?.problems)}</section>`,
+      <section aria-labelledby="edit"><h2 id="edit">${t("Edit", "Düzenle")}</h2>${form(request, base, t("Save schedule", "Kaydet"), accounts, refused?.entered ?? s, refused?.problems)}</section>`,
       status,
     );
   }

@@ -48,6 +48,8 @@ interface Checked {
   readonly smallTargets: string[];
   /** Markup shown as text (`<time …>`, `&lt;`) in the page's title or words. */
   readonly rawMarkup: string[];
+  /** Times whose column, field or sentence does not say which clock they are on. */
+  readonly timesWithoutClock: string[];
 }
 
 /** One page as a user meets it: nothing wider than the screen, no WCAG A/AA violation, targets big enough. */
@@ -71,8 +73,22 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
   // A tag (`<time datetime=…>`, `</p>`) or an escaped character; an e-mail address in angle brackets
   // (`payspec sandbox <sandbox@payspec.localhost>`) is words.
   const rawMarkup = words.match(/<\/?[a-z][a-z0-9-]*(?:\s[^<>\n]*)?>|&(?:lt|gt|amp|quot|#\d+);/gi) ?? [];
+  // Each time says its clock (the sandbox's can be moved; the request log and mail are on real time):
+  // in its column's heading, its row's heading, or the sentence around it.
+  const timesWithoutClock = (await page.evaluate(`[...document.querySelectorAll("main time")].filter((time) => {
+      const clock = /sandbox clock|real time|gateway clock|sandbox saati|gerçek zaman|ödeme geçidi saati/;
+      const cell = time.closest("td");
+      if (cell) {
+        const rowHeading = cell.parentElement.querySelector("th[scope=row]");
+        const columnHeading = cell.closest("table").querySelectorAll("thead th")[cell.cellIndex];
+        return ![rowHeading, columnHeading].some((heading) => heading && clock.test(heading.textContent));
+      }
+      const sentence = time.closest("p, li, dd, label, h1, h2");
+      return !(sentence && clock.test(sentence.textContent));
+    }).map((time) => (time.closest("table")?.getAttribute("aria-label") ?? "") + " " + time.textContent)`)) as string[];
   await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
   return {
+    timesWithoutClock,
     path,
     horizontalScroll: Math.max(0, overflow),
     violations,
@@ -148,7 +164,11 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         expect(
           results.filter(
             (r) =>
-              r.horizontalScroll > 0 || r.violations.length > 0 || r.smallTargets.length > 0 || r.rawMarkup.length > 0,
+              r.horizontalScroll > 0 ||
+              r.violations.length > 0 ||
+              r.smallTargets.length > 0 ||
+              r.rawMarkup.length > 0 ||
+              r.timesWithoutClock.length > 0,
           ),
         ).toEqual([]);
       },

@@ -263,6 +263,14 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
       expect.arrayContaining(["1,250.50 TRY", "75.00 TRY"]),
     );
     expect(await table.textContent()).toContain("Şükrü Işıkgöz");
+    // The gateway's outcomes in words, with the colour of their kind: a decline looks like a failure.
+    const declinedBadge = table.locator("tbody tr", { hasText: "Şükrü Işıkgöz" }).locator(".badge");
+    expect(await declinedBadge.textContent()).toBe("declined");
+    const background = await declinedBadge.evaluate((el: { computedStyleMap(): Map<string, unknown> }) =>
+      String(el.computedStyleMap().get("background-color")),
+    );
+    // The failed payments' red (#fde7e9).
+    expect(background).toBe("rgb(253, 231, 233)");
     // The page says what the .xlsx holds: the successful payments only.
     expect(await d.page.locator("main").textContent()).toContain("2 card payments");
     expect(await d.page.locator("main").textContent()).toContain("1 successful one");

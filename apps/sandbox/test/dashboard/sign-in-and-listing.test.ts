@@ -5,6 +5,14 @@ import { KEY, OTHER_KEY } from "../support/harness.js";
 const d = useDashboard();
 const { signIn, create } = d;
 
+/** What a test reads of an element's box (this package's types hold no DOM). */
+interface Measured {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly offsetHeight: number;
+  computedStyleMap(): { get(property: string): { toString(): string } | undefined };
+}
+
 const paymentRows = () => d.page.getByRole("table", { name: "Payments" }).locator("tbody tr");
 
 describe("the sandbox dashboard, in a real browser", () => {
@@ -158,5 +166,89 @@ describe("the sandbox dashboard, in a real browser", () => {
     const detail = await d.page.goto(`${d.url}/payments/${theirs.id}`);
     expect(detail?.status()).toBe(404);
     expect(await d.page.content()).not.toContain("theirs");
+  });
+});
+
+describe("the payments table on a laptop and a phone", () => {
+  const REFERENCE = "FTR-2026-000125-İZMİR-ŞUBE-KİRA-ŞUBAT";
+  const rows = () => d.page.locator("table.payments tbody tr");
+  const LANGUAGES = [
+    { name: "en", headers: {}, filters: "Filters" },
+    { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" }, filters: "Süzgeçler" },
+  ] as const;
+
+  /** Every payment the table can show at its widest: long words in every column, each method. */
+  async function widestPayments() {
+    const made: string[] = [];
+    for (const method of ["bank_transfer", "virtual_account", "eft"])
+      made.push(
+        (
+          await create(KEY, {
+            method,
+            amount: 1_250_000_75,
+            reference: REFERENCE,
+            description: "Şubat ayı kira ödemesi, İzmir Karşıyaka şubesi için; ağır iş makinesi kiralama bedeli dahil",
+          })
+        ).id,
+      );
+    return made;
+  }
+
+  for (const language of LANGUAGES)
+    it(`fits 1366 px in ${language.name} with every column, references whole on one line (cut with the whole value on hover and focus)`, async () => {
+      await widestPayments();
+      await d.page.setViewportSize({ width: 1366, height: 900 });
+      await signIn();
+      await d.context.setExtraHTTPHeaders(language.headers);
+      await d.page.reload();
+      const box = d.page.locator("div.scroll", { has: d.page.locator("table.payments") });
+      const [tableWidth = 0, boxWidth = 0] = await box.evaluate((el: Measured) => [el.scrollWidth, el.clientWidth]);
+      expect(tableWidth, "the table's width against its box").toBeLessThanOrEqual(boxWidth);
+      expect(await d.page.locator("table.payments thead th:visible").count()).toBe(9);
+      const reference = rows().first().locator("td:nth-child(4) .token");
+      expect(await reference.getAttribute("title")).toBe(REFERENCE);
+      // One line, never broken at its hyphens.
+      const [height, fontSize] = await reference.evaluate((el: Measured) => [
+        el.offsetHeight,
+        Number.parseFloat(el.computedStyleMap().get("font-size")?.toString() ?? "0"),
+      ]);
+      // One line is 1.45 em high, two would be 2.9.
+      expect(height).toBeLessThan(fontSize * 2);
+      const whole = () => reference.evaluate((el: Measured) => el.scrollWidth <= el.clientWidth);
+      expect(await whole(), "cut while the row is not focused").toBe(false);
+      await rows().first().getByRole("link").focus();
+      expect(await whole(), "whole while its row has the focus").toBe(true);
+    });
+
+  it("on a phone, in Turkish: the filters fold behind a button that says how many are in use, and each row's first screen holds reference, amount and status", async () => {
+    await widestPayments();
+    await d.page.setViewportSize({ width: 390, height: 844 });
+    await signIn();
+    await d.context.setExtraHTTPHeaders(LANGUAGES[1].headers);
+    await d.page.goto(`${d.url}?method=eft`);
+    const summary = d.page.locator("details.fold > summary");
+    expect(await summary.textContent()).toBe("Süzgeçler · 1 seçili");
+    expect((await summary.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    const form = d.page.getByRole("form", { name: "Ödemeleri süz" });
+    expect(await form.isVisible()).toBe(false);
+    await summary.click();
+    expect(await form.isVisible()).toBe(true);
+    expect(await d.page.getByLabel("Yöntem").inputValue()).toBe("eft");
+
+    await d.page.goto(d.url);
+    const box = await d.page.locator("div.scroll", { has: d.page.locator("table.payments") }).boundingBox();
+    const right = (box?.x ?? 0) + (box?.width ?? 0);
+    expect(await rows().count()).toBe(3);
+    for (const row of await rows().all()) {
+      const first = row.locator("td").first();
+      // biome-ignore lint/performance/useDomNodeTextContent: the words shown, without the folded id
+      expect(await first.getByRole("link").innerText()).toMatch(/^FTR-2026/);
+      expect(await first.locator(".token:visible").getAttribute("title")).toBe(REFERENCE);
+      for (const cell of [first, row.locator("td.money"), row.locator(".badge")]) {
+        const shown = await cell.boundingBox();
+        expect((shown?.x ?? 0) + (shown?.width ?? 0), String(await cell.textContent())).toBeLessThanOrEqual(right);
+      }
+      expect(await row.locator("td.money").textContent()).toBe("1.250.000,75 ₺");
+    }
   });
 });

@@ -49,3 +49,33 @@ it("adds up only the money that moved, says what it left out, and writes times a
   expect(text).toContain(shown);
   expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
 });
+
+it("names a filtered account by its name beside its id: in the PDF's title, on the Schedules and Exports pages", async () => {
+  const accounts = (await h.call("GET", "/v1/accounts", { key: KEY })).body as { id: string; name: string }[];
+  const account = accounts[0] as { id: string; name: string };
+  const named = `hesap ${account.name} (${account.id})`;
+  const answer = await fetch(`${browser.url}/export.pdf?account=${account.id}`, {
+    headers: { cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join("; ") },
+  });
+  expect(answer.status).toBe(200);
+  expect(await pdfText(Buffer.from(await answer.arrayBuffer()))).toContain(`Ödemeler (${named})`);
+
+  const schedule = await h.call("POST", "/_sandbox/schedules", {
+    key: KEY,
+    json: {
+      name: "Hesap özeti",
+      format: "csv",
+      every: "day",
+      time: "09:00",
+      account: account.id,
+      recipients: ["a@example.com"],
+    },
+  });
+  expect(schedule.status).toBe(201);
+  const unescaped = (page: string) => page.replaceAll("&#39;", "'").replaceAll("&amp;", "&");
+  expect(unescaped((await browser.get("/settings/schedules")).text)).toContain(named);
+  expect(unescaped((await browser.get(`/settings/schedules/${schedule.body.id}`)).text)).toContain(named);
+  const queued = await h.call("POST", "/_sandbox/exports", { key: KEY, json: { format: "csv", account: account.id } });
+  expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+  expect(unescaped((await browser.get("/exports")).text)).toContain(named);
+});

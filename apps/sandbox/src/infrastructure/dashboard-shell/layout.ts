@@ -19,21 +19,26 @@ header nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; }
 header nav a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .5rem; border-radius: 4px; }
 header nav a[aria-current="page"] { background: #fff; color: #16324f; font-weight: 600; }
 .menu-toggle { display: none; }
-main { padding: 1rem; max-width: 76rem; }
+main { padding: 1rem; max-width: 90rem; }
 .scroll { max-width: 100%; overflow-x: auto; margin: .6rem 0 1.2rem; }
 table { border-collapse: collapse; background: #fff; width: 100%; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
 td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 td.money, time, .nowrap, td code { white-space: nowrap; }
+.token { display: inline-block; max-width: 9.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+tr:focus-within .token { max-width: none; }
+.narrow-only { display: none; }
+details.fold > summary { display: none; }
+td.description { min-width: 8rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; overflow-wrap: anywhere; } p, li { overflow-wrap: anywhere; }
 form.filters { display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
 label { display: flex; flex-direction: column; font-size: .9rem; gap: .15rem; min-width: 0; max-width: 100%; }
 form > *, section > * { min-width: 0; max-width: 100%; }
 .error { color: #a4161a; } .status { font-weight: 600; }
 .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; white-space: nowrap; border: 1px solid transparent; }
-.badge-pending, .badge-approved, .badge-processing, .badge-queued, .badge-running, .badge-retrying { background: #fff4ce; color: #5c4300; border-color: #e0c36a; }
-.badge-completed, .badge-settled, .badge-reconciled, .badge-ready, .badge-sent, .badge-caught, .badge-success, .badge-matched, .badge-active { background: #e6f4ea; color: #1e5631; border-color: #9fcfad; }
-.badge-failed, .badge-cancelled, .badge-declined, .badge-expired, .badge-revoked { background: #fde7e9; color: #8a1620; border-color: #f0a8b0; }
+.badge-pending, .badge-approved, .badge-processing, .badge-queued, .badge-running, .badge-retrying, .badge-waiting, .badge-init_threeds, .badge-callback_threeds, .badge-paused { background: #fff4ce; color: #5c4300; border-color: #e0c36a; }
+.badge-completed, .badge-settled, .badge-reconciled, .badge-ready, .badge-sent, .badge-caught, .badge-success, .badge-matched, .badge-active, .badge-partially_refunded { background: #e6f4ea; color: #1e5631; border-color: #9fcfad; }
+.badge-failed, .badge-cancelled, .badge-declined, .badge-expired, .badge-revoked, .badge-failure { background: #fde7e9; color: #8a1620; border-color: #f0a8b0; }
 textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; }
 button, input, select, textarea { font: inherit; padding: .35rem .6rem; max-width: 100%; }
 button, input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]), select { min-height: 44px; }
@@ -59,6 +64,10 @@ section { margin-bottom: 1.4rem; }
   header form { margin-left: 0; }
   form.filters > label, form.filters > button { width: 100%; }
   th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+  details.fold > summary { display: list-item; min-height: 44px; padding: .6rem .2rem; font-weight: 600; cursor: pointer; }
+  .wide-only { display: none; } span.narrow-only { display: inline-block; }
+  table.payments th, table.payments td { padding: .45rem .3rem; }
+  table.payments .token { max-width: 8rem; }
   /* A finger's target: every link and button on its own (in a table, a list, a row of actions: a
      paragraph marked .actions) at least 44 px high; a link inside a sentence keeps the line's height,
      as WCAG 2.5.8 allows. Boxes to tick 24 px square. */
@@ -67,11 +76,17 @@ section { margin-bottom: 1.4rem; }
 }
 `;
 
-/** The dashboard's one script of its own: the narrow screen's menu button (without script, the menu stays open). */
+/**
+ * The dashboard's one script of its own, for a narrow screen: the menu button, and folding the
+ * payments' filters (without script, both stay open).
+ */
 export const DASHBOARD_SCRIPT = `
 document.documentElement.classList.add("js");
 const menu = document.getElementById("menu-toggle");
 const nav = document.getElementById("site-nav");
+// On a phone, folded parts (the payments' filters) start closed unless they hold a problem to fix.
+if (window.matchMedia("(max-width: 48rem)").matches)
+  for (const fold of document.querySelectorAll("details[data-fold-narrow]:not([data-keep-open])")) fold.open = false;
 if (menu && nav) {
   nav.setAttribute("data-collapsed", "");
   menu.addEventListener("click", () => {

@@ -20,6 +20,12 @@ const WORDS: WordTable = {
   sent: ["sent", "gönderildi"],
   caught: ["caught", "yakalandı"],
   success: ["success", "başarılı"],
+  // The card gateway's outcomes (its paymentStatus, lower-cased): FAILURE is a bank's decline.
+  failure: ["declined", "reddedildi"],
+  waiting: ["waiting", "bekliyor"],
+  init_threeds: ["3-D Secure started", "3-D Secure başladı"],
+  callback_threeds: ["3-D Secure answered", "3-D Secure yanıtlandı"],
+  partially_refunded: ["partially refunded", "kısmen iade edildi"],
   declined: ["declined", "reddedildi"],
   expired: ["expired", "süresi doldu"],
   revoked: ["revoked", "iptal edildi"],
