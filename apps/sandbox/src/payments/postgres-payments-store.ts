@@ -708,16 +708,36 @@ export class PostgresPaymentsStore implements PaymentsStore {
     // version; the history is read only for those. No change at or before that version means it was
     // as created: its creation is kept on its row, and it had neither completed nor settled.
     const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
-    const listing = `
+    const order = query.descending ? "DESC" : "ASC";
+    const within = "p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6";
+    // With a status filter (or the approvals queue: pending, no countdown), a payment unchanged since
+    // the snapshot is in that state now: an index finds those in listing order (a page reads a page of
+    // them, however many there are), and the few changed since are found by their version and judged
+    // by their history below.
+    const narrowed =
+      query.status !== undefined
+        ? "p.status = $7"
+        : query.awaitingApproval
+          ? "p.status = 'pending' AND p.countdown_from IS NULL"
+          : undefined;
+    const candidates = (limit: string) =>
+      narrowed === undefined
+        ? `SELECT * FROM payments p WHERE ${within}`
+        : `(SELECT * FROM payments p WHERE ${within} AND ${narrowed} AND p.version <= $4
+              AND ($8::text IS NULL OR p.method = $8) AND ($9::text IS NULL OR p.from_account = $9 OR p.to_account = $9)
+              AND ($10::text IS NULL OR strpos(${searchText("p")}, $10) > 0)
+            ORDER BY p.seq ${order}${limit})
+           UNION ALL
+           (SELECT * FROM payments p WHERE ${within} AND p.version > $4)`;
+    // The history is looked up row by row through its key, and only for a payment changed since.
+    const listing = (limit: string) => `
       SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
-      FROM (
-        SELECT p.*, p.version > $4 AS changed_since, CASE WHEN p.version <= $4 THEN NULL ELSE (
-          SELECT max(h.version) FROM payment_history h
-          WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $4) END AS then_version
-        FROM payments p
-        WHERE p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6
-      ) q
-      LEFT JOIN payment_history h ON h.workspace = q.workspace AND h.seq = q.seq AND h.version = q.then_version
+      FROM (SELECT p.*, p.version > $4 AS changed_since FROM (${candidates(limit)}) p) q
+      LEFT JOIN LATERAL (
+        SELECT h.status, h.completed_at, h.settled_at FROM payment_history h
+        WHERE q.changed_since AND h.workspace = q.workspace AND h.seq = q.seq AND h.version <= $4
+        ORDER BY h.version DESC LIMIT 1
+      ) h ON true
       WHERE ($7::text IS NULL OR ${statusThen} = $7)
         AND ($8::text IS NULL OR q.method = $8)
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
@@ -742,8 +762,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
-    const order = query.descending ? "DESC" : "ASC";
-    const { rows } = await this.#pool.query<Row>(`${listing} ORDER BY q.seq ${order} LIMIT $12`, [
+    const { rows } = await this.#pool.query<Row>(`${listing(" LIMIT $12")} ORDER BY q.seq ${order} LIMIT $12`, [
       ...params,
       query.limit,
     ]);
@@ -758,7 +777,43 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
-    return { items, total: await this.#count(workspace, query, listing, params) };
+    return { items, total: await this.#count(workspace, query, listing(""), params) };
+  }
+
+  /**
+   * How many payments matched status, method and account at a snapshot, from the counts the triggers
+   * keep (migration 0013) and the payments changed since: those counted now that match are taken off,
+   * and those that matched at the snapshot (made before it, with their status then) put back. Reads
+   * only the changed payments, found by their version; one statement, so the counts and the rows come
+   * from one moment.
+   */
+  async #countKept(workspace: string, query: PaymentQuery): Promise<number> {
+    const fields = (p: string) => `($3::text IS NULL OR ${p}.method = $3)
+      AND ($4::text IS NULL OR ${p}.from_account = $4 OR ${p}.to_account = $4)`;
+    const { rows } = await this.#pool.query<{ n: string }>({
+      name: "payspec_count_kept",
+      text: `SELECT coalesce((SELECT sum(c.n) FROM payment_counts c
+          WHERE c.workspace = $1 AND ($2::text IS NULL OR c.status = $2) AND ${fields("c")}), 0)
+        - (SELECT count(*) FROM payments p
+           WHERE p.workspace = $1 AND p.version > $5 AND ($2::text IS NULL OR p.status = $2) AND ${fields("p")})
+        + (SELECT count(*) FROM payments p
+           LEFT JOIN LATERAL (
+             SELECT h.status FROM payment_history h
+             WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $5
+             ORDER BY h.version DESC LIMIT 1
+           ) h ON true
+           WHERE p.workspace = $1 AND p.version > $5 AND p.seq <= $6
+             AND ($2::text IS NULL OR coalesce(h.status, p.created_status) = $2) AND ${fields("p")}) AS n`,
+      values: [
+        workspace,
+        query.status ?? null,
+        query.method ?? null,
+        query.account ?? null,
+        query.asOfVersion,
+        query.snapshotSeq,
+      ],
+    });
+    return num(rows[0]?.n ?? 0);
   }
 
   /**
@@ -766,13 +821,16 @@ export class PostgresPaymentsStore implements PaymentsStore {
    * snapshot's, a workspace's payments are never deleted one by one), so with no filter it is the
    * snapshot's seq, read from no row at all. Filters that do not depend on status (dates, method,
    * account, search) count the rows that match as they are, with no history lookup: those fields
-   * never change. Only a status filter needs each row's status as of the snapshot.
+   * never change. Status, method and account, alone or together, read the kept counts; with a date
+   * range or a search as well, a status filter needs each matching row's status as of the snapshot.
    */
   async #count(workspace: string, query: PaymentQuery, listing: string, params: readonly unknown[]): Promise<number> {
     const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
     const byStatus = query.status !== undefined || query.awaitingApproval === true;
     const byFields = query.method !== undefined || query.account !== undefined || query.search !== undefined;
     if (!dated && !byStatus && !byFields) return query.snapshotSeq;
+    if (!dated && query.search === undefined && query.awaitingApproval !== true)
+      return this.#countKept(workspace, query);
     if (!byStatus) {
       const counted = await this.#pool.query<{ n: string }>(
         `SELECT count(*) AS n FROM payments p

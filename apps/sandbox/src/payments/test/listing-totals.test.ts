@@ -71,6 +71,14 @@ it("counts each filter exactly: none, dates, method, account, search, status, an
     ["q=izmir", all.filter((p) => p.reference?.startsWith("FTR-İZMİR")).length],
     ["status=cancelled", all.filter((p) => p.status === "cancelled").length],
     [
+      "status=pending&method=bank_transfer",
+      all.filter((p) => p.status === "pending" && p.method === "bank_transfer").length,
+    ],
+    [
+      `method=card&account=${a}`,
+      all.filter((p) => p.method === "card" && (p.from_account === a || p.to_account === a)).length,
+    ],
+    [
       `status=pending&method=card&account=${a}`,
       all.filter((p) => p.status === "pending" && p.method === "card" && (p.from_account === a || p.to_account === a))
         .length,
@@ -82,9 +90,13 @@ it("counts each filter exactly: none, dates, method, account, search, status, an
   expect(cases.filter(([, n]) => n === 0).map(([q]) => q)).toEqual(["from=2000-01-01&to=2000-01-02"]);
 });
 
-it("keeps the API's first-page total exact as payments are made, and back to zero after a reset", async () => {
-  const total = async () => (await h.call("GET", "/v1/payments?limit=1", { key: KEY })).body.pagination.total;
+it("keeps the API's first-page totals exact as payments are made, and back to zero after a reset", async () => {
+  const total = async (filter = "") =>
+    (await h.call("GET", `/v1/payments?limit=1${filter}`, { key: KEY })).body.pagination.total;
   expect(await total()).toBe(24);
+  expect(await total("&status=cancelled")).toBe(6);
   await h.control("/reset");
   expect(await total()).toBe(0);
+  expect(await total("&status=cancelled")).toBe(0);
+  expect(await total("&status=pending")).toBe(0);
 });

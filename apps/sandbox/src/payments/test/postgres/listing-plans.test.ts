@@ -1,0 +1,209 @@
+import type pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { freshDatabase } from "../../../../test/support/test-stores.js";
+import { openPool } from "../../../infrastructure/postgres/pool.js";
+import type { PaymentQuery } from "../../payments-store.js";
+import { PostgresPaymentsStore } from "../../postgres-payments-store.js";
+import { seedWorkspace } from "../../seed.js";
+
+/**
+ * The listings' queries, as the store sends them, planned by PostgreSQL on a workspace of 60,000
+ * payments: each finds its rows and its total through an index, never by reading the workspace's
+ * payments (or their histories) one by one. The plans are PostgreSQL's own (`EXPLAIN (FORMAT JSON)`
+ * with the very text and values the store sent), after ANALYZE, as a long-running database has them.
+ */
+const PAYMENTS = 60_000;
+const WORKSPACE = seedWorkspace("sk_sandbox_plans").workspace;
+const STATUSES = ["pending", "completed", "failed", "cancelled", "settled"];
+const METHODS = ["eft", "card", "bank_transfer", "virtual_account"];
+
+let pool: pg.Pool;
+let store: PostgresPaymentsStore;
+/** Each query the store sent through the pool, with its values. */
+const sent: { text: string; values: unknown[] }[] = [];
+
+beforeAll(async () => {
+  pool = await openPool(await freshDatabase(), 4, (key) => key);
+  // The store's queries are recorded on their way to the real pool, which runs them.
+  const recording = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== "query") return Reflect.get(target, property, receiver);
+      return (config: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+        const text = typeof config === "string" ? config : config.text;
+        sent.push({ text, values: (typeof config === "string" ? values : (config.values ?? values)) ?? [] });
+        return target.query(config as string, values);
+      };
+    },
+  });
+  store = new PostgresPaymentsStore(recording);
+  const seed = seedWorkspace("sk_sandbox_plans");
+  await store.reset([seed]);
+  const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
+  // One real create, then copies of it: every column as the store writes it.
+  await store.insert(WORKSPACE, {
+    id: "pay_0000000000000001",
+    amount: 100,
+    currency: "TRY",
+    method: "eft",
+    from_account: from as string,
+    to_account: to as string,
+    createdAt: FIRST_CREATED,
+    countdownFrom: FIRST_CREATED,
+    status: "pending",
+    cause: "api",
+  });
+  const columns = (
+    await pool.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' ORDER BY ordinal_position",
+    )
+  ).rows.map((r) => r.column_name);
+  const made: Record<string, string> = {
+    seq: "g",
+    id: "'pay_' || lpad(g::text, 16, '0')",
+    version: "g",
+    created_version: "g",
+    status: `(ARRAY['${STATUSES.join("','")}'])[1 + g % ${STATUSES.length}]`,
+    method: `(ARRAY['${METHODS.join("','")}'])[1 + g % ${METHODS.length}]`,
+    from_account: "CASE WHEN g % 2 = 0 THEN p.from_account ELSE p.to_account END",
+    to_account: "CASE WHEN g % 2 = 0 THEN p.to_account ELSE p.from_account END",
+    created_at: "p.created_at + g::bigint * 60000",
+  };
+  await pool.query(
+    `INSERT INTO payments (${columns.join(", ")})
+     SELECT ${columns.map((c) => made[c] ?? `p.${c}`).join(", ")}
+     FROM payments p, generate_series(2, ${PAYMENTS}) g WHERE p.workspace = $1 AND p.seq = 1`,
+    [WORKSPACE],
+  );
+  // One in a thousand waits for an approver (all of them pending: a multiple of 5).
+  await pool.query("UPDATE payments SET countdown_from = NULL WHERE workspace = $1 AND seq % 1000 = 0", [WORKSPACE]);
+  // Every payment no longer pending got there by one change, as the history records it.
+  await pool.query(
+    `INSERT INTO payment_history (workspace, seq, version, status, at, cause)
+     SELECT workspace, seq, version, status, created_at + 1000, 'completion' FROM payments
+     WHERE workspace = $1 AND status <> 'pending'`,
+    [WORKSPACE],
+  );
+  await pool.query("UPDATE workspaces SET payment_count = $2, version = $2 WHERE workspace = $1", [
+    WORKSPACE,
+    PAYMENTS,
+  ]);
+  await pool.query("ANALYZE");
+}, 120_000);
+afterAll(async () => {
+  await pool?.end();
+});
+
+interface PlanNode {
+  readonly "Node Type": string;
+  readonly "Relation Name"?: string;
+  readonly Plans?: PlanNode[];
+}
+
+/** The tables a plan reads from start to end: "Seq Scan on payments". */
+function fullScans(node: PlanNode): string[] {
+  const own =
+    node["Node Type"] === "Seq Scan" && ["payments", "payment_history"].includes(node["Relation Name"] ?? "")
+      ? [`Seq Scan on ${node["Relation Name"]}`]
+      : [];
+  return [...own, ...(node.Plans ?? []).flatMap(fullScans)];
+}
+
+/** The store's listing with these filters, and how PostgreSQL plans each query it sent for it. */
+async function listed(filters: Partial<PaymentQuery>) {
+  const snapshot = await store.snapshot(WORKSPACE);
+  sent.length = 0;
+  const answer = await store.list(WORKSPACE, {
+    afterSeq: 0,
+    snapshotSeq: snapshot.seq,
+    asOfVersion: snapshot.version,
+    limit: 20,
+    descending: true,
+    countTotal: true,
+    ...filters,
+  });
+  const scans: string[] = [];
+  for (const query of sent) {
+    const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+      `EXPLAIN (FORMAT JSON) ${query.text}`,
+      query.values,
+    );
+    scans.push(...fullScans(rows[0]?.["QUERY PLAN"][0]?.Plan as PlanNode));
+  }
+  return { ...answer, queries: sent.length, scans };
+}
+
+const expected = (keep: (g: number) => boolean) => {
+  let n = 0;
+  for (let g = 1; g <= PAYMENTS; g++) if (keep(g)) n++;
+  return n;
+};
+const FIRST_CREATED = Date.UTC(2026, 0, 1);
+const DAY_MS = 86_400_000;
+const DAY_START = FIRST_CREATED + 20 * DAY_MS;
+const onTheDay = (g: number) => {
+  const at = FIRST_CREATED + (g === 1 ? 0 : g * 60_000);
+  return at >= DAY_START && at < DAY_START + DAY_MS;
+};
+const statusOf = (g: number) => (g === 1 ? "pending" : STATUSES[g % STATUSES.length]);
+const methodOf = (g: number) => (g === 1 ? "eft" : METHODS[g % METHODS.length]);
+
+it("finds the first page and its total through indexes, with no filter, with status, method, account, a day, and the approvals queue", async () => {
+  const account = seedWorkspace("sk_sandbox_plans").accounts[0]?.id as string;
+  const cases: [Partial<PaymentQuery>, number][] = [
+    [{}, PAYMENTS],
+    [{ status: "failed" }, expected((g) => statusOf(g) === "failed")],
+    [{ method: "card" }, expected((g) => methodOf(g) === "card")],
+    [{ account }, PAYMENTS],
+    [
+      { status: "settled", method: "bank_transfer", account },
+      expected((g) => statusOf(g) === "settled" && methodOf(g) === "bank_transfer"),
+    ],
+    // The approvals queue.
+    [{ awaitingApproval: true }, PAYMENTS / 1000],
+    // One day of the 41 the workspace spans (a payment a minute), alone and with a status.
+    [{ createdFrom: DAY_START, createdTo: DAY_START + DAY_MS - 1 }, expected(onTheDay)],
+    [
+      { createdFrom: DAY_START, createdTo: DAY_START + DAY_MS - 1, status: "completed" },
+      expected((g) => onTheDay(g) && statusOf(g) === "completed"),
+    ],
+  ];
+  for (const [filters, total] of cases) {
+    const answer = await listed(filters);
+    expect(answer.total, JSON.stringify(filters)).toBe(total);
+    expect(answer.items).toHaveLength(Math.min(20, total));
+    expect(answer.scans, `${JSON.stringify(filters)}: ${answer.scans.join(", ")}`).toEqual([]);
+  }
+});
+
+it("finds a deep page by its cursor through the index", async () => {
+  const answer = await listed({ afterSeq: 30_000, descending: false, countTotal: false });
+  expect(answer.items.map((p) => p.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 30_001 + i));
+  expect(answer.scans).toEqual([]);
+});
+
+it("counts exactly at a snapshot while payments change after it: the kept counts and the changed rows", async () => {
+  const before = await listed({ status: "pending", countTotal: true });
+  const snapshot = await store.snapshot(WORKSPACE);
+  // Changes after the snapshot: a cancelled pending payment, and new pending ones.
+  const pending = before.items[0];
+  await store.transition(WORKSPACE, pending?.id as string, ["pending"], "cancelled", Date.now(), "api");
+  const at = {
+    afterSeq: 0,
+    snapshotSeq: snapshot.seq,
+    asOfVersion: snapshot.version,
+    limit: 20,
+    descending: true,
+    countTotal: true,
+    status: "pending",
+  } as const;
+  expect((await store.list(WORKSPACE, at)).total).toBe(before.total);
+  expect((await store.list(WORKSPACE, { ...at, status: "cancelled" })).total).toBe(
+    expected((g) => statusOf(g) === "cancelled"),
+  );
+  const now = await store.snapshot(WORKSPACE);
+  const current = { ...at, snapshotSeq: now.seq, asOfVersion: now.version };
+  expect((await store.list(WORKSPACE, current)).total).toBe((before.total ?? 0) - 1);
+  expect((await store.list(WORKSPACE, { ...current, status: "cancelled" })).total).toBe(
+    expected((g) => statusOf(g) === "cancelled") + 1,
+  );
+});
