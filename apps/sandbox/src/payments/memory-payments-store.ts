@@ -8,6 +8,7 @@ import {
 } from "../infrastructure/time/istanbul-time.js";
 import { DueQueue } from "./due-queue.js";
 import { IdIndex } from "./id-index.js";
+import { KeptCounts } from "./kept-counts.js";
 import {
   type Actor,
   AWAITING_COMPLETION,
@@ -46,6 +47,8 @@ interface Workspace {
   version: number;
   /** The accounts as `keptAccounts` hands them out, made again after a balance moves. */
   accountList: readonly StoredAccount[] | undefined;
+  /** Its payments counted by status, method and accounts: listings' totals without a scan. */
+  readonly counts: KeptCounts;
 }
 
 /** Due payments completed before the event loop gets a turn. */
@@ -109,6 +112,7 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     earliestCompletedAt: Number.POSITIVE_INFINITY,
     version: 0,
     accountList: undefined,
+    counts: new KeptCounts(),
   };
 }
 
@@ -200,6 +204,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const payment = insertedPayment(draft, ws.payments.length + 1, Math.max(floor, draft.createdAt), ws.version);
     ws.payments.push(payment);
     ws.byId.add(ws.payments.length - 1);
+    ws.counts.add(payment);
     this.#schedule(ws, payment);
     return payment;
   }
@@ -231,7 +236,9 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const p = payment as MutablePayment;
     // History is append-only and in time order, whatever the clock did (a rewind, another instance).
     at = Math.max(at, (p.history[p.history.length - 1] as StatusChange).at);
+    ws.counts.remove(p);
     p.status = to;
+    ws.counts.add(p);
     if (restartsCountdown(p, to, cause)) p.countdownFrom = at;
     // Back in a status that completes (forced, or approved): completion must look at it once more.
     this.#schedule(ws, p);
@@ -248,6 +255,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       ws.completed.delete(p);
     }
     ws.version++;
+    ws.counts.changed(ws.version, p.seq - 1);
     p.history.push({
       status: to,
       at,
@@ -374,7 +382,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
   }
 
   async list(workspace: string, query: PaymentQuery) {
-    const { payments } = this.#ws(workspace);
+    const ws = this.#ws(workspace);
+    const { payments } = ws;
     // Creation order is seq order and time order, so date bounds and the cursor become index bounds.
     const lo = Math.max(
       query.afterSeq,
@@ -392,7 +401,11 @@ export class MemoryPaymentsStore implements PaymentsStore {
     if (!query.countTotal) return { items };
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, hi - startOfListing);
-    if (query.status || query.method || query.account || query.search !== undefined || query.awaitingApproval) {
+    const filtered =
+      query.status || query.method || query.account || query.search !== undefined || query.awaitingApproval;
+    const kept = filtered ? ws.counts.total(payments, query, (p) => asOf(p, query.asOfVersion)) : undefined;
+    if (kept !== undefined) total = kept;
+    else if (filtered) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
         if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
