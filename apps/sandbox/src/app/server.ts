@@ -103,6 +103,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const loops = () => features.flatMap((feature) => feature.backgroundLoops?.() ?? []);
   const metrics = new SandboxMetrics({
     loops,
+    dueBacklog: async () =>
+      Object.assign({}, ...(await Promise.all(features.map((feature) => feature.dueBacklog?.() ?? {})))),
     ...(stores.poolStats ? { pool: stores.poolStats } : {}),
     ...(processMetrics === undefined ? {} : { processMetrics }),
   });

@@ -45,6 +45,23 @@ export class DueQueue {
     this.#seqs[i] = seq;
   }
 
+  /**
+   * Calls `visit` with each entry whose countdown started at or before `by` (stale ones too), walking
+   * only the heap's part above later entries: what a backlog's count reads.
+   */
+  forEachDueBy(by: number, visit: (countdownFrom: number, seq: number) => void): void {
+    const stack = this.#size > 0 ? [0] : [];
+    while (stack.length > 0) {
+      const i = stack.pop() as number;
+      const countdownFrom = this.#countdowns[i] as number;
+      if (countdownFrom > by) continue;
+      visit(countdownFrom, this.#seqs[i] as number);
+      const left = 2 * i + 1;
+      if (left < this.#size) stack.push(left);
+      if (left + 1 < this.#size) stack.push(left + 1);
+    }
+  }
+
   /** Removes the first entry (nothing when empty). */
   pop(): void {
     if (this.#size === 0) return;

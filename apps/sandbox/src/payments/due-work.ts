@@ -6,6 +6,13 @@ import type { PaymentsStore } from "./payments-store.js";
 /** How often each instance looks for payments that fell due while nobody asked. */
 const DUE_WORK_INTERVAL_MS = 250;
 
+interface DueWorkDeps {
+  readonly payments: PaymentsStore;
+  readonly clocks: SandboxClocks;
+  readonly workspaceKeys: readonly string[];
+  readonly completeAfterMs: number;
+}
+
 /**
  * Completion and settlement in the background: every instance, now and again, brings each workspace
  * up to its clock, chunk by chunk under the workspace's lock (instances sharing a database take
@@ -14,13 +21,10 @@ const DUE_WORK_INTERVAL_MS = 250;
  */
 export class DueWork {
   readonly #loop: PollingLoop;
+  readonly #deps: DueWorkDeps;
 
-  constructor(deps: {
-    readonly payments: PaymentsStore;
-    readonly clocks: SandboxClocks;
-    readonly workspaceKeys: readonly string[];
-    readonly completeAfterMs: number;
-  }) {
+  constructor(deps: DueWorkDeps) {
+    this.#deps = deps;
     this.#loop = new PollingLoop(
       "payments-due",
       async () => {
@@ -33,6 +37,19 @@ export class DueWork {
       },
       DUE_WORK_INTERVAL_MS,
     );
+  }
+
+  /** Payments due and not yet completed, every workspace together, at each one's clock (for `/metrics`). */
+  async backlog(): Promise<number> {
+    let due = 0;
+    for (const key of this.#deps.workspaceKeys) {
+      due += await this.#deps.payments.dueBacklog(
+        key,
+        await this.#deps.clocks.now(workspaceScope(key)),
+        this.#deps.completeAfterMs,
+      );
+    }
+    return due;
   }
 
   /** Its background loop, for `/readyz` and `/metrics`. */

@@ -57,6 +57,9 @@ export class HashedWorkspacesStore implements PaymentsStore {
   completeDue(workspace: string, now: number, delayMs: number, chunks?: number) {
     return this.#inner.completeDue(this.#id(workspace), now, delayMs, chunks);
   }
+  dueBacklog(workspace: string, now: number, delayMs: number) {
+    return this.#inner.dueBacklog(this.#id(workspace), now, delayMs);
+  }
   settleDue(workspace: string, now: number, chunks?: number) {
     return this.#inner.settleDue(this.#id(workspace), now, chunks);
   }

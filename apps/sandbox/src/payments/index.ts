@@ -60,6 +60,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
     start: () => dueWork.start(),
     stop: () => dueWork.stop(),
     backgroundLoops: () => [dueWork.loopStatus()],
+    dueBacklog: async () => ({ "payments-due": await dueWork.backlog() }),
     ensureWorkspaces: async () => {
       const created = new Set(await payments.ensureWorkspaces(deps.workspaceKeys.map(seedWorkspace)));
       for (const key of deps.workspaceKeys) if (created.has(key)) await addSamples(key);

@@ -311,6 +311,17 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
   }
 
+  async dueBacklog(workspace: string, now: number, delayMs: number): Promise<number> {
+    const ws = this.#ws(workspace);
+    let due = 0;
+    // An entry counts while it is its payment's current countdown and the payment still awaits completion.
+    ws.due.forEachDueBy(now - delayMs, (countdownFrom, seq) => {
+      const payment = ws.payments[seq - 1];
+      if (payment && AWAITING_COMPLETION.has(payment.status) && payment.countdownFrom === countdownFrom) due++;
+    });
+    return due;
+  }
+
   nothingElapsed(workspace: string, now: number, delayMs: number): boolean {
     const ws = this.#ws(workspace);
     return (

@@ -269,6 +269,11 @@ export interface PaymentsStore {
    */
   completeDue(workspace: string, now: number, delayMs: number, chunks?: number): Promise<void>;
   /**
+   * How many payments completeDue would complete at `now` and has not yet: the background work's
+   * backlog, for `/metrics`. Read through the completion schedule, never every payment.
+   */
+  dueBacklog(workspace: string, now: number, delayMs: number): Promise<number>;
+  /**
    * Settles every `completed` payment whose settlement cut-off (the first Istanbul midnight after its
    * completion) is at or before `now`, as of that cut-off: status `settled`, `settledAt` the cut-off,
    * cause "settlement". Nothing when the workspace's automatic settlement (the settlement feature's

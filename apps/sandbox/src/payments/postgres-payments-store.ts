@@ -510,6 +510,17 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return { ok: false, reason: outcome, payment };
   }
 
+  async dueBacklog(workspace: string, now: number, delayMs: number): Promise<number> {
+    // The completion index's own range: as many entries as are due, however many payments there are.
+    const { rows } = await this.#pool.query<{ n: string }>({
+      name: "payspec_due_backlog",
+      text: `SELECT count(*) AS n FROM payments
+             WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= $2`,
+      values: [workspace, now - delayMs],
+    });
+    return num(rows[0]?.n ?? 0);
+  }
+
   somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
     // The delay is the process's setting; in the key all the same, so a probe never serves another.
     return this.#elapsedProbes.get(`${delayMs} ${workspace}`, now);

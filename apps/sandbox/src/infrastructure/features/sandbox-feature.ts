@@ -25,4 +25,6 @@ export interface SandboxFeature {
   stop?(): Promise<void>;
   /** Its background loops as they are now, for `/readyz` and `/metrics`. */
   backgroundLoops?(): readonly LoopStatus[];
+  /** Work that has fallen due and its background loop has not done yet, by what it is (for `/metrics`). */
+  dueBacklog?(): Promise<Readonly<Record<string, number>>>;
 }

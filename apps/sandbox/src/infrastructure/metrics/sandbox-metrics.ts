@@ -16,6 +16,8 @@ export type ExportOutcome = "completed" | "abandoned" | "failed";
 export interface MetricsSources {
   /** The background loops as they are at the scrape. */
   readonly loops: () => readonly LoopStatus[];
+  /** Work fallen due and not yet done, by background loop. */
+  readonly dueBacklog?: () => Promise<Readonly<Record<string, number>>>;
   /** The database pool, when the state is in PostgreSQL. */
   readonly pool?: () => PoolStats;
   /**
@@ -74,18 +76,33 @@ export class SandboxMetrics {
         }
       },
     });
-    new Gauge({
-      name: `${PREFIX}background_loop_runs`,
-      help: "Runs of a background loop since the instance started, and how many ended in an error (retried).",
+    // A counter, as Prometheus' rate() expects of a count that only grows: set from the loops' own
+    // tallies at each scrape.
+    new Counter({
+      name: `${PREFIX}background_loop_runs_total`,
+      help: "Runs of a background loop since the instance started, by how they ended (failed: an error, retried).",
       labelNames: ["loop", "outcome"] as const,
       registers,
       collect() {
+        this.reset();
         for (const loop of loops()) {
-          this.set({ loop: loop.name, outcome: "ok" }, loop.runs - loop.failedRuns);
-          this.set({ loop: loop.name, outcome: "failed" }, loop.failedRuns);
+          this.inc({ loop: loop.name, outcome: "ok" }, loop.runs - loop.failedRuns);
+          this.inc({ loop: loop.name, outcome: "failed" }, loop.failedRuns);
         }
       },
     });
+    const { dueBacklog } = sources;
+    if (dueBacklog) {
+      new Gauge({
+        name: `${PREFIX}background_due_backlog`,
+        help: "Work fallen due that a background loop has not done yet (payments-due: payments whose completion delay has passed), every workspace at its own clock.",
+        labelNames: ["loop"] as const,
+        registers,
+        async collect() {
+          for (const [loop, due] of Object.entries(await dueBacklog())) this.set({ loop }, due);
+        },
+      });
+    }
     if (pool) {
       new Gauge({
         name: `${PREFIX}database_pool_connections`,

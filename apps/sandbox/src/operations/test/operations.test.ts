@@ -57,12 +57,20 @@ it("shows each background loop running and how long ago it last ran; the databas
   }
   for (const loop of ["payments-due", "exports", "scheduled-reports"]) {
     expect(sample(text, `payspec_sandbox_background_loop_running{loop="${loop}"}`), loop).toBe(1);
-    expect(sample(text, `payspec_sandbox_background_loop_runs{loop="${loop}",outcome="failed"}`), loop).toBe(0);
+    expect(sample(text, `payspec_sandbox_background_loop_runs_total{loop="${loop}",outcome="failed"}`), loop).toBe(0);
+    expect(
+      sample(text, `payspec_sandbox_background_loop_runs_total{loop="${loop}",outcome="ok"}`),
+      loop,
+    ).toBeGreaterThanOrEqual(1);
     expect(
       sample(text, `payspec_sandbox_background_loop_seconds_since_run{loop="${loop}"}`),
       loop,
     ).toBeGreaterThanOrEqual(0);
   }
+  // The payments due and not completed yet: none here (nothing was made), but the series is there.
+  expect(sample(text, 'payspec_sandbox_background_due_backlog{loop="payments-due"}')).toBe(0);
+  // Runs only ever grow: a counter, named as Prometheus names counters.
+  expect(text).toContain("# TYPE payspec_sandbox_background_loop_runs_total counter");
   const total = sample(text, 'payspec_sandbox_database_pool_connections{state="total"}');
   if (onPostgres()) expect(total).toBeGreaterThan(0);
   else expect(total).toBeUndefined();

@@ -35,6 +35,24 @@ describe("the completion schedule", () => {
     );
   });
 
+  it("visits exactly the entries due by a time, for any entries and any time", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.nat(5_000)), { maxLength: 2_000 }),
+        fc.integer({ min: -1, max: 101 }),
+        (entries, by) => {
+          const queue = new DueQueue();
+          for (const [countdownFrom, seq] of entries) queue.push(countdownFrom, seq);
+          const visited: string[] = [];
+          queue.forEachDueBy(by, (countdownFrom, seq) => visited.push(`${countdownFrom}/${seq}`));
+          const expected = entries.filter(([c]) => c <= by).map(([c, s]) => `${c}/${s}`);
+          expect(visited.sort()).toEqual(expected.sort());
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("keeps its order past the arrays' first growth", () => {
     const queue = new DueQueue();
     // 5,000 entries pushed latest first: every push climbs to the top.
