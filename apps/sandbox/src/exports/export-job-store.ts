@@ -54,6 +54,8 @@ export interface ExportJobStore {
    */
   addReady(job: ExportJob, file: Buffer, transaction?: SharedTransaction): Promise<void>;
   fail(id: string, owner: string, error: string): Promise<void>;
+  /** Back in the queue from `owner`, who is stopping: the next instance to look starts it again at once. */
+  release(id: string, owner: string): Promise<void>;
   file(workspaceTag: string, id: string): Promise<Buffer | undefined>;
   /** Ready jobs whose link expired by `now` (per workspace clock, so the caller passes each): file dropped. */
   expire(workspaceTag: string, now: number): Promise<void>;

@@ -43,6 +43,8 @@ export interface ExportQueueDeps {
 }
 
 class LeaseLost extends Error {}
+/** The instance is stopping: the job goes back to the queue for another (or the next start). */
+class Stopping extends Error {}
 
 /**
  * Large exports, written in the background from the listing's snapshot as of the request and sent
@@ -149,6 +151,10 @@ export class ExportQueue {
       await mailer.inLanguageOf(workspace, () => this.#writeAndMail(job, workspace));
     } catch (error) {
       if (error instanceof LeaseLost) return;
+      if (error instanceof Stopping) {
+        await jobs.release(job.id, this.#instance);
+        return;
+      }
       await jobs.fail(job.id, this.#instance, `The export could not be written: ${(error as Error).message}`);
     }
   }
@@ -194,13 +200,16 @@ export class ExportQueue {
     const { jobs } = this.#deps;
     const instance = this.#instance;
     const leaseMs = this.#deps.leaseMs;
+    const loop = this.#loop;
     let rows = 0;
     const counted = (async function* () {
       for await (const payment of source) {
         yield payment;
-        if (++rows % EXPORT_PAGE === 0 && !(await jobs.progress(job.id, instance, rows, Date.now() + leaseMs))) {
-          throw new LeaseLost();
-        }
+        if (++rows % EXPORT_PAGE !== 0) continue;
+        // A stopping instance gives the job up at a page's end rather than hold its shutdown for the
+        // rest of the file: released, it is started again at once elsewhere, not after its lease.
+        if (loop.stopped) throw new Stopping();
+        if (!(await jobs.progress(job.id, instance, rows, Date.now() + leaseMs))) throw new LeaseLost();
       }
     })();
     return paymentsFile(job.format, counted, title, {

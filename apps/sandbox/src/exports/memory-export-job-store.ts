@@ -85,6 +85,13 @@ export class MemoryExportJobStore implements ExportJobStore {
     this.#jobs.set(id, { ...rest, state: "failed", error });
   }
 
+  async release(id: string, owner: string) {
+    const job = this.#held(id, owner);
+    if (!job) return;
+    const { leaseOwner: _owner, leaseUntil: _until, ...rest } = job;
+    this.#jobs.set(id, { ...rest, state: "queued", rowsWritten: 0 });
+  }
+
   async file(workspaceTag: string, id: string) {
     return this.#jobs.get(id)?.workspaceTag === workspaceTag ? this.#files.get(id) : undefined;
   }

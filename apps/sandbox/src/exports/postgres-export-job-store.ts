@@ -159,6 +159,14 @@ export class PostgresExportJobStore implements ExportJobStore {
     );
   }
 
+  async release(id: string, owner: string) {
+    await this.#pool.query(
+      `UPDATE export_jobs SET state = 'queued', rows_written = 0, lease_owner = NULL, lease_until = NULL
+       WHERE id = $1 AND state = 'running' AND lease_owner = $2`,
+      [id, owner],
+    );
+  }
+
   async file(workspaceTag: string, id: string) {
     const { rows } = await this.#pool.query<{ content: Buffer }>(
       `SELECT f.content FROM export_files f JOIN export_jobs j ON j.id = f.job_id WHERE j.workspace_tag = $1 AND j.id = $2`,

@@ -17,27 +17,18 @@ const PAYMENTS = 20_000;
 let databaseUrl: string;
 let db: pg.Pool;
 const instances: SandboxProcess[] = [];
-const start = async () => {
+const start = async (leaseSeconds = 2, url = databaseUrl) => {
   const instance = await startSandboxProcess({
-    PAYSPEC_DATABASE_URL: databaseUrl,
+    PAYSPEC_DATABASE_URL: url,
     PAYSPEC_SANDBOX_SECRET: TEST_SECRET,
-    PAYSPEC_JOB_LEASE_SECONDS: "2",
+    PAYSPEC_JOB_LEASE_SECONDS: String(leaseSeconds),
   });
   instances.push(instance);
   return instance;
 };
 
-beforeAll(async () => {
-  databaseUrl = await freshDatabase();
-  db = new pg.Pool({ connectionString: databaseUrl });
-});
-afterAll(async () => {
-  for (const instance of instances) await instance.stop();
-  await db.end();
-});
-
-it("finishes a queued export on another instance after the one writing it is killed, with one file and one e-mail", async () => {
-  const a = await start();
+/** PAYMENTS payments in the workspace, a report recipient, and a queued PDF export of them all. */
+async function queuedExport(sandbox: SandboxProcess): Promise<string> {
   const [from, to] = seedWorkspace(KEY)
     .accounts.filter((acc) => acc.currency === "TRY")
     .map((acc) => acc.id);
@@ -50,36 +41,90 @@ it("finishes a queued export on another instance after the one writing it is kil
       to_account: to,
       reference: `INV-${made + i}`,
     }));
-    expect((await sandboxCall(a.url, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
+    expect((await sandboxCall(sandbox.url, "POST", "/v1/payments/batch", { payments })).body.created).toBe(500);
   }
-  await sandboxCall(a.url, "PUT", "/_sandbox/settings/report-recipients", { recipients: ["ops@example.com"] });
-  const queued = await sandboxCall(a.url, "POST", "/_sandbox/exports", { format: "pdf" });
+  await sandboxCall(sandbox.url, "PUT", "/_sandbox/settings/report-recipients", { recipients: ["ops@example.com"] });
+  const queued = await sandboxCall(sandbox.url, "POST", "/_sandbox/exports", { format: "pdf" });
   expect(queued.status).toBe(202);
+  return queued.body.id;
+}
 
-  // Killed once it has written part of the file (its first progress report), before the end.
+/** Waits (bounded) until the job's file is partly written: running, with progress reported. */
+async function partlyWritten(pool: pg.Pool, id: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const { rows } = await db.query("SELECT state, rows_written FROM export_jobs WHERE id = $1", [queued.body.id]);
-    if (rows[0]?.state === "running" && rows[0].rows_written > 0) break;
-    if (rows[0]?.state === "ready") throw new Error("The export finished before the kill: make it bigger");
+    const { rows } = await pool.query("SELECT state, rows_written FROM export_jobs WHERE id = $1", [id]);
+    if (rows[0]?.state === "running" && rows[0].rows_written > 0) return;
+    if (rows[0]?.state === "ready") throw new Error("The export finished too soon: make it bigger");
     if (Date.now() > deadline) throw new Error("The export did not start within 20 s");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Waits (bounded) for the job to be ready, as the given instance reports it. */
+async function ready(sandbox: SandboxProcess, id: string) {
+  let job: { state?: string; rows_written?: number; download_url?: string } = {};
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    job = (await sandboxCall(sandbox.url, "GET", `/_sandbox/exports/${id}`)).body;
+    if (job.state === "ready") break;
+  }
+  return job;
+}
+
+beforeAll(async () => {
+  databaseUrl = await freshDatabase();
+  db = new pg.Pool({ connectionString: databaseUrl });
+});
+afterAll(async () => {
+  for (const instance of instances) await instance.stop();
+  await db.end();
+});
+
+it("finishes a queued export on another instance after the one writing it is killed, with one file and one e-mail", async () => {
+  const a = await start();
+  const id = await queuedExport(a);
+  // Killed once it has written part of the file (its first progress report), before the end.
+  await partlyWritten(db, id);
   await a.stop("SIGKILL");
 
   const b = await start();
-  let job: any;
-  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    job = (await sandboxCall(b.url, "GET", `/_sandbox/exports/${queued.body.id}`)).body;
-    if (job.state === "ready") break;
-  }
+  const job = await ready(b, id);
   expect(job).toMatchObject({ state: "ready", rows_written: PAYMENTS });
-  const attempts = await db.query("SELECT attempts FROM export_jobs WHERE id = $1", [queued.body.id]);
+  const attempts = await db.query("SELECT attempts FROM export_jobs WHERE id = $1", [id]);
   expect(attempts.rows[0].attempts).toBe(2);
   const files = await db.query("SELECT count(*) AS n FROM export_files");
   const mails = await db.query("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Your export%'");
   expect([Number(files.rows[0].n), Number(mails.rows[0].n)]).toEqual([1, 1]);
-  const pdf = Buffer.from(await (await fetch(job.download_url.replace(/^http:\/\/[^/]+/, b.url))).arrayBuffer());
+  const pdf = Buffer.from(
+    await (await fetch(String(job.download_url).replace(/^http:\/\/[^/]+/, b.url))).arrayBuffer(),
+  );
   // The count is grouped as the PDF's language writes it (English: 20,000).
   expect((await pdfRuns(pdf)).runs).toContain(`${PAYMENTS.toLocaleString("en-US")} payments.`);
+}, 120_000);
+
+it("hands a queued export to another instance at once when the one writing it is stopped with SIGTERM", async () => {
+  // Leases far longer than the test: only a release lets another instance start the job.
+  const url = await freshDatabase();
+  const pool = new pg.Pool({ connectionString: url });
+  try {
+    const a = await start(600, url);
+    const b = await start(600, url);
+    const id = await queuedExport(a);
+    await partlyWritten(pool, id);
+    const owner = (await pool.query("SELECT lease_owner FROM export_jobs WHERE id = $1", [id])).rows[0]?.lease_owner;
+    // Whichever instance took it is stopped; the other finishes it.
+    const [stopping, staying] = String(owner).includes(`/${b.child.pid}/`) ? [b, a] : [a, b];
+    const exit = new Promise<number | null>((resolve) => stopping.child.once("exit", (code) => resolve(code)));
+    await stopping.stop("SIGTERM");
+    expect(await exit).toBe(0);
+    const job = await ready(staying, id);
+    expect(job).toMatchObject({ state: "ready", rows_written: PAYMENTS });
+    const { rows } = await pool.query("SELECT attempts FROM export_jobs WHERE id = $1", [id]);
+    expect(rows[0].attempts).toBe(2);
+    const files = await pool.query("SELECT count(*) AS n FROM export_files");
+    const mails = await pool.query("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Your export%'");
+    expect([Number(files.rows[0].n), Number(mails.rows[0].n)]).toEqual([1, 1]);
+  } finally {
+    await pool.end();
+  }
 }, 120_000);
