@@ -10,7 +10,7 @@ import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
-import { filterWords, listingFilters, type NamedAccount } from "../payments/index.js";
+import { filterWords, listingFilters, type PaymentsStore } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
 import type { jobToApi } from "./export-controls.js";
 import { attachmentHeader, exportFilename } from "./export-filename.js";
@@ -36,6 +36,8 @@ export interface ExportsPagesDeps {
   readonly workspaceKeys: readonly string[];
   /** An export of more rows than this is queued and e-mailed instead of downloaded. */
   readonly exportQueueRows: number;
+  /** The workspace's accounts, to name a filtered one. */
+  readonly payments: Pick<PaymentsStore, "accounts">;
 }
 
 /**
@@ -61,7 +63,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
       const key = request.dashboardKey;
       const jobs = (await ctx.control(key, "GET", "/_sandbox/exports")).json().data as JobView[];
       const recipients = await deps.reportRecipients.get(key);
-      const accounts = (await ctx.control(key, "GET", "/v1/accounts")).json() as NamedAccount[];
+      const accounts = await deps.payments.accounts(key);
       const queued = jobs.find((j) => j.id === request.query.queued);
       const notice = queued
         ? html`<div class="notice" role="status"><p>${t(
