@@ -108,19 +108,22 @@ function fullScans(node: PlanNode): string[] {
   return [...own, ...(node.Plans ?? []).flatMap(fullScans)];
 }
 
+/** A first page, newest first with its total, at a snapshot. */
+const firstPage = (snapshot: { seq: number; version: number }, filters: Partial<PaymentQuery>): PaymentQuery => ({
+  afterSeq: 0,
+  snapshotSeq: snapshot.seq,
+  asOfVersion: snapshot.version,
+  limit: 20,
+  descending: true,
+  countTotal: true,
+  ...filters,
+});
+
 /** The store's listing with these filters, and how PostgreSQL plans each query it sent for it. */
 async function listed(filters: Partial<PaymentQuery>) {
   const snapshot = await store.snapshot(WORKSPACE);
   sent.length = 0;
-  const answer = await store.list(WORKSPACE, {
-    afterSeq: 0,
-    snapshotSeq: snapshot.seq,
-    asOfVersion: snapshot.version,
-    limit: 20,
-    descending: true,
-    countTotal: true,
-    ...filters,
-  });
+  const answer = await store.list(WORKSPACE, firstPage(snapshot, filters));
   const scans: string[] = [];
   for (const query of sent) {
     const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
@@ -184,25 +187,33 @@ it("finds a deep page by its cursor through the index", async () => {
 it("counts exactly at a snapshot while payments change after it: the kept counts and the changed rows", async () => {
   const before = await listed({ status: "pending", countTotal: true });
   const snapshot = await store.snapshot(WORKSPACE);
-  // Changes after the snapshot: a cancelled pending payment, and new pending ones.
+  // Changes after the snapshot: a pending payment cancelled, and a new pending one.
   const pending = before.items[0];
   await store.transition(WORKSPACE, pending?.id as string, ["pending"], "cancelled", Date.now(), "api");
-  const at = {
-    afterSeq: 0,
-    snapshotSeq: snapshot.seq,
-    asOfVersion: snapshot.version,
-    limit: 20,
-    descending: true,
-    countTotal: true,
+  const [from, to] = seedWorkspace("sk_sandbox_plans").accounts.filter((a) => a.currency === "TRY");
+  await store.insert(WORKSPACE, {
+    id: "pay_madeafterthesnap",
+    amount: 100,
+    currency: "TRY",
+    method: "eft",
+    from_account: from?.id as string,
+    to_account: to?.id as string,
+    createdAt: Date.now(),
+    countdownFrom: Date.now(),
     status: "pending",
-  } as const;
+    cause: "api",
+  });
+  const at = firstPage(snapshot, { status: "pending" });
   expect((await store.list(WORKSPACE, at)).total).toBe(before.total);
   expect((await store.list(WORKSPACE, { ...at, status: "cancelled" })).total).toBe(
     expected((g) => statusOf(g) === "cancelled"),
   );
-  const now = await store.snapshot(WORKSPACE);
-  const current = { ...at, snapshotSeq: now.seq, asOfVersion: now.version };
-  expect((await store.list(WORKSPACE, current)).total).toBe((before.total ?? 0) - 1);
+  const eft = expected((g) => methodOf(g) === "eft");
+  expect((await store.list(WORKSPACE, { ...at, status: undefined, method: "eft" })).total).toBe(eft);
+  const current = firstPage(await store.snapshot(WORKSPACE), { status: "pending" });
+  // One pending fewer, one more: the same count, from other payments.
+  expect((await store.list(WORKSPACE, current)).total).toBe(before.total);
+  expect((await store.list(WORKSPACE, { ...current, status: undefined, method: "eft" })).total).toBe(eft + 1);
   expect((await store.list(WORKSPACE, { ...current, status: "cancelled" })).total).toBe(
     expected((g) => statusOf(g) === "cancelled") + 1,
   );
