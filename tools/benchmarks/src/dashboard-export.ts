@@ -9,7 +9,7 @@ import { table } from "@payspec/bench-kit";
 import { DEMO_API_KEYS, type RunningSandbox, seedWorkspace, startSandbox } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
 import { sampleRss } from "./rss-sampler.js";
-import { paymentsTotal } from "./sandbox-fixture.js";
+import { dashboardSession, paymentsTotal } from "./sandbox-fixture.js";
 
 const key = DEMO_API_KEYS[0];
 const [from, to] = seedWorkspace(key)
@@ -18,22 +18,6 @@ const [from, to] = seedWorkspace(key)
 
 let sandbox: RunningSandbox;
 let dashboard: string;
-
-/** Signs in like a browser: the form's token and its cookie, sent from the dashboard's own origin. */
-async function signIn(): Promise<string> {
-  const form = await fetch(dashboard);
-  const formCookie = (form.headers.getSetCookie()[0] ?? "").split(";")[0] as string;
-  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
-  const signedIn = await fetch(`${dashboard}/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: formCookie, origin: sandbox.url },
-    body: new URLSearchParams({ _csrf: token, apiKey: key }),
-  });
-  const session = signedIn.headers.getSetCookie().find((c) => c.startsWith("payspec_dashboard_session"));
-  if (!session) throw new Error(`sign-in answered ${signedIn.status}`);
-  return session.split(";")[0] as string;
-}
 
 /**
  * Latencies of other requests (another workspace's accounts, one at a time) while `during` runs, and
@@ -141,7 +125,7 @@ async function runOn(store: string, databaseUrl?: string) {
   });
   dashboard = `${sandbox.url}/_sandbox/dashboard`;
   try {
-    const cookie = await signIn();
+    const cookie = await dashboardSession(sandbox.url);
     const rows: ExportRow[] = [];
     let latency: Awaited<ReturnType<typeof otherRequestsLatency>> | undefined;
     for (const records of [20_000, 100_000]) {

@@ -29,3 +29,23 @@ export async function paymentsTotal(base: string, status?: string): Promise<numb
   if (answer.status !== 200) throw new Error(`GET /v1/payments answered ${answer.status}.`);
   return ((await answer.json()) as { pagination: { total: number } }).pagination.total;
 }
+
+/**
+ * Signs in to a sandbox's dashboard like a browser (the form's token and its cookie, sent from the
+ * dashboard's own origin) as the demo workspace; the session cookie, as a `cookie` header's value.
+ */
+export async function dashboardSession(base: string): Promise<string> {
+  const dashboard = `${base}/_sandbox/dashboard`;
+  const form = await fetch(dashboard);
+  const formCookie = (form.headers.getSetCookie()[0] ?? "").split(";")[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+  const signedIn = await fetch(`${dashboard}/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: formCookie, origin: base },
+    body: new URLSearchParams({ _csrf: token, apiKey: key }),
+  });
+  const session = signedIn.headers.getSetCookie().find((c) => c.startsWith("payspec_dashboard_session"));
+  if (!session) throw new Error(`The dashboard's sign-in answered ${signedIn.status}.`);
+  return session.split(";")[0] as string;
+}

@@ -1,11 +1,16 @@
 import type { PaymentQuery, PaymentRecord, StoredPayment } from "./payments-store.js";
 
-/** What status, method and account filters look at. */
-type Grouped = Pick<StoredPayment, "status" | "method" | "from_account" | "to_account">;
+/** What status, method and account filters and the approvals queue look at. */
+type Grouped = Pick<StoredPayment, "status" | "method" | "from_account" | "to_account" | "countdownFrom">;
 
-interface Group extends Grouped {
+interface Group extends Omit<Grouped, "countdownFrom"> {
+  /** Pending with no countdown: waiting for an approver. */
+  readonly waits: boolean;
   n: number;
 }
+
+/** Waiting for an approver: pending, its completion countdown not started. */
+const waitsForApprover = (p: Grouped) => p.status === "pending" && p.countdownFrom === undefined;
 
 /**
  * The latest changes kept to correct a count back to a listing's snapshot: a first page's snapshot
@@ -38,6 +43,7 @@ export class KeptCounts {
         method: payment.method,
         from_account: payment.from_account,
         to_account: payment.to_account,
+        waits: waitsForApprover(payment),
         n: 1,
       });
   }
@@ -59,7 +65,7 @@ export class KeptCounts {
 
   /**
    * The listing's total at its snapshot, or undefined when these counts cannot say (a date range, a
-   * search, the approvals queue, or a snapshot older than the changes kept): the payments counted
+   * search, or a snapshot older than the changes kept): the payments counted
    * now, less those made since, with those changed since counted as they were.
    */
   total(
@@ -68,13 +74,15 @@ export class KeptCounts {
     asOf: (p: StoredPayment) => PaymentRecord,
   ): number | undefined {
     const counted = query.createdFrom === undefined && query.createdTo === undefined && query.search === undefined;
-    if (!counted || query.awaitingApproval || this.#coveredAfter > query.asOfVersion) return undefined;
-    const matches = (p: Grouped) =>
+    if (!counted || this.#coveredAfter > query.asOfVersion) return undefined;
+    const fits = (p: Omit<Grouped, "countdownFrom">, waits: boolean) =>
       (!query.status || p.status === query.status) &&
       (!query.method || p.method === query.method) &&
-      (!query.account || p.from_account === query.account || p.to_account === query.account);
+      (!query.account || p.from_account === query.account || p.to_account === query.account) &&
+      (!query.awaitingApproval || waits);
+    const matches = (p: Grouped) => fits(p, waitsForApprover(p));
     let total = 0;
-    for (const group of this.#groups.values()) if (matches(group)) total += group.n;
+    for (const group of this.#groups.values()) if (fits(group, group.waits)) total += group.n;
     for (let i = query.snapshotSeq; i < payments.length; i++) if (matches(payments[i] as StoredPayment)) total--;
     const seen = new Set<number>();
     for (let r = this.#recent.length - 1; r >= 0; r--) {
@@ -91,5 +99,5 @@ export class KeptCounts {
 }
 
 function groupKey(p: Grouped): string {
-  return `${p.status}\u0000${p.method}\u0000${p.from_account}\u0000${p.to_account}`;
+  return `${p.status}\u0000${p.method}\u0000${p.from_account}\u0000${p.to_account}\u0000${waitsForApprover(p)}`;
 }

@@ -238,8 +238,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
     at = Math.max(at, (p.history[p.history.length - 1] as StatusChange).at);
     ws.counts.remove(p);
     p.status = to;
-    ws.counts.add(p);
     if (restartsCountdown(p, to, cause)) p.countdownFrom = at;
+    ws.counts.add(p);
     // Back in a status that completes (forced, or approved): completion must look at it once more.
     this.#schedule(ws, p);
     if (undoes) {

@@ -754,10 +754,13 @@ export class PostgresPaymentsStore implements PaymentsStore {
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
         AND ($10::text IS NULL OR strpos(${SEARCH_TEXT}, $10) > 0)
         AND ($11::boolean IS NULL OR (${statusThen} = 'pending' AND q.countdown_from IS NULL))`;
+    // A date range is a run of seqs (see #seqRange): the listing then reads by its key.
+    const range = await this.#seqRange(workspace, query.createdFrom, query.createdTo);
+    const upTo = Math.min(query.snapshotSeq, range.upTo);
     const params = [
       workspace,
-      query.afterSeq,
-      query.snapshotSeq,
+      Math.max(query.afterSeq, range.after),
+      upTo,
       query.asOfVersion,
       query.createdFrom ?? Number.MIN_SAFE_INTEGER,
       query.createdTo ?? Number.MAX_SAFE_INTEGER,
@@ -788,7 +791,27 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
-    return { items, total: await this.#count(workspace, query, listing(""), params) };
+    return { items, total: await this.#count(workspace, query, listing(""), params, { after: range.after, upTo }) };
+  }
+
+  /**
+   * The seqs a date range holds, as `after < seq <= upTo`: creation times never go backwards along
+   * the listing (an insert raises its time to the one before it, migration 0002), so the payments of
+   * a range are one run of seqs, found by two probes of the creation-time index.
+   */
+  async #seqRange(workspace: string, from?: number, to?: number): Promise<{ after: number; upTo: number }> {
+    if (from === undefined && to === undefined) return { after: 0, upTo: Number.POSITIVE_INFINITY };
+    const { rows } = await this.#pool.query<{ first: string | null; last: string | null }>({
+      name: "payspec_seq_range",
+      text: `SELECT
+        (SELECT seq FROM payments WHERE workspace = $1 AND created_at >= $2 ORDER BY created_at, seq LIMIT 1) AS first,
+        (SELECT seq FROM payments WHERE workspace = $1 AND created_at <= $3 ORDER BY created_at DESC, seq DESC LIMIT 1) AS last`,
+      values: [workspace, from ?? Number.MIN_SAFE_INTEGER, to ?? Number.MAX_SAFE_INTEGER],
+    });
+    const first = rows[0]?.first;
+    const last = rows[0]?.last;
+    if (first === null || first === undefined || last === null || last === undefined) return { after: 0, upTo: 0 };
+    return { after: num(first) - 1, upTo: num(last) };
   }
 
   /**
@@ -835,35 +858,43 @@ export class PostgresPaymentsStore implements PaymentsStore {
    * never change. Status, method and account, alone or together, read the kept counts; with a date
    * range or a search as well, a status filter needs each matching row's status as of the snapshot.
    */
-  async #count(workspace: string, query: PaymentQuery, listing: string, params: readonly unknown[]): Promise<number> {
+  async #count(
+    workspace: string,
+    query: PaymentQuery,
+    listing: string,
+    params: readonly unknown[],
+    /** The seqs the listing's dates and snapshot hold: `after < seq <= upTo`. */
+    seqs: { readonly after: number; readonly upTo: number },
+  ): Promise<number> {
     const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
     const byStatus = query.status !== undefined || query.awaitingApproval === true;
     const byFields = query.method !== undefined || query.account !== undefined || query.search !== undefined;
-    if (!dated && !byStatus && !byFields) return query.snapshotSeq;
+    if (!byStatus && !byFields) return Math.max(0, seqs.upTo - seqs.after);
     if (!dated && query.search === undefined && query.awaitingApproval !== true)
       return this.#countKept(workspace, query);
     if (!byStatus) {
       const counted = await this.#pool.query<{ n: string }>(
         `SELECT count(*) AS n FROM payments p
-         WHERE p.workspace = $1 AND p.seq <= $2 AND p.created_at >= $3 AND p.created_at <= $4
+         WHERE p.workspace = $1 AND p.seq > $8 AND p.seq <= $2 AND p.created_at >= $3 AND p.created_at <= $4
            AND ($5::text IS NULL OR p.method = $5)
            AND ($6::text IS NULL OR p.from_account = $6 OR p.to_account = $6)
            AND ($7::text IS NULL OR strpos(${searchText("p")}, $7) > 0)`,
         [
           workspace,
-          query.snapshotSeq,
+          seqs.upTo,
           query.createdFrom ?? Number.MIN_SAFE_INTEGER,
           query.createdTo ?? Number.MAX_SAFE_INTEGER,
           query.method ?? null,
           query.account ?? null,
           query.search ?? null,
+          seqs.after,
         ],
       );
       return num(counted.rows[0]?.n ?? 0);
     }
     const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
       workspace,
-      0,
+      seqs.after,
       ...params.slice(2),
     ]);
     return num(counted.rows[0]?.n ?? 0);

@@ -9,10 +9,10 @@ const STATUSES: PaymentStatus[] = ["pending", "approved", "processing", "complet
 const METHODS: PaymentMethod[] = ["eft", "card", "bank_transfer", "virtual_account"];
 
 type Step =
-  | { make: { method: number; reversed: boolean } }
+  | { make: { method: number; reversed: boolean; waits: boolean } }
   | { change: { payment: number; to: number } }
   | { snapshot: true }
-  | { count: { snapshot: number; status?: number; method?: number; account?: number } };
+  | { count: { snapshot: number; status?: number; method?: number; account?: number; awaiting?: boolean } };
 
 /**
  * The in-memory store's totals for status, method and account filters come from kept counts and the
@@ -21,14 +21,23 @@ type Step =
  */
 it("counts each status, method and account filter exactly at any snapshot, for any creates and changes", async () => {
   const step = fc.oneof(
-    { arbitrary: fc.record({ make: fc.record({ method: fc.nat(3), reversed: fc.boolean() }) }), weight: 4 },
+    {
+      arbitrary: fc.record({ make: fc.record({ method: fc.nat(3), reversed: fc.boolean(), waits: fc.boolean() }) }),
+      weight: 4,
+    },
     { arbitrary: fc.record({ change: fc.record({ payment: fc.nat(), to: fc.nat(STATUSES.length - 1) }) }), weight: 4 },
     { arbitrary: fc.constant({ snapshot: true as const }), weight: 1 },
     {
       arbitrary: fc.record(
         {
           count: fc.record(
-            { snapshot: fc.nat(), status: fc.nat(STATUSES.length - 1), method: fc.nat(3), account: fc.nat(1) },
+            {
+              snapshot: fc.nat(),
+              status: fc.nat(STATUSES.length - 1),
+              method: fc.nat(3),
+              account: fc.nat(1),
+              awaiting: fc.boolean(),
+            },
             { requiredKeys: ["snapshot"] },
           ),
         },
@@ -61,14 +70,17 @@ it("counts each status, method and account filter exactly at any snapshot, for a
             from_account: s.make.reversed ? b : a,
             to_account: s.make.reversed ? a : b,
             createdAt: 1_764_000_000_000 + ids.length,
-            countdownFrom: 1_764_000_000_000,
+            // A dashboard payment under the approval workflow has no countdown until it is approved.
+            ...(s.make.waits ? {} : { countdownFrom: 1_764_000_000_000 }),
             status: "pending",
-            cause: "api",
+            cause: s.make.waits ? "dashboard" : "api",
           });
           ids.push(made.id);
         } else if ("change" in s && ids.length > 0) {
           const id = ids[s.change.payment % ids.length] as string;
-          await store.transition(workspace, id, "any", STATUSES[s.change.to] as PaymentStatus, Date.now(), "control");
+          // Approved from the dashboard, a waiting payment's countdown starts; any other change is the control API's.
+          const to = STATUSES[s.change.to] as PaymentStatus;
+          await store.transition(workspace, id, "any", to, Date.now(), to === "approved" ? "dashboard" : "control");
         } else if ("snapshot" in s) {
           const { seq, version } = await store.snapshot(workspace);
           const held = [];
@@ -87,6 +99,7 @@ it("counts each status, method and account filter exactly at any snapshot, for a
           const status = s.count.status === undefined ? undefined : STATUSES[s.count.status];
           const method = s.count.method === undefined ? undefined : METHODS[s.count.method];
           const account = s.count.account === undefined ? undefined : [a, b][s.count.account];
+          const awaiting = s.count.awaiting === true;
           const query: PaymentQuery = {
             afterSeq: 0,
             snapshotSeq: at.seq,
@@ -96,16 +109,26 @@ it("counts each status, method and account filter exactly at any snapshot, for a
             ...(status ? { status } : {}),
             ...(method ? { method } : {}),
             ...(account ? { account } : {}),
+            ...(awaiting ? { awaitingApproval: true } : {}),
           };
+          // The approvals queue is as it is now (a countdown, once started, is the payment's own):
+          // its status as at the snapshot, its countdown as it is.
+          const waitingNow = new Set<string>();
+          for (const id of ids.slice(0, at.seq)) {
+            const p = await store.payment(workspace, id);
+            if (p?.countdownFrom === undefined) waitingNow.add(id);
+          }
           const expected = at.held.filter(
-            (p) =>
+            (p, i) =>
+              (!awaiting || (p.status === "pending" && waitingNow.has(ids[i] as string))) &&
               (!status || p.status === status) &&
               (!method || p.method === method) &&
               (!account || p.from === account || p.to === account),
           ).length;
-          expect((await store.list(workspace, query)).total, JSON.stringify({ status, method, account })).toBe(
-            expected,
-          );
+          expect(
+            (await store.list(workspace, query)).total,
+            JSON.stringify({ status, method, account, awaiting }),
+          ).toBe(expected);
         }
       }
     }),
