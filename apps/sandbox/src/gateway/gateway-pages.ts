@@ -7,6 +7,7 @@ import type { DashboardContext, DashboardPages } from "../infrastructure/dashboa
 import { queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
+import { type Clock, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { calendarDay, dateTime, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { istanbulDateTime } from "../infrastructure/time/istanbul-time.js";
@@ -69,7 +70,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
         t("Gateway card payments", "Ödeme geçidi kart ödemeleri"),
         html`${valid ? "" : html`<p class="error" role="alert">${t("Date: enter a date as YYYY-MM-DD; showing today.", "Tarih: YYYY-AA-GG biçiminde bir tarih girin; bugün gösteriliyor.")}</p>`}
         <form class="filters" method="get" action="${DASHBOARD}/gateway" aria-label="${t("Choose a date", "Tarih seçin")}">
-          <label>${t("Date (Istanbul, gateway clock)", "Tarih (İstanbul, ödeme geçidi saati)")} <input type="date" name="date" value="${date}"></label><button type="submit">${t("Show", "Göster")}</button>
+          <label>${timeHeading("Date", "Tarih", "gateway")} <input type="date" name="date" value="${date}"></label><button type="submit">${t("Show", "Göster")}</button>
         </form>
         <p>${t(
           `${plural(payments.length, "card payment", "kart ödemesi")} on ${date}, ${plural(successful, "successful one", "başarılı")}.`,
@@ -77,7 +78,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
         )}
           <a href="${DASHBOARD}/gateway/report.xlsx?date=${date}" download>${t("Download the daily report (.xlsx)", "Günlük raporu indir (.xlsx)")}</a>:
           ${t("as the gateway's report does, it lists the successful payments only.", "ödeme geçidinin raporu gibi yalnızca başarılı ödemeleri listeler.")}</p>
-        <table aria-label="${t("Card payments", "Kart ödemeleri")}"><thead><tr><th>${t("Order", "Sipariş")}</th><th>${t("Created (Istanbul, gateway clock)", "Oluşturulma (İstanbul, ödeme geçidi saati)")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Outcome", "Sonuç")}</th>
+        <table aria-label="${t("Card payments", "Kart ödemeleri")}"><thead><tr><th>${t("Order", "Sipariş")}</th><th>${timeHeading("Created", "Oluşturulma", "gateway")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Outcome", "Sonuç")}</th>
         <th>${t("Card holder", "Kart sahibi")}</th><th>${t("Card", "Kart")}</th><th>${t("Bank", "Banka")}</th><th>${t("Installments", "Taksit")}</th></tr></thead><tbody>${
           payments.length > 0
             ? payments.map(paymentRow)
@@ -102,8 +103,8 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
           );
         }
         const p = stored.payment;
-        const row = (en: string, tr: string, value: unknown) =>
-          html`<tr><th scope="row">${t(en, tr)}</th><td>${value as string}</td></tr>`;
+        const row = (en: string, tr: string, value: unknown, clock?: Clock) =>
+          html`<tr><th scope="row">${clock ? timeHeading(en, tr, clock) : t(en, tr)}</th><td>${value as string}</td></tr>`;
         return ctx.render(
           request,
           reply,
@@ -114,7 +115,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
             ${row("Amount", "Tutar", money(toMinorUnits(p.amount, p.currency), p.currency))}
             ${row("Final amount", "Son tutar", money(toMinorUnits(p.finalAmount, p.currency), p.currency))}
             ${row("Installments", "Taksit", p.installment)}
-            ${row("Created (Istanbul, gateway clock)", "Oluşturulma (İstanbul, ödeme geçidi saati)", gatewayTime(p.createdDate))}
+            ${row("Created", "Oluşturulma", gatewayTime(p.createdDate), "gateway")}
             ${row("Card holder", "Kart sahibi", p.cardDetails.cardHolderName)}
             ${row("Card (masked)", "Kart (maskeli)", html`<code>${p.cardDetails.cardNumber}</code>`)}
             ${row("Card brand and scheme", "Kart markası ve şeması", `${p.cardDetails.cardBrand} · ${p.cardDetails.cardSchema}`)}

@@ -312,11 +312,19 @@ function accountsTable(accounts: readonly StoredAccount[]): SafeHtml {
   <tbody>${accounts.map((a) => html`<tr><td><a href="${link(a)}">${a.name}</a></td><td><code>${a.id}</code></td><td class="money">${money(a.balanceMinor, a.currency)}</td></tr>`)}</tbody></table></section>`;
 }
 
-/** An account as people know it: its name, with its id beside it. */
-function accountName(accounts: readonly StoredAccount[], id: string | undefined): SafeHtml | string {
+/**
+ * An account as people know it: its name, with its id beside it (in a sentence) or under it (in a
+ * table's narrow cell).
+ */
+function accountName(
+  accounts: readonly StoredAccount[],
+  id: string | undefined,
+  idPlaced: "beside" | "under" = "beside",
+): SafeHtml | string {
   if (id === undefined) return "";
   const account = accounts.find((a) => a.id === id);
-  return account ? html`${account.name} <code>${id}</code>` : html`<code>${id}</code>`;
+  if (!account) return html`<code>${id}</code>`;
+  return idPlaced === "under" ? html`${account.name}<br><code>${id}</code>` : html`${account.name} <code>${id}</code>`;
 }
 
 function paymentsSection(
@@ -384,7 +392,7 @@ function paymentsSection(
 function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
   const reference = p.reference ?? "";
   return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${token(p.id, "wide-only")}${token(reference || p.id, "narrow-only")}</a></td><td class="money">${money(p.amount, p.currency)}</td><td>${statusBadge(p.status)}</td>
-    <td class="wide-only">${reference ? token(reference) : ""}</td><td>${localTime(p.created_at)}</td><td>${methodWord(p.method)}</td><td>${accountCell(accounts, p.from_account)}</td><td>${accountCell(accounts, p.to_account)}</td><td class="description">${p.description ?? ""}</td></tr>`;
+    <td class="wide-only">${reference ? token(reference) : ""}</td><td>${localTime(p.created_at)}</td><td>${methodWord(p.method)}</td><td>${accountName(accounts, p.from_account, "under")}</td><td>${accountName(accounts, p.to_account, "under")}</td><td class="description">${p.description ?? ""}</td></tr>`;
 }
 
 /**
@@ -394,13 +402,6 @@ function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
  */
 function token(value: string, shownOn?: "wide-only" | "narrow-only"): SafeHtml {
   return html`<span class="token${shownOn ? ` ${shownOn}` : ""}" title="${value}">${value}</span>`;
-}
-
-/** An account in a table cell: its name, and its id under it. */
-function accountCell(accounts: readonly StoredAccount[], id: string | undefined): SafeHtml | string {
-  if (id === undefined) return "";
-  const account = accounts.find((a) => a.id === id);
-  return account ? html`${account.name}<br><code>${id}</code>` : html`<code>${id}</code>`;
 }
 
 /** Why a payment failed at completion, in words: which account, what it held, what was needed. */

@@ -35,6 +35,17 @@ const searchText = (row: string) =>
   `translate(normalize(coalesce(${row}.reference, '') || E'\\n' || coalesce(${row}.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
 const SEARCH_TEXT = searchText("q");
 
+/**
+ * A payment's state at a listing's snapshot: its last history entry at or before `version`, looked
+ * up through the history's key (a `LEFT JOIN LATERAL`; no row when nothing changed by then), only
+ * where `when` holds.
+ */
+const historyAt = (row: string, version: string, when = "true") => `(
+  SELECT h.status, h.completed_at, h.settled_at FROM payment_history h
+  WHERE ${when} AND h.workspace = ${row}.workspace AND h.seq = ${row}.seq AND h.version <= ${version}
+  ORDER BY h.version DESC LIMIT 1
+)`;
+
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
 
@@ -740,15 +751,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
             ORDER BY p.seq ${order}${limit})
            UNION ALL
            (SELECT * FROM payments p WHERE ${within} AND p.version > $4)`;
-    // The history is looked up row by row through its key, and only for a payment changed since.
+    // The history is looked up row by row, and only for a payment changed since.
     const listing = (limit: string) => `
       SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
       FROM (SELECT p.*, p.version > $4 AS changed_since FROM (${candidates(limit)}) p) q
-      LEFT JOIN LATERAL (
-        SELECT h.status, h.completed_at, h.settled_at FROM payment_history h
-        WHERE q.changed_since AND h.workspace = q.workspace AND h.seq = q.seq AND h.version <= $4
-        ORDER BY h.version DESC LIMIT 1
-      ) h ON true
+      LEFT JOIN LATERAL ${historyAt("q", "$4", "q.changed_since")} h ON true
       WHERE ($7::text IS NULL OR ${statusThen} = $7)
         AND ($8::text IS NULL OR q.method = $8)
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
@@ -831,11 +838,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
         - (SELECT count(*) FROM payments p
            WHERE p.workspace = $1 AND p.version > $5 AND ($2::text IS NULL OR p.status = $2) AND ${fields("p")})
         + (SELECT count(*) FROM payments p
-           LEFT JOIN LATERAL (
-             SELECT h.status FROM payment_history h
-             WHERE h.workspace = p.workspace AND h.seq = p.seq AND h.version <= $5
-             ORDER BY h.version DESC LIMIT 1
-           ) h ON true
+           LEFT JOIN LATERAL ${historyAt("p", "$5")} h ON true
            WHERE p.workspace = $1 AND p.version > $5 AND p.seq <= $6
              AND ($2::text IS NULL OR coalesce(h.status, p.created_status) = $2) AND ${fields("p")}) AS n`,
       values: [
@@ -852,11 +855,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   /**
    * A listing's exact total at its snapshot, reading as little as it can. Seqs are dense (1 to the
-   * snapshot's, a workspace's payments are never deleted one by one), so with no filter it is the
-   * snapshot's seq, read from no row at all. Filters that do not depend on status (dates, method,
-   * account, search) count the rows that match as they are, with no history lookup: those fields
-   * never change. Status, method and account, alone or together, read the kept counts; with a date
-   * range or a search as well, a status filter needs each matching row's status as of the snapshot.
+   * snapshot's, a workspace's payments are never deleted one by one), so with no filter but dates it
+   * is the length of its run of seqs, read from no row at all. Status, method and account, alone or
+   * together, read the kept counts. With a search or a date range beside them, filters that do not
+   * depend on status count the rows that match as they are (those fields never change); a status
+   * filter needs each matching row's status as of the snapshot.
    */
   async #count(
     workspace: string,

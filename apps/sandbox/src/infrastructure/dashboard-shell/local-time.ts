@@ -16,15 +16,20 @@ export function localTime(at: string | number | undefined, id?: string): SafeHtm
 
 /**
  * Which clock a time was read from: a workspace's sandbox clock (payments, keys, schedules, exports,
- * reconciliation runs: it can be moved) or the real one (the request log, the Outbox).
+ * reconciliation runs: it can be moved), the card gateway's own (also movable), or the real one (the
+ * request log, the Outbox).
  */
-export type Clock = "sandbox" | "real";
+export type Clock = "sandbox" | "gateway" | "real";
+
+const CLOCK_NOTES: Record<Clock, readonly [en: string, tr: string]> = {
+  sandbox: ["Istanbul, sandbox clock", "İstanbul, sandbox saati"],
+  gateway: ["Istanbul, gateway clock", "İstanbul, ödeme geçidi saati"],
+  real: ["Istanbul, real time", "İstanbul, gerçek zaman"],
+};
 
 /** What a time says beside it: its zone and its clock. */
 export function clockNote(clock: Clock): string {
-  return clock === "sandbox"
-    ? t("Istanbul, sandbox clock", "İstanbul, sandbox saati")
-    : t("Istanbul, real time", "İstanbul, gerçek zaman");
+  return t(...CLOCK_NOTES[clock]);
 }
 
 /** A column or field of times, named with its clock: "Created (Istanbul, sandbox clock)". */
