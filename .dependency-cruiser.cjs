@@ -54,6 +54,18 @@ module.exports = {
       },
     },
     {
+      // A feature opens its own stores (its open-*-stores.ts, handed the backend): what its index.ts
+      // offers the others is that opener and the store contract's types, never a store class, a row
+      // mapper or a column list, so no other feature can build SQL on its tables.
+      name: "sandbox-index-exports-no-store-internals",
+      severity: "error",
+      from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/index\\.ts$" },
+      to: {
+        path: "^apps/sandbox/src/$1/(memory|postgres|hashed)-",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       // The server, the PostgreSQL pool, the clock and the dashboard's shell serve every feature and
       // know none: a feature is plugged in by the app (app/server.ts), never reached from below.
       name: "sandbox-infrastructure-knows-no-feature",

@@ -97,9 +97,11 @@ it("counts the CPU of the processes a server started, as tsx's child running a s
 });
 
 it("reports the CPU a target's processes spend per request, telling a server that works from one that is fast", async () => {
-  const block = Buffer.alloc(256 * 1024, 7);
+  // 4 MiB keeps the work (milliseconds) far above node:http's own cost per request (a tenth of a
+  // millisecond, several times that on a loaded machine): 256 KiB was within a factor of 3 of it.
+  const block = Buffer.alloc(4 * 1024 * 1024, 7);
   const server = createServer((req, res) => {
-    // Hashing 256 KiB per request is CPU work, however the machine schedules it.
+    // Hashing per request is CPU work, however the machine schedules it.
     if (req.url === "/work") createHash("sha256").update(block).digest();
     res.end("ok");
   });

@@ -102,9 +102,9 @@ describe("the repository's boundaries", () => {
     const payments = {
       "packages/kit/src/index.ts": "export const one = 1;\n",
       "apps/sandbox/src/payments/payments-store.ts": "export interface PaymentsStore { reconcile(): Promise<void> }\n",
-      "apps/sandbox/src/payments/postgres-payment-rows.ts": 'export const PAYMENT_COLUMNS = "seq, id";\n',
+      "apps/sandbox/src/payments/payment-columns.ts": 'export const PAYMENT_COLUMNS = "seq, id";\n',
       "apps/sandbox/src/payments/index.ts":
-        'export type { PaymentsStore } from "./payments-store.js";\nexport { PAYMENT_COLUMNS } from "./postgres-payment-rows.js";\n',
+        'export type { PaymentsStore } from "./payments-store.js";\nexport { PAYMENT_COLUMNS } from "./payment-columns.js";\n',
     };
     const keeps = project({
       ...payments,
@@ -121,5 +121,33 @@ describe("the repository's boundaries", () => {
     const { code, out } = await lint(breaks);
     expect(code).not.toBe(0);
     expect(out).toContain("sandbox-sql-stays-in-its-feature");
+  });
+
+  it("lets a feature's index.ts offer its stores' opener and contract, never a store class", async () => {
+    const feature = {
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/sandbox/src/payments/payments-store.ts": "export interface PaymentsStore { list(): string[] }\n",
+      "apps/sandbox/src/payments/memory-payments-store.ts":
+        'import type { PaymentsStore } from "./payments-store.js";\nexport class MemoryPaymentsStore implements PaymentsStore { list() { return []; } }\n',
+      "apps/sandbox/src/payments/open-payments-stores.ts":
+        'import { MemoryPaymentsStore } from "./memory-payments-store.js";\nexport const openPaymentsStores = () => ({ payments: new MemoryPaymentsStore() });\n',
+      "apps/sandbox/src/app/open-stores.ts":
+        'import { openPaymentsStores } from "../payments/index.js";\nexport const stores = openPaymentsStores();\n',
+    };
+    const keeps = project({
+      ...feature,
+      "apps/sandbox/src/payments/index.ts":
+        'export type { PaymentsStore } from "./payments-store.js";\nexport type { MemoryPaymentsStore } from "./memory-payments-store.js";\nexport { openPaymentsStores } from "./open-payments-stores.js";\n',
+    });
+    expect(await lint(keeps)).toMatchObject({ code: 0 });
+
+    const breaks = project({
+      ...feature,
+      "apps/sandbox/src/payments/index.ts":
+        'export { MemoryPaymentsStore } from "./memory-payments-store.js";\nexport { openPaymentsStores } from "./open-payments-stores.js";\n',
+    });
+    const { code, out } = await lint(breaks);
+    expect(code).not.toBe(0);
+    expect(out).toContain("sandbox-index-exports-no-store-internals");
   });
 });

@@ -20,5 +20,4 @@ export function apiKeysFeature(apiKeys: ApiKeys): SandboxFeature {
 }
 export type { ApiKeyStore } from "./api-key-store.js";
 export { ApiKeys, maskKey, UNKNOWN_KEY } from "./api-keys.js";
-export { MemoryApiKeyStore } from "./memory-api-key-store.js";
-export { PostgresApiKeyStore } from "./postgres-api-key-store.js";
+export { type ApiKeyStores, openApiKeyStores } from "./open-api-key-stores.js";

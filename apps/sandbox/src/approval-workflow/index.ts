@@ -9,8 +9,8 @@ import { registerSettingToggle } from "../infrastructure/workspace-settings/sett
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
 import { approvalsPage } from "./approvals-pages.js";
 
-export { APPROVAL_WORKFLOW } from "./approval-workflow-setting.js";
 export { approvalsWaiting } from "./approvals-pages.js";
+export { type ApprovalStores, openApprovalStores } from "./open-approval-stores.js";
 
 export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
   return {
@@ -35,4 +35,3 @@ export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
     },
   };
 }
-export { APPROVAL_FOUR_EYES } from "./approval-workflow-setting.js";

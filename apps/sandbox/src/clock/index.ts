@@ -8,6 +8,4 @@ export { GATEWAY_SCOPE, workspaceScope } from "../infrastructure/time/clock-scop
 export { MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks } from "./clock.js";
 export { registerClockControls } from "./clock-controls.js";
 export type { ClockStore } from "./clock-store.js";
-export { HashedScopesClockStore } from "./hashed-scopes-clock-store.js";
-export { MemoryClockStore } from "./memory-clock-store.js";
-export { PostgresClockStore } from "./postgres-clock-store.js";
+export { type ClockStores, openClockStores } from "./open-clock-stores.js";

@@ -39,6 +39,5 @@ export function dashboardSessionsFeature({ store, secret, timeouts, ...signIn }:
     resetWorkspace: (apiKey) => store.deleteFor({ kind: "workspace", tag: workspaceTag(apiKey) }),
   };
 }
-export { MemorySessionStore } from "./memory-session-store.js";
-export { PostgresSessionStore } from "./postgres-session-store.js";
+export { openSessionStores, type SessionStores } from "./open-session-stores.js";
 export type { SessionStore } from "./session-store.js";

@@ -36,6 +36,5 @@ export { exportFilename } from "./export-filename.js";
 export type { ExportJob, ExportJobStore } from "./export-job-store.js";
 export { ExportQueue } from "./export-queue.js";
 export { EXPORT_PAGE } from "./listing-stream.js";
-export { MemoryExportJobStore } from "./memory-export-job-store.js";
+export { type ExportStores, openExportStores } from "./open-export-stores.js";
 export { paymentsFile } from "./payments-file.js";
-export { PostgresExportJobStore } from "./postgres-export-job-store.js";

@@ -15,5 +15,4 @@ export function gatewayFeature(deps: GatewayPageDeps): SandboxFeature {
 }
 export { isLiveToken, registerGatewayApi } from "./gateway-api.js";
 export type { GatewayStore } from "./gateway-store.js";
-export { MemoryGatewayStore } from "./memory-gateway-store.js";
-export { PostgresGatewayStore } from "./postgres-gateway-store.js";
+export { type GatewayStores, openGatewayStores } from "./open-gateway-stores.js";

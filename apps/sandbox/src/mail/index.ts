@@ -11,13 +11,10 @@ import { registerOutboxControls } from "./outbox-controls.js";
 import { outboxPages } from "./outbox-pages.js";
 
 export { letterLinks } from "./compose.js";
-export { MAIL_LANGUAGE } from "./mail-language-setting.js";
 export { Mailer } from "./mailer.js";
-export { MemoryOutboxStore } from "./memory-outbox-store.js";
+export { type MailStores, openMailStores } from "./open-mail-stores.js";
 export type { MailAttachment, MailDelivery, OutboxMessage, OutboxStore } from "./outbox-store.js";
-export { PostgresOutboxStore } from "./postgres-outbox-store.js";
 export { parseRecipients } from "./recipients.js";
-export { REPORT_RECIPIENTS } from "./report-recipients-setting.js";
 
 export function mailFeature(deps: {
   readonly mailer: Mailer;

@@ -75,10 +75,9 @@ export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js
 export { turkishFieldName } from "./field-names.js";
 export { listingFilterFields } from "./filter-fields.js";
 export { filterWords, type NamedAccount } from "./filter-words.js";
-export { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 export type { ListingFilters } from "./list-payments.js";
 export { listingFilters, listPayments, openListing } from "./list-payments.js";
-export { MemoryPaymentsStore } from "./memory-payments-store.js";
+export { openPaymentsStores, type PaymentsStores } from "./open-payments-stores.js";
 export { registerPaymentsApi } from "./payments-api.js";
 export { browsePayments } from "./payments-browse.js";
 export { filtersOf } from "./payments-pages.js";
@@ -89,6 +88,5 @@ export type {
   StatementCandidatesQuery,
 } from "./payments-store.js";
 export type { PaymentRow } from "./postgres-payment-rows.js";
-export { PostgresPaymentsStore } from "./postgres-payments-store.js";
 export { seedWorkspace, workspaceTag } from "./seed.js";
 export { paymentToApi } from "./serialize.js";

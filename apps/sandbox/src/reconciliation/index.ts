@@ -7,11 +7,9 @@ import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.
 import { type ReconciliationDeps, registerReconciliationControls } from "./reconciliation-controls.js";
 import { registerReconciliationPages } from "./reconciliation-pages.js";
 
-export { MemoryReconciliationStore } from "./memory-reconciliation-store.js";
-export { PostgresReconciliationStore } from "./postgres-reconciliation-store.js";
+export { openReconciliationStores, type ReconciliationStores } from "./open-reconciliation-stores.js";
 export type { ReconciliationStore } from "./reconciliation-store.js";
 export type { CsvMapping } from "./statement-formats/bank-csv.js";
-export { STATEMENT_MAPPINGS } from "./statement-mappings.js";
 
 export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature {
   return {

@@ -22,7 +22,6 @@ export function scheduledReportsFeature(schedules: ReportSchedules, store: Sched
     backgroundLoops: () => [schedules.loopStatus()],
   };
 }
-export { MemoryScheduleStore } from "./memory-schedule-store.js";
-export { PostgresScheduleStore } from "./postgres-schedule-store.js";
+export { openScheduleStores, type ScheduleStores } from "./open-schedule-stores.js";
 export { ReportSchedules } from "./report-schedules.js";
 export type { ScheduleStore } from "./schedule-store.js";

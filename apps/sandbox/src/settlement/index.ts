@@ -8,7 +8,7 @@ import { registerSettingControl } from "../infrastructure/workspace-settings/set
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 
-export { AUTO_SETTLEMENT } from "./auto-settlement.js";
+export { openSettlementStores, type SettlementStores } from "./open-settlement-stores.js";
 
 export function settlementFeature(autoSettlement: WorkspaceSetting<boolean>): SandboxFeature {
   return {

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { StoreBackend } from "../features/store-backend.js";
 import type { StoredWorkspaceId } from "../postgres/stored-workspace-id.js";
 
 /**
@@ -87,4 +88,11 @@ export class PostgresWorkspaceSetting<T> implements WorkspaceSetting<T> {
       ]);
     }
   }
+}
+
+/** The setting on the sandbox's backend: a feature's settings open with its stores. */
+export function openWorkspaceSetting<T>(backend: StoreBackend, column: SettingColumn<T>): WorkspaceSetting<T> {
+  return backend.kind === "memory"
+    ? new MemoryWorkspaceSetting(column)
+    : new PostgresWorkspaceSetting(backend.pool, column, backend.storedWorkspaceId);
 }
