@@ -142,7 +142,6 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clocks,
     approvalWorkflow: stores.approvalWorkflow,
     autoSettlement: stores.autoSettlement,
-    fourEyes: stores.fourEyes,
     workspaceKeys: config.apiKeys,
     samplesFor: (key) => config.samplePayments && key !== VERIFY_API_KEY,
     completeAfterMs,

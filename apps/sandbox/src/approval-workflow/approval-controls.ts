@@ -6,7 +6,8 @@ import type { SandboxClocks } from "../clock/index.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { approvePayment, type PaymentsStore, paymentToApi, submitFromDashboard } from "../payments/index.js";
+import { type PaymentsStore, paymentToApi, submitFromDashboard } from "../payments/index.js";
+import { approvePayment, type DecisionResult, rejectPayment } from "./approver-decisions.js";
 
 const dashboardSubmit = z.object({ body: zPaymentCreate });
 
@@ -24,7 +25,7 @@ export interface ApprovalDeps {
 
 /**
  * The dashboard's paths over HTTP (the seed's state table): its approval-workflow setting, a
- * dashboard submit, an approver's approval. Tests and the contract verifier drive them here.
+ * dashboard submit, an approver's approval or rejection. Tests and the contract verifier drive them here.
  */
 export function registerApprovalControls(control: FastifyInstance, deps: ApprovalDeps, ctx: ControlContext): void {
   const { payments, approvalWorkflow, fourEyes, clocks } = deps;
@@ -50,13 +51,8 @@ export function registerApprovalControls(control: FastifyInstance, deps: Approva
     return paymentToApi(payment);
   });
 
-  control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/approve", async (request) => {
-    const key = ctx.workspaceOf(request, "Approving");
-    const id = request.params.id;
-    const result = await approvePayment(payments, key, id, await clocks.now(ctx.clockScopeOf(request)), {
-      fourEyes: await fourEyes.get(key),
-      ...(actorOf(request) ? { actor: actorOf(request) } : {}),
-    });
+  /** A decision's answer: the payment, or the control API's error saying why not and what to do. */
+  const answer = (id: string, result: DecisionResult, doing: string) => {
     if (result.ok) return paymentToApi(result.payment);
     if (result.reason === "not_found") {
       throw new ApiFailure("not_found", `No payment ${id} in this workspace.`, { param: "id" });
@@ -66,8 +62,26 @@ export function registerApprovalControls(control: FastifyInstance, deps: Approva
     }
     throw new ApiFailure(
       "invalid_request",
-      `Payment ${id} is not waiting for an approver (it is ${result.payment.status}); only a dashboard payment made with the approval workflow on can be approved, once.`,
+      `Payment ${id} is not waiting for an approver (it is ${result.payment.status}); only a dashboard payment made with the approval workflow on can be ${doing}, once.`,
       { status: 409 },
     );
+  };
+
+  control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/approve", async (request) => {
+    const key = ctx.workspaceOf(request, "Approving");
+    const id = request.params.id;
+    const actor = actorOf(request);
+    const result = await approvePayment(payments, key, id, await clocks.now(ctx.clockScopeOf(request)), {
+      fourEyes: await fourEyes.get(key),
+      ...(actor ? { actor } : {}),
+    });
+    return answer(id, result, "approved");
+  });
+
+  control.post<{ Params: { id: string } }>("/_sandbox/payments/:id/reject", async (request) => {
+    const key = ctx.workspaceOf(request, "Rejecting");
+    const id = request.params.id;
+    const now = await clocks.now(ctx.clockScopeOf(request));
+    return answer(id, await rejectPayment(payments, key, id, now, actorOf(request)), "rejected");
   });
 }

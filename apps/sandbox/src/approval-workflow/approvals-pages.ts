@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
+import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, formFieldValues } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
@@ -9,7 +10,8 @@ import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js
 import { count, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { approvePayment, browsePayments, type PaymentsStore, submittedBy } from "../payments/index.js";
+import { browsePayments, type PaymentsStore } from "../payments/index.js";
+import { approvePayment, type DecisionResult, rejectPayment, submittedBy } from "./approver-decisions.js";
 
 /** At most this many waiting payments on the page (newest first); the count says if there are more. */
 const SHOWN = 100;
@@ -36,8 +38,9 @@ export interface ApprovalsPageDeps {
 
 /**
  * Approvals: the queue of dashboard payments waiting for an approver, newest first, with their
- * accounts, each to approve alone or ticked and approved together. With the four-eyes rule on, what
- * the signed-in person submitted shows no way to approve it, only who must. API payments never wait here.
+ * accounts, each to approve or reject alone, or ticked and decided together (a rejection asks first:
+ * it cannot be undone). With the four-eyes rule on, what the signed-in person submitted shows no way
+ * to approve it, only who must, and a way to withdraw it. API payments never wait here.
  */
 export function approvalsPage(deps: ApprovalsPageDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
@@ -45,7 +48,7 @@ export function approvalsPage(deps: ApprovalsPageDeps): DashboardPages {
       queue(deps, ctx, request, reply),
     );
     dashboard.post(`${DASHBOARD}/approvals`, { preHandler: ctx.requireSession }, (request, reply) =>
-      approveSeveral(deps, ctx, request, reply),
+      decideSeveral(deps, ctx, request, reply),
     );
   };
 }
@@ -67,11 +70,11 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
     }
   }
   const rows = waiting.payments.map((p) => {
-    const label = `${t("Approve", "Onayla:")} ${p.id}`;
+    const reject = html`<button type="submit" name="reject" value="${p.id}" class="danger" aria-label="${t("Reject", "Reddet:")} ${p.id}">${t("Reject", "Reddet")}</button>`;
     const choose: SafeHtml = own.has(p.id)
-      ? html`<span>${t("You submitted it: another person approves it.", "Siz gönderdiniz: başka biri onaylar.")}</span>`
+      ? html`<span>${t("You submitted it: another person approves it.", "Siz gönderdiniz: başka biri onaylar.")}</span> ${reject}`
       : html`<input type="checkbox" name="ids" value="${p.id}" aria-label="${t("Select", "Seç:")} ${p.id}">
-          <button type="submit" name="only" value="${p.id}" class="primary" aria-label="${label}">${t("Approve", "Onayla")}</button>`;
+          <button type="submit" name="only" value="${p.id}" class="primary" aria-label="${t("Approve", "Onayla:")} ${p.id}">${t("Approve", "Onayla")}</button> ${reject}`;
     return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td>
       <td class="money">${money(p.amount, p.currency)}</td><td>${account(p.from_account)}</td><td>${account(p.to_account)}</td>
       <td>${p.reference ?? ""}</td><td>${p.description ?? ""}</td><td>${choose}</td></tr>`;
@@ -92,43 +95,65 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
     <form method="post" action="${DASHBOARD}/approvals"><input type="hidden" name="_csrf" value="${ctx.csrf(request)}">
     <div class="scroll" tabindex="0" role="region" aria-label="${t("Waiting for approval", "Onay bekleyenler")}">
     <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th>
-      <th class="money">${t("Amount", "Tutar")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${t("Approve", "Onay")}</th></tr></thead>
+      <th class="money">${t("Amount", "Tutar")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${t("Decision", "Karar")}</th></tr></thead>
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table></div>
-    ${approvable > 1 ? html`<p><button type="submit" class="primary">${t("Approve the selected payments", "Seçilen ödemeleri onayla")}</button></p>` : ""}
+    ${
+      approvable > 1
+        ? html`<p class="actions"><button type="submit" class="primary">${t("Approve the selected payments", "Seçilen ödemeleri onayla")}</button>
+      <button type="submit" name="decision" value="reject" class="danger">${t("Reject the selected payments", "Seçilen ödemeleri reddet")}</button></p>`
+        : ""
+    }
     </form>`,
   );
 }
 
-/** Approves the payment whose own button was pressed, or every ticked one; says how many, and why any was not. */
-async function approveSeveral(
+/** The payments a decision is about: the one whose own button was pressed, or every ticked one. */
+function chosenIds(request: FastifyRequest): { readonly decision: "approve" | "reject"; readonly ids: string[] } {
+  const rejectOne = formField(request, "reject");
+  if (rejectOne) return { decision: "reject", ids: [rejectOne] };
+  const approveOne = formField(request, "only");
+  if (approveOne) return { decision: "approve", ids: [approveOne] };
+  // A confirmed rejection carries its choice in one field: the confirmation page's form is not the queue's.
+  const carried = formField(request, "chosen")?.split(" ").filter(Boolean) ?? [];
+  const ticked = [...new Set([...formFieldValues(request, "ids"), ...carried])].slice(0, SHOWN);
+  return { decision: formField(request, "decision") === "reject" ? "reject" : "approve", ids: ticked };
+}
+
+/**
+ * Approves or rejects the chosen payments, one by one (each checked on its own: four eyes for an
+ * approval, still waiting for both); says how many, and why any was not. A rejection is confirmed first.
+ */
+async function decideSeveral(
   deps: ApprovalsPageDeps,
   ctx: DashboardContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const key = request.dashboardKey;
-  const only = formField(request, "only");
-  const ids = only ? [only] : [...new Set(formFieldValues(request, "ids"))].slice(0, SHOWN);
+  const { decision, ids } = chosenIds(request);
   if (ids.length === 0) {
     return ctx.redirect(request, reply, `${DASHBOARD}/approvals`, {
-      error: t("Tick the payments to approve first.", "Önce onaylanacak ödemeleri işaretleyin."),
+      error:
+        decision === "reject"
+          ? t("Tick the payments to reject first.", "Önce reddedilecek ödemeleri işaretleyin.")
+          : t("Tick the payments to approve first.", "Önce onaylanacak ödemeleri işaretleyin."),
     });
   }
+  if (decision === "reject" && !confirmed(request)) return confirmRejection(deps, ctx, request, reply, ids);
   const signer = signerOf(request.dashboardSession);
   const fourEyes = await deps.fourEyes.get(key);
   const now = await deps.clocks.now(workspaceScope(key));
-  let approved = 0;
-  let yours = 0;
-  let notWaiting = 0;
+  const results: DecisionResult[] = [];
   for (const id of ids) {
-    const result = await approvePayment(deps.payments, key, id, now, {
-      fourEyes,
-      ...(signer ? { actor: signer } : {}),
-    });
-    if (result.ok) approved++;
-    else if (result.reason === "same_person") yours++;
-    else notWaiting++;
+    results.push(
+      decision === "reject"
+        ? await rejectPayment(deps.payments, key, id, now, signer)
+        : await approvePayment(deps.payments, key, id, now, { fourEyes, ...(signer ? { actor: signer } : {}) }),
+    );
   }
+  const done = results.filter((result) => result.ok).length;
+  const yours = results.filter((result) => !result.ok && result.reason === "same_person").length;
+  const notWaiting = results.length - done - yours;
   const refusals = [
     yours > 0
       ? t(
@@ -143,15 +168,45 @@ async function approveSeveral(
         )
       : "",
   ].filter(Boolean);
+  const notice =
+    decision === "reject"
+      ? t(
+          `Rejected ${plural(done, "payment", "ödeme")}: cancelled, nothing moved.`,
+          `${plural(done, "payment", "ödeme")} reddedildi: iptal edildi, para hareket etmedi.`,
+        )
+      : t(`Approved ${plural(done, "payment", "ödeme")}.`, `${plural(done, "payment", "ödeme")} onaylandı.`);
   return ctx.redirect(request, reply, `${DASHBOARD}/approvals`, {
-    ...(approved > 0
-      ? {
-          notice: t(
-            `Approved ${plural(approved, "payment", "ödeme")}.`,
-            `${plural(approved, "payment", "ödeme")} onaylandı.`,
-          ),
-        }
-      : {}),
+    ...(done > 0 ? { notice } : {}),
     ...(refusals.length > 0 ? { error: refusals.join(" ") } : {}),
+  });
+}
+
+/** Asks before rejecting: how many payments, how much in all, and that a rejection cannot be undone. */
+async function confirmRejection(
+  deps: ApprovalsPageDeps,
+  ctx: DashboardContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ids: readonly string[],
+) {
+  const key = request.dashboardKey;
+  const chosen = (await Promise.all(ids.map((id) => deps.payments.payment(key, id)))).filter((p) => p !== undefined);
+  const totals = new Map<string, number>();
+  for (const p of chosen) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amount);
+  const amounts = [...totals].map(([currency, amount]) => money(amount, currency)).join(", ");
+  const what =
+    ids.length === 1
+      ? t(`payment ${ids[0]}`, `${ids[0]} ödemesi`)
+      : t(`${plural(ids.length, "payment", "ödeme")}`, `${plural(ids.length, "payment", "ödeme")}`);
+  return confirmPage(ctx, request, reply, {
+    title: t("Reject these payments?", "Bu ödemeler reddedilsin mi?"),
+    question: t(
+      `Reject ${what}${amounts ? ` (${amounts} in all)` : ""}? A rejected payment is cancelled and cannot be sent again: make a new one instead.`,
+      `${what}${amounts ? ` (toplam ${amounts})` : ""} reddedilsin mi? Reddedilen ödeme iptal edilir ve yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
+    ),
+    confirm: t("Yes, reject", "Evet, reddet"),
+    back: `${DASHBOARD}/approvals`,
+    backLabel: t("No, keep them waiting", "Hayır, beklemeye devam etsin"),
+    fields: { decision: "reject", chosen: ids.join(" ") },
   });
 }

@@ -1,13 +1,15 @@
 /**
- * The approval workflow: the workspace's setting, a dashboard submit that waits for an approver
- * while it is on, and the approver's approval (pending → approved), on the control API and the
- * Settings page's switch, and the Approvals page (the queue, its count in the navigation). The
- * payments pages show the approve buttons with `awaitsApproval`.
+ * The approval workflow: the workspace's settings (the workflow, the four-eyes rule), the approver's
+ * decisions (approve: pending → approved; reject: pending → cancelled), on the control API, the
+ * Settings page's switches, the Approvals page (the queue, its count in the navigation) and a
+ * payment's own Approve button. A dashboard submit waits while the workflow is on (the payments
+ * feature's new-payment page reads the setting; `awaitsApproval` says which payments wait).
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
 import { approvalsPage } from "./approvals-pages.js";
+import { approveOnPaymentPage } from "./approve-on-payment-page.js";
 
 export { approvalsWaiting } from "./approvals-pages.js";
 export { type ApprovalStores, openApprovalStores } from "./open-approval-stores.js";
@@ -24,6 +26,7 @@ export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
       });
       registerSettingToggle(dashboard, ctx, { path: "four-eyes", setting: deps.fourEyes, done: "four-eyes" });
       approvalsPage(deps)(dashboard, ctx);
+      approveOnPaymentPage(deps)(dashboard, ctx);
     },
     resetWorkspace: async (apiKey) => {
       await deps.approvalWorkflow.clear(apiKey);

@@ -21,7 +21,6 @@ export interface PaymentsFeatureDeps {
   readonly clocks: SandboxClocks;
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
   readonly autoSettlement: WorkspaceSetting<boolean>;
-  readonly fourEyes: WorkspaceSetting<boolean>;
   /** The configured keys: each is one workspace, seeded with accounts. */
   readonly workspaceKeys: readonly string[];
   /** Whether a (re)seeded workspace gets sample payments (never the verifier's workspace). */
@@ -69,7 +68,7 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
 }
 export type { CursorState } from "./cursor.js";
 export { encodeCursor } from "./cursor.js";
-export { approvePayment, submitFromDashboard, submittedBy } from "./dashboard-actions.js";
+export { awaitsApproval, submitFromDashboard } from "./dashboard-submit.js";
 export type { ElapsedTime } from "./elapsed-time.js";
 export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
 export { turkishFieldName } from "./field-names.js";
@@ -81,11 +80,15 @@ export { openPaymentsStores, type PaymentsStores } from "./open-payments-stores.
 export { registerPaymentsApi } from "./payments-api.js";
 export { browsePayments } from "./payments-browse.js";
 export { filtersOf } from "./payments-pages.js";
-export type {
-  PaymentRecord,
-  PaymentsStore,
-  StatementCandidates,
-  StatementCandidatesQuery,
+export {
+  type Actor,
+  type PaymentRecord,
+  type PaymentsStore,
+  type StatementCandidates,
+  type StatementCandidatesQuery,
+  type StoredPayment,
+  sameActor,
+  type TransitionResult,
 } from "./payments-store.js";
 export type { PaymentRow } from "./postgres-payment-rows.js";
 export { seedWorkspace, workspaceTag } from "./seed.js";

@@ -22,7 +22,7 @@ import { activeLocale, t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { typedAmount } from "../infrastructure/i18n/typed-amount.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { submitFromDashboard } from "./dashboard-actions.js";
+import { submitFromDashboard } from "./dashboard-submit.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
 
 /** The seed: "The dashboard form additionally lists direct debit as a method; the API accepts only the four values above." */

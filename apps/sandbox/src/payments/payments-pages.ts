@@ -11,13 +11,11 @@ import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
-import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
 import { money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { approvePayment, awaitsApproval } from "./dashboard-actions.js";
+import { awaitsApproval } from "./dashboard-submit.js";
 import { fieldLabel } from "./field-names.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
@@ -103,11 +101,12 @@ const DONE: Record<string, readonly [string, string]> = {
 export interface PaymentsPagesDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
-  /** The approval workflow's four-eyes rule, which an approval from the payment's page obeys. */
-  readonly fourEyes: WorkspaceSetting<boolean>;
 }
 
-/** The overview (accounts, settings, payments) and a payment's page with its actions. */
+/**
+ * The overview (accounts, settings, payments) and a payment's page with its actions (its Approve
+ * button posts to the approval workflow's route).
+ */
 export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
     const post = { preHandler: ctx.requireSession };
@@ -197,34 +196,6 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
     );
 
     const now = async (key: string) => deps.clocks.now(workspaceScope(key));
-
-    dashboard.post<{ Params: { id: string } }>(`${DASHBOARD}/payments/:id/approve`, post, async (request, reply) => {
-      const key = request.dashboardKey;
-      const { id } = request.params;
-      // No completion first: a payment waiting for an approver never becomes due.
-      const signer = signerOf(request.dashboardSession);
-      const result = await approvePayment(deps.payments, key, id, await now(key), {
-        fourEyes: await deps.fourEyes.get(key),
-        ...(signer ? { actor: signer } : {}),
-      });
-      if (!result.ok && result.reason === "same_person") {
-        return ctx.redirect(request, reply, pageOf(id), {
-          error: t(
-            "The four-eyes rule is on: someone else must approve what you submitted. Sign in with another API key of this workspace (create one under API keys).",
-            "Dört göz kuralı açık: sizin gönderdiğinizi başka biri onaylamalı. Bu çalışma alanının başka bir API anahtarıyla oturum açın (API anahtarları sayfasında oluşturabilirsiniz).",
-          ),
-        });
-      }
-      if (!result.ok) {
-        return ctx.redirect(request, reply, pageOf(id), {
-          error: t(
-            `Only a dashboard payment waiting for an approver can be approved; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
-            `Yalnızca panelden oluşturulup onay bekleyen bir ödeme onaylanabilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
-          ),
-        });
-      }
-      return reply.redirect(`${pageOf(id)}?done=approved`, 303);
-    });
 
     confirmableAction<{ Params: { id: string } }>(
       dashboard,

@@ -90,3 +90,59 @@ it("under four eyes offers no approval of one's own submission, and another pers
   await approver.post("/approvals", { _csrf: await approver.token("/approvals"), only: mine });
   expect(await status(mine)).toBe("approved");
 });
+
+it("rejects the ticked payments at once after asking, cancelling them with nothing moved, and skips one approved meanwhile", async () => {
+  const [a, b, c] = [await submitted(100), await submitted(200), await submitted(300)];
+  const balances = async () => (await h.call("GET", "/v1/accounts", { key: KEY })).body as { balance: number }[];
+  const before = await balances();
+  const browser = await signedIn(KEY);
+  expect((await browser.get("/approvals")).text).toContain("Reject the selected payments");
+  const chosen = (token: string, extra: [string, string][] = []) =>
+    new URLSearchParams([["_csrf", token], ["decision", "reject"], ["ids", a], ["ids", c], ...extra]).toString();
+
+  // First the question: how many, how much, and that it cannot be undone; nothing is rejected yet.
+  const asked = await browser.post("/approvals", {}, { body: chosen(await browser.token("/approvals")) });
+  expect(asked.status).toBe(200);
+  expect(asked.text).toContain("Reject 2 payments (4.00 TRY in all)?");
+  expect(asked.text).toContain("cannot be sent again");
+  expect([await status(a), await status(c)]).toEqual(["pending", "pending"]);
+  const carried = asked.text.match(/name="chosen" value="([^"]+)"/)?.[1];
+  expect(carried?.split(" ").sort()).toEqual([a, c].sort());
+
+  // Approved by someone else before the answer: that one stays approved, and the page says so.
+  expect((await h.control(`/payments/${c}/approve`, {})).status).toBe(200);
+  const token = asked.text.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? "";
+  const body = new URLSearchParams([
+    ["_csrf", token],
+    ["confirm", "yes"],
+    ["decision", "reject"],
+    ["chosen", carried ?? ""],
+  ]);
+  const answer = await browser.post("/approvals", {}, { body: body.toString() });
+  expect([answer.status, answer.location]).toEqual([303, "/_sandbox/dashboard/approvals"]);
+  expect([await status(a), await status(b), await status(c)]).toEqual(["cancelled", "pending", "approved"]);
+  const after = (await browser.get("/approvals")).text;
+  expect(after).toContain("Rejected 1 payment: cancelled, nothing moved.");
+  expect(after).toContain("1 payment was no longer waiting for an approver.");
+  expect(await balances()).toEqual(before);
+});
+
+it("lets the submitter withdraw their own payment under four eyes, and refuses to reject one that does not wait", async () => {
+  const mine = await submitted(100);
+  expect((await h.call("PUT", "/_sandbox/settings/four-eyes", { key: KEY, json: { enabled: true } })).status).toBe(200);
+  const submitter = await signedIn(KEY);
+  const own = (await submitter.get("/approvals")).text;
+  expect(own).toMatch(new RegExp(`name="reject" value="${mine}"`));
+  expect(own).not.toMatch(new RegExp(`name="only" value="${mine}"`));
+  const asked = await submitter.post("/approvals", { _csrf: await submitter.token("/approvals"), reject: mine });
+  expect(asked.text).toContain(`Reject payment ${mine} (1.00 TRY in all)?`);
+  const token = asked.text.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? "";
+  await submitter.post("/approvals", { _csrf: token, confirm: "yes", decision: "reject", chosen: mine });
+  expect(await status(mine)).toBe("cancelled");
+
+  // The control API's rejection says why not, in its own error shape.
+  const again = await h.control(`/payments/${mine}/reject`, {});
+  expect(again.status).toBe(409);
+  expect(JSON.stringify(again.body)).toContain("not waiting for an approver (it is cancelled)");
+  expect((await h.control("/payments/pay_nothing/reject", {})).status).toBe(404);
+});
