@@ -9,7 +9,7 @@ import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
 import { approvalsPage } from "./approvals-pages.js";
-import { approveOnPaymentPage } from "./approve-on-payment-page.js";
+import { approveOnPaymentPage } from "./payment-approval-pages.js";
 
 export { approvalsWaiting } from "./approvals-pages.js";
 export { type ApprovalStores, openApprovalStores } from "./open-approval-stores.js";

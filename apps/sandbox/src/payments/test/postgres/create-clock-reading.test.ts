@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { postgresStores } from "../../src/app/open-stores.js";
-import type { SandboxStores } from "../../src/app/sandbox-stores.js";
-import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../src/clock/clock.js";
-import { seedWorkspace } from "../../src/index.js";
-import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
-import type { NewPayment } from "../../src/payments/payments-store.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { postgresStores } from "../../../app/open-stores.js";
+import type { SandboxStores } from "../../../app/sandbox-stores.js";
+import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../../clock/clock.js";
+import { seedWorkspace } from "../../../index.js";
+import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
+import type { NewPayment } from "../../payments-store.js";
 
 /**
  * A create on PostgreSQL works out its time with the instance's last reading of the workspace clock

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_CARDS } from "../../src/index.js";
-import { cardPayment, type Harness, harness } from "../support/harness.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { cardPayment, type Harness, harness } from "../../../../test/support/harness.js";
+import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { TEST_CARDS } from "../../../index.js";
 
 /** A CVC no other stored value contains as a whole quoted value or column: what the scan looks for. */
 const CVC = "947";

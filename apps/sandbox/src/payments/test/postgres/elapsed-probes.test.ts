@@ -1,12 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postgresStores } from "../../src/app/open-stores.js";
-import type { SandboxStores } from "../../src/app/sandbox-stores.js";
-import { seedWorkspace } from "../../src/index.js";
-import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
-import type { NewPayment } from "../../src/payments/payments-store.js";
-import { ELAPSED_PROBES } from "../../src/payments/postgres-payments-store.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { postgresStores } from "../../../app/open-stores.js";
+import type { SandboxStores } from "../../../app/sandbox-stores.js";
+import { seedWorkspace } from "../../../index.js";
+import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
+import type { NewPayment } from "../../payments-store.js";
+import { ELAPSED_PROBES } from "../../postgres-payments-store.js";
 
 /**
  * The probes of time's work run on every read and every turn of the due-work loop, so each must be an

@@ -1,11 +1,11 @@
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { postgresStores } from "../../src/app/open-stores.js";
-import type { SandboxStores } from "../../src/app/sandbox-stores.js";
-import { seedWorkspace } from "../../src/index.js";
-import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
-import type { NewPayment } from "../../src/payments/payments-store.js";
-import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
+import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { postgresStores } from "../../../app/open-stores.js";
+import type { SandboxStores } from "../../../app/sandbox-stores.js";
+import { seedWorkspace } from "../../../index.js";
+import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
+import type { NewPayment } from "../../payments-store.js";
 
 /**
  * Creates to one workspace go in by groups, one statement (one transaction, one wait on the disk) per
