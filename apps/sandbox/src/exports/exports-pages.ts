@@ -12,7 +12,7 @@ import type { WorkspaceSetting } from "../infrastructure/workspace-settings/work
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { filterWords, listingFilters, type PaymentsStore } from "../payments/index.js";
 import { validDownloadSignature } from "./download-link.js";
-import type { jobToApi } from "./export-controls.js";
+import { jobToApi } from "./export-controls.js";
 import { attachmentHeader, exportFilename } from "./export-filename.js";
 import type { ExportJob } from "./export-job-store.js";
 import type { ExportQueue } from "./export-queue.js";
@@ -41,8 +41,8 @@ export interface ExportsPagesDeps {
 }
 
 /**
- * Exports (queued jobs and their files), read through the control API as the signed-in workspace;
- * the signed download link is the one route that needs no session.
+ * Exports (queued jobs and their files), shown as the control API lists them (the same views, from
+ * the same queue); the signed download link is the one route that needs no session.
  */
 export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
@@ -61,7 +61,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
 
     dashboard.get<{ Querystring: { queued?: string } }>(`${DASHBOARD}/exports`, signedIn, async (request, reply) => {
       const key = request.dashboardKey;
-      const jobs = (await ctx.control(key, "GET", "/_sandbox/exports")).json().data as JobView[];
+      const jobs = (await deps.exports.list(key)).map((job) => jobToApi(job, deps.exports.downloadUrl(job)));
       const recipients = await deps.reportRecipients.get(key);
       const accounts = await deps.payments.accounts(key);
       const queued = jobs.find((j) => j.id === request.query.queued);

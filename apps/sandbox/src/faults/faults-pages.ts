@@ -1,11 +1,12 @@
-import { FAULT_NAMES, FAULTS } from "@payspec/server-kit";
+import { ApiFailure, FAULT_NAMES, FAULTS } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import { workspaceScope } from "../clock/index.js";
+import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { FaultView } from "./declared-faults.js";
+import type { DeclaredFaults, FaultView } from "./declared-faults.js";
 import { operationNames } from "./operation-names.js";
 
 const OPERATIONS = operationNames().namesFor("payments");
@@ -63,32 +64,33 @@ function declaration(request: FastifyRequest): Record<string, unknown> {
 
 /**
  * Faults on demand by hand: the workspace's declared faults, how often each struck, a form to declare
- * one and a button to clear them. Every action goes through the control API as the signed-in
- * workspace, so its rules and messages are the only ones.
+ * one and a button to clear them. The page declares through the same `DeclaredFaults` as the control
+ * API, so its rules and messages are the only ones.
  */
-export function registerFaultsPage(dashboard: FastifyInstance, ctx: DashboardContext): void {
-  const signedIn = { preHandler: ctx.requireSession };
-  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
-  const option = (value: string, label: string = value) => html`<option value="${value}">${label}</option>`;
+export const faultsPages =
+  (faults: DeclaredFaults): DashboardPages =>
+  (dashboard: FastifyInstance, ctx: DashboardContext): void => {
+    const signedIn = { preHandler: ctx.requireSession };
+    const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+    const option = (value: string, label: string = value) => html`<option value="${value}">${label}</option>`;
 
-  async function faultsPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
-    const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/faults");
-    const faults = listed.json().faults as FaultView[];
-    const rows = faults.map(
-      (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
+    async function faultsPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
+      const declared = faults.list(workspaceScope(request.dashboardKey));
+      const rows = declared.map(
+        (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
         <td>${f.clientSees}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? t("active", "etkin") : t("spent", "tükendi")}</td></tr>`,
-    );
-    return ctx.render(
-      request,
-      reply,
-      t("Faults", "Hatalar"),
-      html`${notice ?? ""}
+      );
+      return ctx.render(
+        request,
+        reply,
+        t("Faults", "Hatalar"),
+        html`${notice ?? ""}
       <p>${t(
         "Make this workspace's API fail the way production does, to test a client's retries. Faults strike only this workspace's requests; a reset clears them.",
         "Bir istemcinin yeniden denemelerini sınamak için bu çalışma alanının API'sini üretimdeki gibi hata verdirin. Hatalar yalnızca bu çalışma alanının isteklerine denk gelir; sıfırlama onları temizler.",
       )}</p>
       ${
-        faults.length === 0
+        declared.length === 0
           ? html`<p id="fault-count">${t("No faults declared.", "Tanımlı hata yok.")}</p>`
           : html`<table aria-label="${t("Declared faults", "Tanımlı hatalar")}"><thead><tr><th>${t("Id", "Kimlik")}</th><th>${t("Operations", "İşlemler")}</th><th>${t("Fault", "Hata")}</th><th>${t("The client sees", "İstemcinin gördüğü")}</th><th>${t("When", "Ne zaman")}</th><th class="money">${t("Struck", "Denk geldi")}</th><th></th></tr></thead>
             <tbody>${rows}</tbody></table>
@@ -108,25 +110,27 @@ export function registerFaultsPage(dashboard: FastifyInstance, ctx: DashboardCon
         <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1"></label>
         <p><button type="submit">${t("Declare the fault", "Hatayı tanımla")}</button></p>
       </form></section>`,
-      status,
-    );
-  }
-
-  dashboard.get(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
-    const done = DONE[queryField(request, "done") ?? ""];
-    return faultsPage(request, reply, done ? html`<p class="notice" role="status">${t(...done)}</p>` : undefined);
-  });
-
-  dashboard.post(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
-    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/faults", declaration(request));
-    if (answer.statusCode !== 201) {
-      return faultsPage(request, reply, html`<p class="error" role="alert">${answer.json().message}</p>`, 400);
+        status,
+      );
     }
-    return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);
-  });
 
-  dashboard.post(`${DASHBOARD}/faults/clear`, signedIn, async (request, reply) => {
-    await ctx.control(request.dashboardKey, "DELETE", "/_sandbox/faults");
-    return reply.redirect(`${DASHBOARD}/faults?done=cleared`, 303);
-  });
-}
+    dashboard.get(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
+      const done = DONE[queryField(request, "done") ?? ""];
+      return faultsPage(request, reply, done ? html`<p class="notice" role="status">${t(...done)}</p>` : undefined);
+    });
+
+    dashboard.post(`${DASHBOARD}/faults`, signedIn, async (request, reply) => {
+      try {
+        faults.declare(workspaceScope(request.dashboardKey), declaration(request), "payments");
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return faultsPage(request, reply, html`<p class="error" role="alert">${error.message}</p>`, 400);
+      }
+      return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);
+    });
+
+    dashboard.post(`${DASHBOARD}/faults/clear`, signedIn, async (request, reply) => {
+      faults.clear(workspaceScope(request.dashboardKey));
+      return reply.redirect(`${DASHBOARD}/faults?done=cleared`, 303);
+    });
+  };

@@ -6,13 +6,13 @@
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { DeclaredFaults } from "./declared-faults.js";
 import { registerFaultControls } from "./fault-controls.js";
-import { registerFaultsPage } from "./faults-pages.js";
+import { faultsPages } from "./faults-pages.js";
 
 export function faultsFeature(faults: DeclaredFaults): SandboxFeature {
   return {
     name: "faults",
     controlRoutes: (control, ctx) => registerFaultControls(control, faults, ctx),
-    dashboardPages: registerFaultsPage,
+    dashboardPages: faultsPages(faults),
     reset: async () => faults.clearAll(),
   };
 }

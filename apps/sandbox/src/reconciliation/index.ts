@@ -4,18 +4,20 @@
  * the statement reader, the runs' store, control routes and the Reconciliation pages.
  */
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { type ReconciliationDeps, registerReconciliationControls } from "./reconciliation-controls.js";
-import { registerReconciliationPages } from "./reconciliation-pages.js";
+import { registerReconciliationControls } from "./reconciliation-controls.js";
+import { reconciliationPages } from "./reconciliation-pages.js";
+import { type ReconciliationDeps, Reconciliations } from "./reconciliations.js";
 
 export { openReconciliationStores, type ReconciliationStores } from "./open-reconciliation-stores.js";
 export type { ReconciliationStore } from "./reconciliation-store.js";
 export type { CsvMapping } from "./statement-formats/bank-csv.js";
 
 export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature {
+  const reconciliations = new Reconciliations(deps);
   return {
     name: "reconciliation",
-    controlRoutes: (control, ctx) => registerReconciliationControls(control, deps, ctx),
-    dashboardPages: registerReconciliationPages,
+    controlRoutes: (control, ctx) => registerReconciliationControls(control, reconciliations, ctx),
+    dashboardPages: reconciliationPages(reconciliations),
     resetWorkspace: async (apiKey) => {
       await deps.reconciliation.deleteFor(apiKey);
       await deps.statementMappings.clear(apiKey);

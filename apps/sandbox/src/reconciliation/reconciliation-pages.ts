@@ -1,5 +1,7 @@
+import { PassThrough } from "node:stream";
+import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import {
   errorSummary,
   type FormProblems,
@@ -14,6 +16,7 @@ import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-
 import { dateTime, money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
+import type { Reconciliations, RunSummaryView } from "./reconciliations.js";
 import { STATEMENT_MAX_BYTES } from "./statement-file.js";
 import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.js";
 
@@ -29,46 +32,43 @@ const statementLabels = () => ({
   statement: t("Or its text", "Ya da metni"),
 });
 
-interface RunSummary {
-  readonly id: string;
-  readonly at: string;
-  readonly repeat_of?: string;
-  readonly counts: Record<string, number>;
-  readonly unmatched_payments: number;
+/** A run as its pages show it: the control API's view, with what did not add up in the file. */
+type RunSummary = RunSummaryView & {
   /** What did not add up in the file (an MT940's balances), though its lines were read. */
   readonly warnings?: readonly string[];
-}
+};
 
 /**
  * Reconciliation: a statement imported by hand, its runs and their lines. Every action goes through
- * the control API as the signed-in workspace, so its rules and messages are the only ones.
+ * the same `Reconciliations` as the control API, so its rules and messages are the only ones.
  */
-export function registerReconciliationPages(dashboard: FastifyInstance, ctx: DashboardContext): void {
-  const signedIn = { preHandler: ctx.requireSession };
-  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+export const reconciliationPages =
+  (reconciliations: Reconciliations): DashboardPages =>
+  (dashboard: FastifyInstance, ctx: DashboardContext): void => {
+    const signedIn = { preHandler: ctx.requireSession };
+    const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
-  async function reconciliationPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status = 200,
-    /** What is wrong with a refused import or layout, shown on its form beside its box. */
-    problems: PageProblems = {},
-  ) {
-    const statementProblems = problems.statement ?? {};
-    const labels = statementLabels();
-    const runs = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/reconciliations")).json()
-      .data as RunSummary[];
-    const rows = runs.map(
-      (r) => html`<tr><td>${localTime(r.at)}</td><td>${r.counts.matched ?? 0}</td>
+    async function reconciliationPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      status = 200,
+      /** What is wrong with a refused import or layout, shown on its form beside its box. */
+      problems: PageProblems = {},
+    ) {
+      const statementProblems = problems.statement ?? {};
+      const labels = statementLabels();
+      const runs = await reconciliations.runs(request.dashboardKey);
+      const rows = runs.map(
+        (r) => html`<tr><td>${localTime(r.at)}</td><td>${r.counts.matched ?? 0}</td>
         <td>${Object.values(r.counts).reduce((a, b) => a + b, 0) - (r.counts.matched ?? 0)}</td>
         <td>${r.unmatched_payments}</td><td>${r.repeat_of ? t("repeats an earlier run", "önceki bir çalıştırmanın tekrarı") : ""}</td>
         <td><a href="${DASHBOARD}/reconciliation/${r.id}">${t("Lines", "Satırlar")}</a> · <a href="${DASHBOARD}/reconciliation/${r.id}/report.csv">${t("Report (CSV)", "Rapor (CSV)")}</a></td></tr>`,
-    );
-    return ctx.render(
-      request,
-      reply,
-      t("Reconciliation", "Mutabakat"),
-      html`<section aria-labelledby="import"><h2 id="import">${t("Import a statement", "Hesap ekstresi yükle")}</h2>
+      );
+      return ctx.render(
+        request,
+        reply,
+        t("Reconciliation", "Mutabakat"),
+        html`<section aria-labelledby="import"><h2 id="import">${t("Import a statement", "Hesap ekstresi yükle")}</h2>
       <p>${t(
         "The statement as the bank sent it: ISO 20022 camt.053 (XML), SWIFT MT940, or the internet branch's CSV export (Tarih;Açıklama;Tutar;Bakiye, or debit and credit columns), in UTF-8, Windows-1254 or ISO-8859-9; or the sandbox's own CSV (reference,amount_minor,currency,value_date). Each debit is matched to the settled payment its reference names (in a reference field or as a word of the description), by amount and currency; it becomes reconciled.",
         "Ekstre, bankanın gönderdiği gibi: ISO 20022 camt.053 (XML), SWIFT MT940 ya da internet şubesinin CSV dışa aktarımı (Tarih;Açıklama;Tutar;Bakiye ya da borç ve alacak sütunları); UTF-8, Windows-1254 ya da ISO-8859-9 kodlamasında; veya sandbox'ın kendi CSV'si (reference,amount_minor,currency,value_date). Her borç kaydı, referansının (bir referans alanında ya da açıklamanın bir sözcüğü olarak) gösterdiği hesaba geçmiş ödemeyle tutar ve para birimine göre eşleştirilir ve mutabakatı yapılır.",
@@ -85,87 +85,73 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
       <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${timeHeading("Run at", "Çalıştırma", "sandbox")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
         <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
-      ${await layoutsSection(ctx, request, problems.layout ?? {})}`,
-      status,
-    );
-  }
-
-  dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) => reconciliationPage(request, reply));
-  registerLayoutActions(dashboard, ctx, reconciliationPage);
-
-  // The form a browser sends as it is (multipart, no script): the file's own bytes when one was chosen
-  // (a Windows-1254 file stays Windows-1254), else the text. A refusal is the control API's own
-  // message, beside the box it came from.
-  const upload = { ...signedIn, ...fileForm(STATEMENT_MAX_BYTES) };
-  dashboard.post(`${DASHBOARD}/reconciliation`, upload, async (request, reply) => {
-    const file = formFile(request, "statement_file");
-    const box = file === undefined ? "statement" : "statement_file";
-    if (file === FILE_TOO_LARGE) {
-      const tooLarge = t(
-        `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB; split it by value date.`,
-        `Dosya ${STATEMENT_MAX_BYTES / 1024 / 1024} MB'tan büyük; valör tarihine göre bölün.`,
+      ${await layoutsSection(reconciliations, ctx, request, problems.layout ?? {})}`,
+        status,
       );
-      return reconciliationPage(request, reply, 413, { statement: { [box]: tooLarge } });
     }
-    const bytes = file ?? Buffer.from(formField(request, "statement") ?? "", "utf8");
-    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reconciliations", bytes);
-    if (answer.statusCode !== 201) {
-      return reconciliationPage(request, reply, 400, { statement: { [box]: answer.json().message } });
-    }
-    const run = answer.json() as RunSummary;
-    return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
-      notice: t(
-        `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
-          run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
-        }.`,
-        `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok${
-          run.repeat_of ? " (bu ekstre daha önce yüklenmişti: hiçbir şeyin mutabakatı iki kez yapılmadı)" : ""
-        }.`,
-      ),
-    });
-  });
 
-  // One run's page: what an import redirects to, so a reload shows the run again and imports nothing.
-  dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/reconciliation/:id`, signedIn, async (request, reply) => {
-    const answer = await ctx.control(
-      request.dashboardKey,
-      "GET",
-      `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}`,
+    dashboard.get(`${DASHBOARD}/reconciliation`, signedIn, async (request, reply) =>
+      reconciliationPage(request, reply),
     );
-    if (answer.statusCode !== 200) return reconciliationPage(request, reply, 404);
-    const run = answer.json() as RunSummary & {
-      lines: {
-        line: number;
-        outcome: string;
-        reference: string;
-        amount_minor: number;
-        currency: string;
-        value_date: string;
-        direction?: string;
-        narrative?: string;
-        payment_id?: string;
-        payment_amount_minor?: number;
-      }[];
-    };
-    const outcome = queryField(request, "outcome");
-    const shown = outcome ? run.lines.filter((l) => l.outcome === outcome) : run.lines;
-    const outcomes = [...new Set(run.lines.map((l) => l.outcome))];
-    const lines = shown.map(
-      (l) => html`<tr><td>${l.line}</td><td>${statusBadge(l.outcome)}</td><td>${l.value_date}</td>
+    registerLayoutActions(dashboard, ctx, reconciliations, reconciliationPage);
+
+    // The form a browser sends as it is (multipart, no script): the file's own bytes when one was chosen
+    // (a Windows-1254 file stays Windows-1254), else the text. A refusal is the control API's own
+    // message, beside the box it came from.
+    const upload = { ...signedIn, ...fileForm(STATEMENT_MAX_BYTES) };
+    dashboard.post(`${DASHBOARD}/reconciliation`, upload, async (request, reply) => {
+      const file = formFile(request, "statement_file");
+      const box = file === undefined ? "statement" : "statement_file";
+      if (file === FILE_TOO_LARGE) {
+        const tooLarge = t(
+          `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB; split it by value date.`,
+          `Dosya ${STATEMENT_MAX_BYTES / 1024 / 1024} MB'tan büyük; valör tarihine göre bölün.`,
+        );
+        return reconciliationPage(request, reply, 413, { statement: { [box]: tooLarge } });
+      }
+      const bytes = file ?? Buffer.from(formField(request, "statement") ?? "", "utf8");
+      let run: RunSummary;
+      try {
+        run = await reconciliations.import(request.dashboardKey, bytes);
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return reconciliationPage(request, reply, 400, { statement: { [box]: error.message } });
+      }
+      return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
+        notice: t(
+          `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line${
+            run.repeat_of ? " (this statement was imported before: nothing was reconciled twice)" : ""
+          }.`,
+          `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok${
+            run.repeat_of ? " (bu ekstre daha önce yüklenmişti: hiçbir şeyin mutabakatı iki kez yapılmadı)" : ""
+          }.`,
+        ),
+      });
+    });
+
+    // One run's page: what an import redirects to, so a reload shows the run again and imports nothing.
+    dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/reconciliation/:id`, signedIn, async (request, reply) => {
+      const run = await reconciliations.run(request.dashboardKey, request.params.id);
+      if (!run) return reconciliationPage(request, reply, 404);
+      const outcome = queryField(request, "outcome");
+      const shown = outcome ? run.lines.filter((l) => l.outcome === outcome) : run.lines;
+      const outcomes = [...new Set(run.lines.map((l) => l.outcome))];
+      const lines = shown.map(
+        (l) => html`<tr><td>${l.line}</td><td>${statusBadge(l.outcome)}</td><td>${l.value_date}</td>
         <td class="money">${l.direction === "credit" ? "+" : ""}${money(l.amount_minor, l.currency)}</td>
         <td>${l.reference}${l.narrative ? html`<br>${l.narrative}` : ""}</td>
         <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td>
         <td class="money">${l.payment_amount_minor === undefined ? "" : money(l.payment_amount_minor, l.currency)}</td></tr>`,
-    );
-    return ctx.render(
-      request,
-      reply,
-      // The title is text (the tab's and the heading's): the time as words, not as a <time> element.
-      `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${dateTime(Date.parse(run.at))}`,
-      html`<p>${t(
-        `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.`,
-        `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok.`,
-      )}
+      );
+      return ctx.render(
+        request,
+        reply,
+        // The title is text (the tab's and the heading's): the time as words, not as a <time> element.
+        `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${dateTime(Date.parse(run.at))}`,
+        html`<p>${t(
+          `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.`,
+          `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok.`,
+        )}
         <a href="${DASHBOARD}/reconciliation/${run.id}/report.csv">${t("Report (CSV)", "Rapor (CSV)")}</a> ·
         <a href="${DASHBOARD}/reconciliation">${t("All runs", "Tüm çalıştırmalar")}</a></p>
       ${outcomeCounts(run)}
@@ -185,26 +171,26 @@ export function registerReconciliationPages(dashboard: FastifyInstance, ctx: Das
           ? lines.slice(0, 1000)
           : html`<tr><td colspan="7">${outcome ? t("No lines with this outcome.", "Bu sonuçla satır yok.") : t("No lines.", "Satır yok.")}</td></tr>`
       }</tbody></table>`,
-    );
-  });
-
-  dashboard.get<{ Params: { id: string } }>(
-    `${DASHBOARD}/reconciliation/:id/report.csv`,
-    signedIn,
-    async (request, reply) => {
-      const answer = await ctx.control(
-        request.dashboardKey,
-        "GET",
-        `/_sandbox/reconciliations/${encodeURIComponent(request.params.id)}/report.csv`,
       );
-      if (answer.statusCode !== 200) return reconciliationPage(request, reply, 404);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", answer.headers["content-disposition"] as string)
-        .send(answer.rawPayload);
-    },
-  );
-}
+    });
+
+    dashboard.get<{ Params: { id: string } }>(
+      `${DASHBOARD}/reconciliation/:id/report.csv`,
+      signedIn,
+      async (request, reply) => {
+        const { id } = request.params;
+        const write = await reconciliations.report(request.dashboardKey, id);
+        if (!write) return reconciliationPage(request, reply, 404);
+        const body = new PassThrough();
+        reply
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="reconciliation-${id}.csv"`)
+          .send(body);
+        await write(body);
+        return reply;
+      },
+    );
+  };
 
 /**
  * Every outcome of a run's lines with its count, in words ("not booked by the bank: 1"): lines a bank

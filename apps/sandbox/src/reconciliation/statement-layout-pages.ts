@@ -1,3 +1,4 @@
+import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
@@ -12,13 +13,9 @@ import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { mappingToApi } from "./statement-mappings.js";
+import type { Reconciliations } from "./reconciliations.js";
 
-type LayoutView = ReturnType<typeof mappingToApi>;
 const PATH = `${DASHBOARD}/reconciliation/layouts`;
-
-const layoutsOf = async (ctx: DashboardContext, key: string) =>
-  (await ctx.control(key, "GET", "/_sandbox/settings/statement-mappings")).json().mappings as LayoutView[];
 
 /** The layout form's boxes, by the names of the mapping's fields. */
 const BOXES = ["name", "date", "date_format", "amount", "debit", "credit", "narrative", "currency", "decimal"] as const;
@@ -27,7 +24,7 @@ const BOXES = ["name", "date", "date_format", "amount", "debit", "credit", "narr
 function layoutProblems(refusal: {
   message?: string;
   param?: string;
-  errors?: { field: string; message: string }[];
+  errors?: readonly { field: string; message: string }[];
 }): FormProblems {
   const unwrap = (field: string | undefined) => field?.replace(/^mappings\.\d+\.?/, "");
   return problemsOfRefusal(
@@ -42,6 +39,7 @@ function layoutProblems(refusal: {
 
 /** The workspace's own bank CSV layouts and the form that adds one: part of the Reconciliation page. */
 export async function layoutsSection(
+  reconciliations: Reconciliations,
   ctx: DashboardContext,
   request: FastifyRequest,
   problems: FormProblems = {},
@@ -59,7 +57,7 @@ export async function layoutsSection(
     currency: t("Currency", "Para birimi"),
     decimal: t("Numbers", "Sayılar"),
   };
-  const layouts = await layoutsOf(ctx, request.dashboardKey);
+  const layouts = await reconciliations.layouts(request.dashboardKey);
   const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
   const rows = layouts.map(
     (l, i) => html`<tr><td>${l.name}</td><td>${l.date} (${l.date_format})</td>
@@ -91,10 +89,11 @@ export async function layoutsSection(
     </form></section>`;
 }
 
-/** Adding and removing a layout, through the control API (its rules and messages are the only ones). */
+/** Adding and removing a layout, by the same rules and messages as the control API's. */
 export function registerLayoutActions(
   dashboard: FastifyInstance,
   ctx: DashboardContext,
+  reconciliations: Reconciliations,
   page: (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -124,11 +123,11 @@ export function registerLayoutActions(
       decimal,
       thousands,
     };
-    const answer = await ctx.control(key, "PUT", "/_sandbox/settings/statement-mappings", {
-      mappings: [...(await layoutsOf(ctx, key)), added],
-    });
-    if (answer.statusCode !== 200) {
-      return page(request, reply, 400, { layout: layoutProblems(answer.json()) });
+    try {
+      await reconciliations.saveLayouts(key, { mappings: [...(await reconciliations.layouts(key)), added] });
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      return page(request, reply, 400, { layout: layoutProblems(error.paymentsBody()) });
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
       notice: t(`Layout "${added.name}" added.`, `"${added.name}" düzeni eklendi.`),
@@ -137,7 +136,7 @@ export function registerLayoutActions(
 
   confirmableAction<{ Params: { n: string } }>(dashboard, `${PATH}/:n/remove`, signedIn, async (request, reply) => {
     const key = request.dashboardKey;
-    const layouts = await layoutsOf(ctx, key);
+    const layouts = await reconciliations.layouts(key);
     const n = Number(request.params.n);
     const layout = layouts[n];
     if (!layout)
@@ -156,9 +155,7 @@ export function registerLayoutActions(
         backLabel: t("No, keep it", "Hayır, kalsın"),
       });
     }
-    await ctx.control(key, "PUT", "/_sandbox/settings/statement-mappings", {
-      mappings: layouts.filter((_, i) => i !== n),
-    });
+    await reconciliations.saveLayouts(key, { mappings: layouts.filter((_, i) => i !== n) });
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
       notice: t(`Layout "${layout.name}" removed.`, `"${layout.name}" düzeni kaldırıldı.`),
     });

@@ -1,8 +1,5 @@
-import { ApiFailure, parseRequest } from "@payspec/server-kit";
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ControlContext } from "../infrastructure/control-api/control-context.js";
-import type { SettingColumn, WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { SettingColumn } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { CsvMapping } from "./statement-formats/bank-csv.js";
 
 /** A workspace's own CSV layouts (at most MAX_MAPPINGS), tried before the built-in ones. */
@@ -12,7 +9,7 @@ export const MAX_MAPPINGS = 20;
 const column = z.string().trim().min(1, "a column name is required").max(60, "at most 60 characters");
 
 /** A mapping as the control API takes and shows it (snake_case, as the rest of the API). */
-const zMapping = z
+export const zMapping = z
   .strictObject({
     name: z.string().trim().min(1, "a name is required").max(80, "at most 80 characters"),
     date: column,
@@ -41,8 +38,6 @@ const zMapping = z
     message: "the decimal and thousands marks must differ",
     path: ["thousands"],
   });
-
-const putBody = z.object({ body: z.strictObject({ mappings: z.array(zMapping).max(MAX_MAPPINGS) }) });
 
 export function mappingFromApi(m: z.infer<typeof zMapping>): CsvMapping {
   return {
@@ -74,28 +69,4 @@ export function mappingToApi(m: CsvMapping) {
     decimal: m.decimal,
     thousands: m.thousands,
   };
-}
-
-/** `GET`/`PUT /_sandbox/settings/statement-mappings`: the workspace's own bank CSV layouts. */
-export function registerStatementMappingControls(
-  control: FastifyInstance,
-  mappings: WorkspaceSetting<readonly CsvMapping[]>,
-  ctx: ControlContext,
-): void {
-  control.get("/_sandbox/settings/statement-mappings", async (request) => ({
-    mappings: (await mappings.get(ctx.workspaceOf(request, "Statement layouts"))).map(mappingToApi),
-  }));
-  control.put("/_sandbox/settings/statement-mappings", async (request) => {
-    const key = ctx.workspaceOf(request, "Statement layouts");
-    const { body } = parseRequest(putBody, { body: request.body });
-    const names = body.mappings.map((m) => m.name.toLowerCase());
-    if (new Set(names).size !== names.length) {
-      throw new ApiFailure("invalid_request", "mappings: two layouts share a name; give each its own.", {
-        param: "mappings",
-      });
-    }
-    const saved = body.mappings.map(mappingFromApi);
-    await mappings.set(key, saved);
-    return { mappings: saved.map(mappingToApi) };
-  });
 }
