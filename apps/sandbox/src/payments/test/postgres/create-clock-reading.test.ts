@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
-import { postgresStores } from "../../../app/open-stores.js";
-import type { SandboxStores } from "../../../app/sandbox-stores.js";
-import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../../clock/clock.js";
-import { seedWorkspace } from "../../../index.js";
+import { MAX_CLOCK_ADVANCE_SECONDS, workspaceScope } from "../../../clock/index.js";
+import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
 import type { NewPayment } from "../../payments-store.js";
 

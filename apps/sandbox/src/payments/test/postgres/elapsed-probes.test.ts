@@ -1,9 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
-import { postgresStores } from "../../../app/open-stores.js";
-import type { SandboxStores } from "../../../app/sandbox-stores.js";
-import { seedWorkspace } from "../../../index.js";
+import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
 import type { NewPayment } from "../../payments-store.js";
 import { ELAPSED_PROBES } from "../../postgres-payments-store.js";
