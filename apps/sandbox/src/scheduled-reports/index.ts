@@ -8,13 +8,13 @@ import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { ReportSchedules } from "./report-schedules.js";
 import { registerScheduleControls } from "./schedule-controls.js";
 import type { ScheduleStore } from "./schedule-store.js";
-import { registerSchedulesPages } from "./schedules-pages.js";
+import { schedulesPages } from "./schedules-pages.js";
 
 export function scheduledReportsFeature(schedules: ReportSchedules, store: ScheduleStore): SandboxFeature {
   return {
     name: "scheduled-reports",
     controlRoutes: (control, ctx) => registerScheduleControls(control, schedules, ctx),
-    dashboardPages: registerSchedulesPages,
+    dashboardPages: schedulesPages(schedules),
     resetWorkspace: (apiKey) => store.deleteFor(workspaceTag(apiKey)),
     reset: () => store.deleteFor(),
     start: () => schedules.start(),

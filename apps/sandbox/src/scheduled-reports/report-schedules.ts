@@ -210,6 +210,23 @@ export class ReportSchedules {
     return schedule;
   }
 
+  /**
+   * Pauses or resumes a schedule, its settings as they are; like an edit, its next due time starts
+   * again from now (a resumed schedule sends nothing for times already past).
+   */
+  async setPaused(workspace: string, id: string, paused: boolean): Promise<ReportSchedule> {
+    const old = await this.get(workspace, id);
+    const now = await this.#deps.clocks.now(workspaceScope(workspace));
+    const schedule = { ...old, paused, nextDueAt: nextDueAfter(old.cadence, now) };
+    await this.#deps.store.replace(schedule);
+    return schedule;
+  }
+
+  /** The accounts a schedule may report on: the workspace's. */
+  accounts(workspace: string): ReturnType<PaymentsStore["accounts"]> {
+    return this.#deps.payments.accounts(workspace);
+  }
+
   async remove(workspace: string, id: string): Promise<void> {
     if (!(await this.#deps.store.remove(workspaceTag(workspace), id))) {
       throw new ApiFailure("not_found", "No schedule with that id in this workspace.", { param: "id" });
