@@ -1,6 +1,7 @@
+import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
-import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import {
   errorSummary,
   type FormProblems,
@@ -14,29 +15,32 @@ import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import type { ApiKeyView } from "./api-keys.js";
+import type { ApiKeys } from "./api-keys.js";
 
 /**
  * Settings → API keys: keys made, listed and revoked by hand, each shown once. Every action goes
- * through the control API as the signed-in workspace, so its rules and messages are the only ones.
+ * through the same `ApiKeys` as the control API, so its rules and messages are the only ones.
  */
-export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardContext): void {
-  const signedIn = { preHandler: ctx.requireSession };
-  const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+export const apiKeysPages =
+  (apiKeys: ApiKeys): DashboardPages =>
+  (dashboard: FastifyInstance, ctx: DashboardContext): void => {
+    const signedIn = { preHandler: ctx.requireSession };
+    const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
-  async function keysPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    notice?: SafeHtml,
-    status = 200,
-    entered: { readonly name?: string; readonly expires?: string } = {},
-    problems: FormProblems = {},
-  ) {
-    const labels = { name: t("Name", "Ad"), expires_on: t("Expires on", "Son geçerlilik tarihi") };
-    const listed = await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys");
-    const keys = listed.json().data as ApiKeyView[];
-    const rows = keys.map(
-      (k) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusWord(k.status)}</td>
+    async function keysPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      notice?: SafeHtml,
+      status = 200,
+      entered: { readonly name?: string; readonly expires?: string } = {},
+      problems: FormProblems = {},
+    ) {
+      const labels = { name: t("Name", "Ad"), expires_on: t("Expires on", "Son geçerlilik tarihi") };
+      const keys = await apiKeys.list(request.dashboardKey);
+      const rows = keys.map(
+        (
+          k,
+        ) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusWord(k.status)}</td>
         <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ?? t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
         <td>${
           k.source === "created" && k.status !== "revoked"
@@ -46,12 +50,12 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
               ? t("configured (PAYSPEC_API_KEYS)", "yapılandırmada (PAYSPEC_API_KEYS)")
               : ""
         }</td></tr>`,
-    );
-    return ctx.render(
-      request,
-      reply,
-      t("API keys", "API anahtarları"),
-      html`${notice ?? ""}
+      );
+      return ctx.render(
+        request,
+        reply,
+        t("API keys", "API anahtarları"),
+        html`${notice ?? ""}
       <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${timeHeading("Last used", "Son kullanım", "sandbox")}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
@@ -61,78 +65,72 @@ export function registerApiKeysPages(dashboard: FastifyInstance, ctx: DashboardC
         <label>${t("Expires on (optional; valid through the end of that day, Europe/Istanbul)", "Son geçerlilik tarihi (isteğe bağlı; o günün sonuna kadar, İstanbul saatiyle)")} <input name="expires_on" type="date" value="${entered.expires ?? ""}" ${fieldAttributes(problems, "expires_on")}>${fieldError(problems, "expires_on")}</label>
         <p><button type="submit">${t("Create key", "Anahtarı oluştur")}</button></p>
       </form></section>`,
-      status,
-    );
-  }
-
-  dashboard.get(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => keysPage(request, reply));
-
-  dashboard.post(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => {
-    const expires = formField(request, "expires_on");
-    const name = formField(request, "name") ?? "";
-    const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/api-keys", {
-      name,
-      ...(expires ? { expires_on: expires } : {}),
-    });
-    if (answer.statusCode !== 201) {
-      // What was typed stays, to be corrected, every problem beside its box.
-      const entered = { name: typedAgain(name), ...(expires ? { expires } : {}) };
-      return keysPage(
-        request,
-        reply,
-        undefined,
-        400,
-        entered,
-        problemsOfRefusal(answer.json(), ["name", "expires_on"]),
+        status,
       );
     }
-    const made = answer.json() as { key: string; name: string };
-    // Shown once, on the page the action redirects to: a reload of that page shows it no more, and
-    // cannot post the form again to mint a second key.
-    return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, {
-      notice: t(
-        `Key "${made.name}" created. Copy it now: it will not be shown again.`,
-        `"${made.name}" anahtarı oluşturuldu. Şimdi kopyalayın: bir daha gösterilmeyecek.`,
-      ),
-      once: { id: "new-api-key", label: t("The new key:", "Yeni anahtar:"), value: made.key },
-    });
-  });
 
-  confirmableAction<{ Params: { id: string } }>(
-    dashboard,
-    `${DASHBOARD}/settings/api-keys/:id/revoke`,
-    signedIn,
-    async (request, reply) => {
-      const keysPath = `${DASHBOARD}/settings/api-keys`;
-      if (!confirmed(request)) {
-        const listed = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/api-keys")).json()
-          .data as ApiKeyView[];
-        const key = listed.find((k) => k.id === request.params.id);
-        if (!key)
-          return ctx.redirect(request, reply, keysPath, {
-            error: t("No such key in this workspace.", "Bu çalışma alanında böyle bir anahtar yok."),
-          });
-        return confirmPage(ctx, request, reply, {
-          title: t("Revoke this key?", "Bu anahtar iptal edilsin mi?"),
-          question: t(
-            `Revoke the key "${key.name}" (${key.masked})? Every request with it is refused from now on; a revoked key cannot be used again.`,
-            `"${key.name}" anahtarı (${key.masked}) iptal edilsin mi? Bundan sonra onunla gelen her istek reddedilir; iptal edilen bir anahtar yeniden kullanılamaz.`,
-          ),
-          confirm: t(`Yes, revoke "${key.name}"`, `Evet, "${key.name}" iptal edilsin`),
-          back: keysPath,
-          backLabel: t("No, keep it", "Hayır, kalsın"),
+    dashboard.get(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => keysPage(request, reply));
+
+    dashboard.post(`${DASHBOARD}/settings/api-keys`, signedIn, async (request, reply) => {
+      const expires = formField(request, "expires_on");
+      const name = formField(request, "name") ?? "";
+      let made: { readonly key: string; readonly name: string };
+      try {
+        const created = await apiKeys.create(request.dashboardKey, {
+          name,
+          ...(expires ? { expires_on: expires } : {}),
         });
+        made = { key: created.key, name: created.view.name };
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        // What was typed stays, to be corrected, every problem beside its box.
+        const entered = { name: typedAgain(name), ...(expires ? { expires } : {}) };
+        const problems = problemsOfRefusal(error.paymentsBody(), ["name", "expires_on"]);
+        return keysPage(request, reply, undefined, 400, entered, problems);
       }
-      const answer = await ctx.control(
-        request.dashboardKey,
-        "DELETE",
-        `/_sandbox/api-keys/${encodeURIComponent(request.params.id)}`,
-      );
-      const flash =
-        answer.statusCode === 200
-          ? { notice: t(`Key "${answer.json().name}" revoked.`, `"${answer.json().name}" anahtarı iptal edildi.`) }
-          : { error: answer.json().message };
-      return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, flash);
-    },
-  );
-}
+      // Shown once, on the page the action redirects to: a reload of that page shows it no more, and
+      // cannot post the form again to mint a second key.
+      return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, {
+        notice: t(
+          `Key "${made.name}" created. Copy it now: it will not be shown again.`,
+          `"${made.name}" anahtarı oluşturuldu. Şimdi kopyalayın: bir daha gösterilmeyecek.`,
+        ),
+        once: { id: "new-api-key", label: t("The new key:", "Yeni anahtar:"), value: made.key },
+      });
+    });
+
+    confirmableAction<{ Params: { id: string } }>(
+      dashboard,
+      `${DASHBOARD}/settings/api-keys/:id/revoke`,
+      signedIn,
+      async (request, reply) => {
+        const keysPath = `${DASHBOARD}/settings/api-keys`;
+        if (!confirmed(request)) {
+          const key = (await apiKeys.list(request.dashboardKey)).find((k) => k.id === request.params.id);
+          if (!key)
+            return ctx.redirect(request, reply, keysPath, {
+              error: t("No such key in this workspace.", "Bu çalışma alanında böyle bir anahtar yok."),
+            });
+          return confirmPage(ctx, request, reply, {
+            title: t("Revoke this key?", "Bu anahtar iptal edilsin mi?"),
+            question: t(
+              `Revoke the key "${key.name}" (${key.masked})? Every request with it is refused from now on; a revoked key cannot be used again.`,
+              `"${key.name}" anahtarı (${key.masked}) iptal edilsin mi? Bundan sonra onunla gelen her istek reddedilir; iptal edilen bir anahtar yeniden kullanılamaz.`,
+            ),
+            confirm: t(`Yes, revoke "${key.name}"`, `Evet, "${key.name}" iptal edilsin`),
+            back: keysPath,
+            backLabel: t("No, keep it", "Hayır, kalsın"),
+          });
+        }
+        let flash: { notice: string } | { error: string };
+        try {
+          const { name } = await apiKeys.revoke(request.dashboardKey, request.params.id);
+          flash = { notice: t(`Key "${name}" revoked.`, `"${name}" anahtarı iptal edildi.`) };
+        } catch (error) {
+          if (!(error instanceof ApiFailure)) throw error;
+          flash = { error: error.message };
+        }
+        return ctx.redirect(request, reply, `${DASHBOARD}/settings/api-keys`, flash);
+      },
+    );
+  };

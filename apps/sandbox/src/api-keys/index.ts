@@ -6,13 +6,13 @@
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerApiKeyControls } from "./api-key-controls.js";
 import type { ApiKeys } from "./api-keys.js";
-import { registerApiKeysPages } from "./api-keys-pages.js";
+import { apiKeysPages } from "./api-keys-pages.js";
 
 export function apiKeysFeature(apiKeys: ApiKeys): SandboxFeature {
   return {
     name: "api-keys",
     controlRoutes: (control, ctx) => registerApiKeyControls(control, apiKeys, ctx),
-    dashboardPages: registerApiKeysPages,
+    dashboardPages: apiKeysPages(apiKeys),
     // Keys made in the workspace go with it: a reset is a new workspace (its configured key stays).
     resetWorkspace: (apiKey) => apiKeys.forget(apiKey),
     reset: () => apiKeys.forget(),

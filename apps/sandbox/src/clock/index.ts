@@ -7,5 +7,6 @@
 export { GATEWAY_SCOPE, workspaceScope } from "../infrastructure/time/clock-scopes.js";
 export { MAX_CLOCK_ADVANCE_SECONDS, SandboxClocks } from "./clock.js";
 export { registerClockControls } from "./clock-controls.js";
+export { moveClockBy } from "./clock-moves.js";
 export type { ClockStore } from "./clock-store.js";
 export { type ClockStores, openClockStores } from "./open-clock-stores.js";

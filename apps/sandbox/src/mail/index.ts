@@ -9,6 +9,7 @@ import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { Mailer } from "./mailer.js";
 import { registerOutboxControls } from "./outbox-controls.js";
 import { outboxPages } from "./outbox-pages.js";
+import { WorkspaceMail } from "./workspace-mail.js";
 
 export { letterLinks } from "./compose.js";
 export { Mailer } from "./mailer.js";
@@ -21,10 +22,11 @@ export function mailFeature(deps: {
   readonly reportRecipients: WorkspaceSetting<readonly string[]>;
 }): SandboxFeature {
   const { mailer, reportRecipients } = deps;
+  const mail = new WorkspaceMail(mailer, reportRecipients);
   return {
     name: "mail",
-    controlRoutes: (control, ctx) => registerOutboxControls(control, { mailer, recipients: reportRecipients }, ctx),
-    dashboardPages: outboxPages(deps),
+    controlRoutes: (control, ctx) => registerOutboxControls(control, { mailer, mail }, ctx),
+    dashboardPages: outboxPages({ ...deps, mail }),
     resetWorkspace: async (apiKey) => {
       await mailer.outbox.deleteFor(workspaceTag(apiKey));
       await reportRecipients.clear(apiKey);

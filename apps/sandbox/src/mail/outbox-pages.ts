@@ -1,3 +1,4 @@
+import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import {
@@ -17,26 +18,24 @@ import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import type { Mailer } from "./mailer.js";
-import type { messageToApi } from "./outbox-controls.js";
-
-type MessageView = ReturnType<typeof messageToApi>;
+import type { MessageView, WorkspaceMail } from "./workspace-mail.js";
 
 export interface OutboxPagesDeps {
   readonly mailer: Mailer;
   readonly reportRecipients: WorkspaceSetting<readonly string[]>;
+  readonly mail: WorkspaceMail;
 }
 
 /**
  * The Outbox (every e-mail the sandbox sent, as a mail catcher shows it) and Settings → Reports (who
- * receives them). The pages read and act through the control API as the signed-in workspace.
+ * receives them). The pages read and act through the same `WorkspaceMail` as the control API.
  */
 export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
     const signedIn = { preHandler: ctx.requireSession };
     const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
     dashboard.get(`${DASHBOARD}/outbox`, signedIn, async (request, reply) => {
-      const messages = (await ctx.control(request.dashboardKey, "GET", "/_sandbox/outbox")).json()
-        .data as MessageView[];
+      const messages = await deps.mail.messages(request.dashboardKey);
       const rows = messages.map(
         (m) => html`<tr><td>${localTime(m.created_at)}</td><td>${m.to.join(", ")}</td>
           <td><a href="${DASHBOARD}/outbox/${m.id}">${m.subject}</a></td><td>${m.attachments.length || ""}</td>
@@ -58,21 +57,19 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
     });
 
     dashboard.get<{ Params: { id: string } }>(`${DASHBOARD}/outbox/:id`, signedIn, async (request, reply) => {
-      const answer = await ctx.control(
-        request.dashboardKey,
-        "GET",
-        `/_sandbox/outbox/${encodeURIComponent(request.params.id)}`,
-      );
-      if (answer.statusCode !== 200) {
+      let m: MessageView;
+      try {
+        m = await deps.mail.message(request.dashboardKey, request.params.id);
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
         return ctx.render(
           request,
           reply,
           t("E-mail not found", "E-posta bulunamadı"),
-          html`<p class="error" role="alert">${answer.json().message}</p>`,
+          html`<p class="error" role="alert">${error.message}</p>`,
           404,
         );
       }
-      const m = answer.json() as MessageView;
       const links: SafeHtml[] = m.links.map((link) => html`<li><a href="${link}">${link}</a></li>`);
       const attachments = m.attachments.map(
         (a, n) =>
@@ -150,18 +147,12 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
 
     dashboard.post(`${DASHBOARD}/settings/reports`, signedIn, async (request, reply) => {
       const entered = formField(request, "recipients") ?? "";
-      const answer = await ctx.control(request.dashboardKey, "PUT", "/_sandbox/settings/report-recipients", {
-        recipients: entered.split(/[\n\r,;]+/),
-      });
-      if (answer.statusCode !== 200) {
-        return reportsPage(
-          request,
-          reply,
-          undefined,
-          400,
-          typedAgain(entered),
-          problemsOfRefusal(answer.json(), ["recipients"]),
-        );
+      try {
+        await deps.mail.saveRecipients(request.dashboardKey, { recipients: entered.split(/[\n\r,;]+/) });
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        const problems = problemsOfRefusal(error.paymentsBody(), ["recipients"]);
+        return reportsPage(request, reply, undefined, 400, typedAgain(entered), problems);
       }
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, {
         notice: t("Recipients saved.", "Alıcılar kaydedildi."),
@@ -185,19 +176,25 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
     });
 
     dashboard.post(`${DASHBOARD}/settings/reports/test`, signedIn, async (request, reply) => {
-      const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/outbox/test");
-      // Said of this page's own box rather than of the control API's path.
-      const flash =
-        answer.statusCode === 201
-          ? { notice: t("Test e-mail sent: it is in the Outbox.", "Deneme e-postası gönderildi: giden kutusunda.") }
-          : answer.statusCode === 409
+      let flash: { notice: string } | { error: string };
+      try {
+        await deps.mail.sendTest(request.dashboardKey);
+        flash = {
+          notice: t("Test e-mail sent: it is in the Outbox.", "Deneme e-postası gönderildi: giden kutusunda."),
+        };
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        // Said of this page's own box rather than of the control API's path.
+        flash =
+          error.status === 409
             ? {
                 error: t(
                   "Nobody to send it to: add an address to Report recipients above, save, then send the test e-mail.",
                   "Gönderilecek kimse yok: yukarıdaki Rapor alıcıları kutusuna bir adres ekleyip kaydedin, sonra deneme e-postasını gönderin.",
                 ),
               }
-            : { error: answer.json().message };
+            : { error: error.message };
+      }
       return ctx.redirect(request, reply, `${DASHBOARD}/settings/reports`, flash);
     });
   };

@@ -1,5 +1,5 @@
 import { type Payment, zPaymentMethod, zPaymentStatus } from "@payspec/payments-zod";
-import { validateFields } from "@payspec/server-kit";
+import { ApiFailure, validateFields } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SandboxClocks } from "../clock/index.js";
@@ -17,6 +17,7 @@ import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { awaitsApproval } from "./dashboard-submit.js";
 import { fieldLabel } from "./field-names.js";
+import { forcePaymentStatus } from "./force-status.js";
 import type { ListingFilters } from "./list-payments.js";
 import { type BrowsedPage, browsePayments } from "./payments-browse.js";
 import {
@@ -239,7 +240,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       },
     );
 
-    // Forcing a status is the control API's job: the dashboard calls it, so the rules and messages are one.
+    // The control API forces a status through the same function: one set of rules and messages.
     confirmableAction<{ Params: { id: string } }>(
       dashboard,
       `${DASHBOARD}/payments/:id/status`,
@@ -262,14 +263,13 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
             fields: { status },
           });
         }
-        const answer = await ctx.control(
-          request.dashboardKey,
-          "POST",
-          `/_sandbox/payments/${encodeURIComponent(id)}/status`,
-          { status },
-        );
-        if (answer.statusCode !== 200)
-          return ctx.redirect(request, reply, pageOf(id), { error: answer.json().message });
+        const key = request.dashboardKey;
+        try {
+          await forcePaymentStatus(deps.payments, key, id, { status }, await now(key));
+        } catch (error) {
+          if (!(error instanceof ApiFailure)) throw error;
+          return ctx.redirect(request, reply, pageOf(id), { error: error.message });
+        }
         return reply.redirect(`${pageOf(id)}?done=forced`, 303);
       },
     );

@@ -1,5 +1,6 @@
+import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
-import { type SandboxClocks, workspaceScope } from "../clock/index.js";
+import { moveClockBy, type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { confirmed } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
@@ -132,13 +133,17 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
         const now = await deps.clocks.now(workspaceScope(key));
         seconds = Math.ceil((istanbulMidnightAfter(now) - now) / 1000);
       } else {
-        // Whole seconds the control API judges (positive, within the allowance); anything else it names.
+        // Whole seconds the clock judges (positive, within the allowance); anything else it names.
         const raw = formField(request, "amount") ?? formField(request, "seconds") ?? "";
         const unit = UNITS[formField(request, "unit") ?? "seconds"]?.[0] ?? 1;
         seconds = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) * unit : raw;
       }
-      const answer = await ctx.control(key, "POST", "/_sandbox/clock/advance", { seconds });
-      if (answer.statusCode !== 200) return notDone(ctx, request, reply, answer.json().message);
+      try {
+        await moveClockBy(deps.clocks, workspaceScope(key), "advance", { seconds });
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return notDone(ctx, request, reply, error.message);
+      }
       return reply.redirect(`${DASHBOARD}/settings?done=clock-advanced`, 303);
     });
 
