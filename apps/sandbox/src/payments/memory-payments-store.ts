@@ -31,6 +31,7 @@ import {
   type TransitionResult,
   type WorkspaceSeed,
 } from "./payments-store.js";
+import { StatusStretches } from "./status-stretches.js";
 
 interface Workspace {
   readonly accounts: Map<string, StoredAccount>;
@@ -49,6 +50,8 @@ interface Workspace {
   accountList: readonly StoredAccount[] | undefined;
   /** Its payments counted by status, method and accounts: listings' totals without a scan. */
   readonly counts: KeptCounts;
+  /** Where along the listing each status is: a status filter's page without reading every payment. */
+  readonly stretches: StatusStretches;
 }
 
 /** Due payments completed before the event loop gets a turn. */
@@ -113,6 +116,7 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     version: 0,
     accountList: undefined,
     counts: new KeptCounts(),
+    stretches: new StatusStretches(),
   };
 }
 
@@ -205,6 +209,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     ws.payments.push(payment);
     ws.byId.add(ws.payments.length - 1);
     ws.counts.add(payment);
+    ws.stretches.add(ws.payments.length - 1, payment.status);
     this.#schedule(ws, payment);
     return payment;
   }
@@ -237,6 +242,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     // History is append-only and in time order, whatever the clock did (a rewind, another instance).
     at = Math.max(at, (p.history[p.history.length - 1] as StatusChange).at);
     ws.counts.remove(p);
+    const from = p.status;
     p.status = to;
     if (restartsCountdown(p, to, cause)) p.countdownFrom = at;
     ws.counts.add(p);
@@ -256,6 +262,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     }
     ws.version++;
     ws.counts.changed(ws.version, p.seq - 1);
+    ws.stretches.move(p.seq - 1, from, to, ws.version);
     p.history.push({
       status: to,
       at,
@@ -407,8 +414,21 @@ export class MemoryPaymentsStore implements PaymentsStore {
       const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
       if (matches(p, query)) items.push(p);
     };
-    if (query.descending) for (let i = hi - 1; i >= lo && items.length < query.limit; i--) take(i);
-    else for (let i = lo; i < hi && items.length < query.limit; i++) take(i);
+    // A status (the approvals queue's is pending) skips the stretches that cannot hold it.
+    const status = query.status ?? (query.awaitingApproval ? "pending" : undefined);
+    const skips = (i: number) =>
+      status !== undefined && !ws.stretches.mayHold(StatusStretches.stretchOf(i), status, query.asOfVersion);
+    if (query.descending) {
+      for (let i = hi - 1; i >= lo && items.length < query.limit; i--) {
+        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i));
+        else take(i);
+      }
+    } else {
+      for (let i = lo; i < hi && items.length < query.limit; i++) {
+        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i) + 1) - 1;
+        else take(i);
+      }
+    }
     if (!query.countTotal) return { items };
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, hi - startOfListing);

@@ -296,4 +296,58 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.getByRole("cell", { name: /No payments yet/ }).count()).toBe(1);
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).status).toBe(404);
   });
+
+  for (const [width, language] of [
+    [1366, "en"],
+    [390, "tr"],
+  ] as const)
+    it(`rejects several waiting payments at once after asking, at ${width} px in ${language}`, async () => {
+      const words = {
+        en: {
+          select: "Select",
+          reject: "Reject the selected payments",
+          yes: "Yes, reject",
+          done: "Rejected 2 payments",
+        },
+        tr: { select: "Seç:", reject: "Seçilen ödemeleri reddet", yes: "Evet, reddet", done: "2 ödeme reddedildi" },
+      }[language];
+      await d.page.setViewportSize({ width, height: 900 });
+      await d.signIn();
+      if (language === "tr") await d.context.setExtraHTTPHeaders({ "accept-language": "tr-TR,tr;q=0.9" });
+      expect(
+        (await d.h.call("PUT", "/_sandbox/settings/approval-workflow", { key: KEY, json: { enabled: true } })).status,
+      ).toBe(200);
+      const [from, to] = (await d.h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id);
+      const ids: string[] = [];
+      for (const amount of [1_000, 2_000, 3_000]) {
+        const made = await d.h.control("/payments", {
+          amount,
+          currency: "TRY",
+          method: "eft",
+          from_account: from,
+          to_account: to,
+        });
+        ids.push(made.body.id);
+      }
+      const [a, b, c] = ids as [string, string, string];
+      await d.page.goto(`${d.url}/approvals`);
+      await d.page.getByRole("checkbox", { name: `${words.select} ${a}` }).check();
+      await d.page.getByRole("checkbox", { name: `${words.select} ${c}` }).check();
+      await d.page.getByRole("button", { name: words.reject }).click();
+      // The question names the count and the sum; nothing is rejected until it is answered.
+      const question = await d.page.locator("#confirm-question").textContent();
+      expect(question).toContain(language === "tr" ? "2 ödeme (toplam 40,00" : "2 payments (40.00");
+      expect([await apiStatus(a), await apiStatus(c)]).toEqual(["pending", "pending"]);
+      await d.page.getByRole("button", { name: words.yes }).click();
+      expect(await d.page.getByRole("status").textContent()).toContain(words.done);
+      expect([await apiStatus(a), await apiStatus(b), await apiStatus(c)]).toEqual([
+        "cancelled",
+        "pending",
+        "cancelled",
+      ]);
+      // The one left still waits in the queue, and only it.
+      const rows = d.page.getByRole("table").first().locator("tbody tr");
+      expect(await rows.count()).toBe(1);
+      expect(await rows.first().textContent()).toContain(b);
+    });
 });

@@ -103,6 +103,18 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
   beforeEach(async () => {
     paymentId = (await d.create(KEY, { reference: "INV-2026-0007", description: "Kira ödemesi — İzmir" })).id;
     await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
+    // One dashboard payment waiting for an approver: the Approvals page shows its row, its tick box
+    // and its Approve and Reject buttons, measured like every other target.
+    const [from, to] = (await d.h.accounts()).filter((a) => a.currency === "TRY").map((a) => a.id);
+    const waiting = await d.h.control("/payments", {
+      amount: 2_500,
+      currency: "TRY",
+      method: "eft",
+      from_account: from,
+      to_account: to,
+      description: "Şirket aidatı — Iğdır",
+    });
+    expect(waiting.body.status).toBe("pending");
   });
 
   for (const { size, language } of COMBINATIONS)
@@ -161,6 +173,13 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
           .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
           .click();
         results.push(await check("cancel confirmation", `${shotName}-confirm`, size.name === "phone"));
+        // And rejecting from the Approvals page asks its own question.
+        await d.page.goto(`${d.url}/approvals`);
+        await d.page
+          .getByRole("button", { name: language.name === "tr" ? /^Reddet:/ : /^Reject / })
+          .first()
+          .click();
+        results.push(await check("reject confirmation", `${shotName}-reject-confirm`, size.name === "phone"));
         expect(
           results.filter(
             (r) =>
