@@ -194,19 +194,32 @@ async function confirmRejection(
   const totals = new Map<string, number>();
   for (const p of chosen) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amount);
   const amounts = [...totals].map(([currency, amount]) => money(amount, currency)).join(", ");
-  const what =
-    ids.length === 1
-      ? t(`payment ${ids[0]}`, `${ids[0]} ödemesi`)
-      : t(`${plural(ids.length, "payment", "ödeme")}`, `${plural(ids.length, "payment", "ödeme")}`);
+  const single = ids.length === 1 ? ids[0] : undefined;
   return confirmPage(ctx, request, reply, {
-    title: t("Reject these payments?", "Bu ödemeler reddedilsin mi?"),
-    question: t(
-      `Reject ${what}${amounts ? ` (${amounts} in all)` : ""}? A rejected payment is cancelled and cannot be sent again: make a new one instead.`,
-      `${what}${amounts ? ` (toplam ${amounts})` : ""} reddedilsin mi? Reddedilen ödeme iptal edilir ve yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
-    ),
+    title:
+      single === undefined
+        ? t("Reject these payments?", "Bu ödemeler reddedilsin mi?")
+        : t("Reject this payment?", "Bu ödeme reddedilsin mi?"),
+    question: `${
+      single === undefined
+        ? t(
+            `Reject ${plural(ids.length, "payment", "ödeme")}${amounts ? ` (${amounts} in all)` : ""}?`,
+            `${plural(ids.length, "payment", "ödeme")}${amounts ? ` (toplam ${amounts})` : ""} reddedilsin mi?`,
+          )
+        : t(
+            `Reject payment ${single}${amounts ? ` of ${amounts}` : ""}?`,
+            `${amounts ? `${amounts} tutarındaki ` : ""}${single} ödemesi reddedilsin mi?`,
+          )
+    } ${t(
+      "A rejected payment is cancelled and cannot be sent again: make a new one instead.",
+      "Reddedilen ödeme iptal edilir ve yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.",
+    )}`,
     confirm: t("Yes, reject", "Evet, reddet"),
     back: `${DASHBOARD}/approvals`,
-    backLabel: t("No, keep them waiting", "Hayır, beklemeye devam etsin"),
+    backLabel:
+      single === undefined
+        ? t("No, keep them waiting", "Hayır, beklemeye devam etsinler")
+        : t("No, keep it waiting", "Hayır, beklemeye devam etsin"),
     fields: { decision: "reject", chosen: ids.join(" ") },
   });
 }

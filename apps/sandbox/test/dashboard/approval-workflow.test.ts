@@ -333,7 +333,9 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
       await d.page.goto(`${d.url}/approvals`);
       await d.page.getByRole("checkbox", { name: `${words.select} ${a}` }).check();
       await d.page.getByRole("checkbox", { name: `${words.select} ${c}` }).check();
+      await d.page.screenshot({ path: `${SHOTS}approvals-ticked-${language}-${width}.png`, fullPage: true });
       await d.page.getByRole("button", { name: words.reject }).click();
+      await d.page.screenshot({ path: `${SHOTS}approvals-reject-question-${language}-${width}.png`, fullPage: true });
       // The question names the count and the sum; nothing is rejected until it is answered.
       const question = await d.page.locator("#confirm-question").textContent();
       expect(question).toContain(language === "tr" ? "2 ödeme (toplam 40,00" : "2 payments (40.00");

@@ -135,7 +135,8 @@ it("lets the submitter withdraw their own payment under four eyes, and refuses t
   expect(own).toMatch(new RegExp(`name="reject" value="${mine}"`));
   expect(own).not.toMatch(new RegExp(`name="only" value="${mine}"`));
   const asked = await submitter.post("/approvals", { _csrf: await submitter.token("/approvals"), reject: mine });
-  expect(asked.text).toContain(`Reject payment ${mine} (1.00 TRY in all)?`);
+  expect(asked.text).toContain(`Reject payment ${mine} of 1.00 TRY?`);
+  expect(asked.text).toContain("Reject this payment?");
   const token = asked.text.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? "";
   await submitter.post("/approvals", { _csrf: token, confirm: "yes", decision: "reject", chosen: mine });
   expect(await status(mine)).toBe("cancelled");
