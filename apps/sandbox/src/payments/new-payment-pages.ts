@@ -185,46 +185,8 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       const checked = validateFields(zPaymentCreate, candidate(values));
       const cardNumbers = cardNumberProblems(values);
       const rules = ruleProblems(values, await deps.payments.accounts(key));
-      if (!checked.ok || Object.keys(cardNumbers).length > 0 || Object.keys(rules).length > 0) {
-        const problems = checked.ok ? {} : { ...checked.problems };
-        if (values.method === DIRECT_DEBIT) {
-          problems.method = t(
-            "Direct debit is listed by the dashboard, but the API accepts only bank transfer, card, virtual account and EFT: choose one of those.",
-            "Otomatik ödeme talimatı panelde listelenir, ama API yalnızca havale, kart, sanal hesap ve EFT kabul eder: bunlardan birini seçin.",
-          );
-        }
-        // The spec's pattern for description and reference, in words rather than as its regex.
-        for (const field of ["description", "reference"] as const) {
-          if (problems[field] && firstUnstorableField(values[field]) !== undefined)
-            problems[field] = t(
-              "Remove the NUL character or lone surrogate: no text can hold it.",
-              "NUL karakterini ya da tek başına kalmış vekil karakteri silin: hiçbir metin onu tutamaz.",
-            );
-        }
-        for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
-        if (problems.currency && !isCurrencyCode(values.currency))
-          problems.currency = t(
-            "Choose a currency: three capital letters, such as TRY.",
-            "Bir para birimi seçin: TRY gibi üç büyük harf.",
-          );
-        const amount = candidate(values).amount;
-        if (problems.amount && typeof amount === "number")
-          // A bound, said in the money people typed rather than in minor units ("At least 1.").
-          problems.amount = t(
-            `Enter an amount of at least ${money(1, values.currency ?? "")}.`,
-            `En az ${money(1, values.currency ?? "")} tutarında bir tutar girin.`,
-          );
-        else if (
-          problems.amount &&
-          !isCurrencyCode(values.currency) &&
-          typedAmount(values.amount ?? "", activeLocale())
-        )
-          // The amount reads well; only the currency's decimals are unknown: the currency's error says it.
-          delete problems.amount;
-        else if (problems.amount) problems.amount = amountHint(values.currency);
-        // The schema's word on a box first (its value is not even well-formed), then the rules'.
-        return show(request, reply, shownAgain(values), { ...rules, ...problems, ...cardNumbers });
-      }
+      const problems = formProblems(values, checked, rules, cardNumbers);
+      if (problems || !checked.ok) return show(request, reply, shownAgain(values), problems ?? {});
       const input: PaymentCreate = checked.data;
       // A payment the debit account cannot cover now fails when it completes, unless money arrives
       // first: say so before it is made, and make it only when asked again.
@@ -251,6 +213,53 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
     });
   };
+}
+
+/**
+ * Every problem of a submitted form in plain words (the schema's, the card-number check's, the
+ * rules'), or undefined when there is none.
+ */
+function formProblems(
+  values: FormValues,
+  checked: { readonly ok: true } | { readonly ok: false; readonly problems: Readonly<Record<string, string>> },
+  rules: FieldProblems,
+  cardNumbers: FieldProblems,
+): FieldProblems | undefined {
+  if (checked.ok && Object.keys(cardNumbers).length === 0 && Object.keys(rules).length === 0) return undefined;
+  const problems: Record<string, string> = checked.ok ? {} : { ...checked.problems };
+  if (values.method === DIRECT_DEBIT) {
+    problems.method = t(
+      "Direct debit is listed by the dashboard, but the API accepts only bank transfer, card, virtual account and EFT: choose one of those.",
+      "Otomatik ödeme talimatı panelde listelenir, ama API yalnızca havale, kart, sanal hesap ve EFT kabul eder: bunlardan birini seçin.",
+    );
+  }
+  // The spec's pattern for description and reference, in words rather than as its regex.
+  for (const field of ["description", "reference"] as const) {
+    if (problems[field] && firstUnstorableField(values[field]) !== undefined)
+      problems[field] = t(
+        "Remove the NUL character or lone surrogate: no text can hold it.",
+        "NUL karakterini ya da tek başına kalmış vekil karakteri silin: hiçbir metin onu tutamaz.",
+      );
+  }
+  for (const [field, message] of Object.entries(problems)) problems[field] = inWords(message);
+  if (problems.currency && !isCurrencyCode(values.currency))
+    problems.currency = t(
+      "Choose a currency: three capital letters, such as TRY.",
+      "Bir para birimi seçin: TRY gibi üç büyük harf.",
+    );
+  const amount = candidate(values).amount;
+  if (problems.amount && typeof amount === "number")
+    // A bound, said in the money people typed rather than in minor units ("At least 1.").
+    problems.amount = t(
+      `Enter an amount of at least ${money(1, values.currency ?? "")}.`,
+      `En az ${money(1, values.currency ?? "")} tutarında bir tutar girin.`,
+    );
+  else if (problems.amount && !isCurrencyCode(values.currency) && typedAmount(values.amount ?? "", activeLocale()))
+    // The amount reads well; only the currency's decimals are unknown: the currency's error says it.
+    delete problems.amount;
+  else if (problems.amount) problems.amount = amountHint(values.currency);
+  // The schema's word on a box first (its value is not even well-formed), then the rules'.
+  return { ...rules, ...problems, ...cardNumbers };
 }
 
 function newPaymentForm(
