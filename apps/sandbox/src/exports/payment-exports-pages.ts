@@ -72,16 +72,23 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
       const started = await start(request, reply, "csv");
       if (!started) return reply;
       const body = new PassThrough();
+      // Whether the reader went away before the file was whole: heard before the pipeline is torn
+      // down, so a listing that fails (the reader still there) is told from a reader that left.
+      let gone = false;
+      reply.raw.once("close", () => {
+        gone = !reply.raw.writableFinished;
+      });
       void reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", attachmentHeader(started.name))
         .send(body);
-      // A reader that goes away ends the pipeline with an error; there is no one left to tell.
+      // Either way the writing stops with an error; there is no one to tell but the metrics.
       const outcome = await writePaymentsCsv(started.payments, body).then(
         () => "completed" as const,
         () => {
+          const readerLeft = gone;
           body.destroy();
-          return reply.raw.writableFinished ? ("failed" as const) : ("abandoned" as const);
+          return readerLeft ? ("abandoned" as const) : ("failed" as const);
         },
       );
       deps.metrics.downloadEnded("csv", outcome);
