@@ -1,8 +1,8 @@
-import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { Reconciliations } from "./reconciliations.js";
+import { sendReportDownload } from "./report-download.js";
 import { registerStatementUpload, statementBytes } from "./statement-upload.js";
 
 /**
@@ -52,13 +52,7 @@ export function registerReconciliationControls(
       const { id } = request.params;
       const write = await reconciliations.report(workspace, id);
       if (!write) throw noRun();
-      const body = new PassThrough();
-      reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="reconciliation-${id}.csv"`)
-        .send(body);
-      await write(body);
-      return reply;
+      return sendReportDownload(reply, id, write);
     },
   );
 }

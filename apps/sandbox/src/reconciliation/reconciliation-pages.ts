@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
@@ -17,6 +16,7 @@ import { dateTime, money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { Reconciliations, RunSummaryView } from "./reconciliations.js";
+import { sendReportDownload } from "./report-download.js";
 import { STATEMENT_MAX_BYTES } from "./statement-file.js";
 import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.js";
 
@@ -181,13 +181,7 @@ export const reconciliationPages =
         const { id } = request.params;
         const write = await reconciliations.report(request.dashboardKey, id);
         if (!write) return reconciliationPage(request, reply, 404);
-        const body = new PassThrough();
-        reply
-          .type("text/csv; charset=utf-8")
-          .header("content-disposition", `attachment; filename="reconciliation-${id}.csv"`)
-          .send(body);
-        await write(body);
-        return reply;
+        return sendReportDownload(reply, id, write);
       },
     );
   };

@@ -5,6 +5,7 @@ import { freshDatabase, onPostgres, TEST_SECRET } from "../../../test/support/te
 import { memoryStores, postgresStores, type SandboxStores } from "../../index.js";
 import { SandboxSecret } from "../../infrastructure/secret/sandbox-secret.js";
 import { EXPORT_PAGE } from "../index.js";
+import { downloadsEnded } from "./support/download-counts.js";
 
 /**
  * A CSV download whose listing fails after its first page (the database went away) ends as
@@ -55,14 +56,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-async function csvDownloads(outcome: "completed" | "abandoned" | "failed"): Promise<number> {
-  const text = await (await fetch(`${h.url}/metrics`)).text();
-  const line = new RegExp(
-    `^payspec_sandbox_dashboard_downloads_total\\{format="csv",outcome="${outcome}"\\} (\\d+)$`,
-    "m",
-  );
-  return Number(line.exec(text)?.[1] ?? 0);
-}
+const csvDownloads = (outcome: "completed" | "abandoned" | "failed") => downloadsEnded(h.url, "csv", outcome);
 
 it("counts a CSV download whose listing failed midway as failed, and a whole one as completed", async () => {
   const cookie = [...browser.cookies].map(([n, v]) => `${n}=${v}`).join("; ");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DashboardHttp } from "../../../test/support/dashboard-http.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "../../../test/support/harness.js";
+import { downloadsEnded } from "./support/download-counts.js";
 
 /**
  * A long PDF export shares the process: other requests are answered while it runs, and a reader
@@ -46,15 +47,7 @@ it("answers another workspace's request while a long PDF export is still being w
   expect(events).toEqual(["export started", "other answered", "export done"]);
 }, 120_000);
 
-/** The sandbox's count of PDF downloads that ended with `outcome`, read from its `/metrics`. */
-async function pdfDownloads(outcome: "completed" | "abandoned" | "failed"): Promise<number> {
-  const text = await (await fetch(`${h.url}/metrics`)).text();
-  const line = new RegExp(
-    `^payspec_sandbox_dashboard_downloads_total\\{format="pdf",outcome="${outcome}"\\} (\\d+)$`,
-    "m",
-  );
-  return Number(line.exec(text)?.[1] ?? 0);
-}
+const pdfDownloads = (outcome: "completed" | "abandoned" | "failed") => downloadsEnded(h.url, "pdf", outcome);
 
 it("stops writing the PDF once the reader goes away, and counts it as abandoned", async () => {
   const completedBefore = await pdfDownloads("completed");
