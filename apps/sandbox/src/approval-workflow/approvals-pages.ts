@@ -75,9 +75,10 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
       ? html`<span>${t("You submitted it: another person approves it.", "Siz gönderdiniz: başka biri onaylar.")}</span> ${reject}`
       : html`<input type="checkbox" name="ids" value="${p.id}" aria-label="${t("Select", "Seç:")} ${p.id}">
           <button type="submit" name="only" value="${p.id}" class="primary" aria-label="${t("Approve", "Onayla:")} ${p.id}">${t("Approve", "Onayla")}</button> ${reject}`;
-    return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td>${localTime(p.created_at)}</td>
-      <td class="money">${money(p.amount, p.currency)}</td><td>${account(p.from_account)}</td><td>${account(p.to_account)}</td>
-      <td>${p.reference ?? ""}</td><td>${p.description ?? ""}</td><td>${choose}</td></tr>`;
+    // The decision right after what is decided on: on a phone the table's first columns are what shows.
+    return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
+      <td>${choose}</td><td>${account(p.from_account)}</td><td>${account(p.to_account)}</td>
+      <td>${p.reference ?? ""}</td><td>${p.description ?? ""}</td><td>${localTime(p.created_at)}</td></tr>`;
   });
   const approvable = waiting.payments.length - own.size;
   return ctx.render(
@@ -94,8 +95,8 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
     )}</p>
     <form method="post" action="${DASHBOARD}/approvals"><input type="hidden" name="_csrf" value="${ctx.csrf(request)}">
     <div class="scroll" tabindex="0" role="region" aria-label="${t("Waiting for approval", "Onay bekleyenler")}">
-    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th>
-      <th class="money">${t("Amount", "Tutar")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${t("Decision", "Karar")}</th></tr></thead>
+    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Decision", "Karar")}</th>
+      <th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th></tr></thead>
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table></div>
     ${
       approvable > 1
