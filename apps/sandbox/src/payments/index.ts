@@ -79,7 +79,7 @@ export { listingFilters, listPayments, openListing } from "./list-payments.js";
 export { openPaymentsStores, type PaymentsStores } from "./open-payments-stores.js";
 export { registerPaymentsApi } from "./payments-api.js";
 export { browsePayments } from "./payments-browse.js";
-export { filtersOf } from "./payments-pages.js";
+export { filtersOf, paymentPagePath } from "./payments-pages.js";
 export {
   type Actor,
   type PaymentRecord,

@@ -99,6 +99,11 @@ const DONE: Record<string, readonly [string, string]> = {
   created: ["Payment created.", "Ödeme oluşturuldu."],
 };
 
+/** A payment's own page in the dashboard (where its actions answer back to). */
+export function paymentPagePath(id: string): string {
+  return `${DASHBOARD}/payments/${encodeURIComponent(id)}`;
+}
+
 export interface PaymentsPagesDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
@@ -164,8 +169,6 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
       );
     });
 
-    const pageOf = (id: string) => `${DASHBOARD}/payments/${encodeURIComponent(id)}`;
-
     const detail = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
       const key = request.dashboardKey;
       await ctx.catchUp(key);
@@ -208,7 +211,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         await ctx.catchUp(key);
         if (!confirmed(request)) {
           const payment = await deps.payments.payment(key, id);
-          if (!payment) return reply.redirect(pageOf(id), 303);
+          if (!payment) return reply.redirect(paymentPagePath(id), 303);
           return confirmPage(ctx, request, reply, {
             title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
             question: t(
@@ -216,7 +219,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
               `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
             ),
             confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
-            back: pageOf(id),
+            back: paymentPagePath(id),
             backLabel: t("No, keep it", "Hayır, kalsın"),
           });
         }
@@ -229,14 +232,14 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
           "dashboard",
         );
         if (!result.ok) {
-          return ctx.redirect(request, reply, pageOf(id), {
+          return ctx.redirect(request, reply, paymentPagePath(id), {
             error: t(
               `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
               `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
             ),
           });
         }
-        return reply.redirect(`${pageOf(id)}?done=cancelled`, 303);
+        return reply.redirect(`${paymentPagePath(id)}?done=cancelled`, 303);
       },
     );
 
@@ -250,7 +253,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         const status = formField(request, "status") ?? "";
         if (!confirmed(request)) {
           const payment = await deps.payments.payment(request.dashboardKey, id);
-          if (!payment) return reply.redirect(pageOf(id), 303);
+          if (!payment) return reply.redirect(paymentPagePath(id), 303);
           return confirmPage(ctx, request, reply, {
             title: t("Force this status?", "Bu durum zorla verilsin mi?"),
             question: t(
@@ -258,7 +261,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
               `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
             ),
             confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
-            back: pageOf(id),
+            back: paymentPagePath(id),
             backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
             fields: { status },
           });
@@ -268,9 +271,9 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
           await forcePaymentStatus(deps.payments, key, id, { status }, await now(key));
         } catch (error) {
           if (!(error instanceof ApiFailure)) throw error;
-          return ctx.redirect(request, reply, pageOf(id), { error: error.message });
+          return ctx.redirect(request, reply, paymentPagePath(id), { error: error.message });
         }
-        return reply.redirect(`${pageOf(id)}?done=forced`, 303);
+        return reply.redirect(`${paymentPagePath(id)}?done=forced`, 303);
       },
     );
   };

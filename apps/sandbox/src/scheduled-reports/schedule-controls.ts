@@ -33,6 +33,15 @@ export function deliveryToApi(delivery: ScheduleDelivery) {
   };
 }
 
+/** A schedule with its latest deliveries, as the control API and the schedule's page show it (404 ApiFailure when none). */
+export async function scheduleWithDeliveries(schedules: ReportSchedules, workspace: string, id: string) {
+  const schedule = await schedules.get(workspace, id);
+  return {
+    ...scheduleToApi(schedule),
+    deliveries: (await schedules.deliveries(workspace, schedule.id)).map(deliveryToApi),
+  };
+}
+
 /** Report schedules on the control API: what the dashboard's Schedules pages do, scriptable in tests. */
 export function registerScheduleControls(
   control: FastifyInstance,
@@ -49,14 +58,9 @@ export function registerScheduleControls(
     data: (await schedules.list(workspaceOf(request, "Report schedules"))).map(scheduleToApi),
   }));
 
-  control.get<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request) => {
-    const key = workspaceOf(request, "A report schedule");
-    const schedule = await schedules.get(key, request.params.id);
-    return {
-      ...scheduleToApi(schedule),
-      deliveries: (await schedules.deliveries(key, schedule.id)).map(deliveryToApi),
-    };
-  });
+  control.get<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request) =>
+    scheduleWithDeliveries(schedules, workspaceOf(request, "A report schedule"), request.params.id),
+  );
 
   control.put<{ Params: { id: string } }>("/_sandbox/schedules/:id", async (request) =>
     scheduleToApi(await schedules.replace(workspaceOf(request, "A report schedule"), request.params.id, request.body)),

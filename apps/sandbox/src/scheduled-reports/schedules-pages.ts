@@ -19,7 +19,7 @@ import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import { filterWords, type NamedAccount } from "../payments/index.js";
 import type { ReportSchedules } from "./report-schedules.js";
-import { deliveryToApi, scheduleToApi } from "./schedule-controls.js";
+import { scheduleToApi, scheduleWithDeliveries } from "./schedule-controls.js";
 import { weekdayName, weekdayNames } from "./weekday-names.js";
 
 type ScheduleView = ReturnType<typeof scheduleToApi>;
@@ -178,11 +178,9 @@ export const schedulesPages =
       /** A refused edit: what was typed, and what is wrong with it. */
       refused?: { readonly entered: Partial<ScheduleView>; readonly problems: FormProblems },
     ) {
-      let s: ScheduleView & { deliveries: ReturnType<typeof deliveryToApi>[] };
+      let s: Awaited<ReturnType<typeof scheduleWithDeliveries>>;
       try {
-        const schedule = await schedules.get(request.dashboardKey, request.params.id);
-        const deliveries = await schedules.deliveries(request.dashboardKey, schedule.id);
-        s = { ...scheduleToApi(schedule), deliveries: deliveries.map(deliveryToApi) };
+        s = await scheduleWithDeliveries(schedules, request.dashboardKey, request.params.id);
       } catch (error) {
         return ctx.render(
           request,
