@@ -1,31 +1,37 @@
 #!/usr/bin/env node
-import { coverageTable } from "./coverage.js";
-import { NoAnswer } from "./exchange.js";
+import { CannotRun } from "./cannot-run.js";
 import { parseOptions, USAGE, UsageError } from "./options.js";
-import { PACT_USAGE, runPactCommand } from "./pact/pact-command.js";
-import { PROXY_USAGE, runProxyCommand } from "./proxy/proxy-command.js";
-import { progressLine, summary } from "./reporters/console-reporter.js";
-import { writeJson, writeJunit } from "./reporters/file-reporters.js";
-import { CannotRun, runVerification } from "./runner.js";
+
+// What a run needs (the specs, their validators, the HTTP client, the reporters) is loaded once the
+// options are read: --help and a mistyped option answer at once, not after a second of loading.
+const pactCommand = () => import("./pact/pact-command.js");
+const proxyCommand = () => import("./proxy/proxy-command.js");
 
 /** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
   const pactMode = argv[0] === "pact";
-  const usage = proxyMode ? PROXY_USAGE : pactMode ? PACT_USAGE : USAGE;
   const help = proxyMode
     ? "payspec-verify proxy --help"
     : pactMode
       ? "payspec-verify pact --help"
       : "payspec-verify --help";
   if (argv.includes("--help") || argv.includes("-h")) {
+    const usage = proxyMode ? (await proxyCommand()).PROXY_USAGE : pactMode ? (await pactCommand()).PACT_USAGE : USAGE;
     process.stdout.write(`${usage}\n`);
     return 0;
   }
   try {
-    if (proxyMode) return await runProxyCommand(argv.slice(1));
-    if (pactMode) return await runPactCommand(argv.slice(1));
+    if (proxyMode) return await (await proxyCommand()).runProxyCommand(argv.slice(1));
+    if (pactMode) return await (await pactCommand()).runPactCommand(argv.slice(1));
     const options = parseOptions(argv);
+    const [{ runVerification }, { progressLine, summary }, { writeJson, writeJunit }, { coverageTable }] =
+      await Promise.all([
+        import("./runner.js"),
+        import("./reporters/console-reporter.js"),
+        import("./reporters/file-reporters.js"),
+        import("./coverage.js"),
+      ]);
     const tty = process.stdout.isTTY === true;
     const report = await runVerification(options, (result, index, total) =>
       process.stdout.write(progressLine(result, index, total, tty)),
@@ -48,6 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`payspec verify could not run: ${error.message}\n`);
       return 2;
     }
+    const { NoAnswer } = await import("./exchange.js");
     if (error instanceof NoAnswer) {
       process.stderr.write(
         `payspec verify could not run: the provider did not answer ${error.request.method} ${error.request.path} (${error.message}); check that it is up and reachable, or raise --timeout-ms.\n`,

@@ -45,6 +45,11 @@ interface KnownFault {
   /** A fresh rule per run: some faults keep state (the page before, the references seen). */
   readonly rule: () => FaultRule;
   readonly caughtBy: string;
+  /**
+   * The check whose requests meet the fault, run alone with `--only` (the run's findings about card
+   * data and credentials come with it): `caughtBy` itself unless it judges what other checks received.
+   */
+  readonly meetsIt?: string;
   readonly saying: string | RegExp;
 }
 
@@ -150,6 +155,7 @@ const FAULTS: readonly KnownFault[] = [
       },
     }),
     caughtBy: "sensitive.card-data",
+    meetsIt: "positive.createCardPayment",
     saying: 'a "cvc" field at cvc',
   },
   {
@@ -169,6 +175,7 @@ const FAULTS: readonly KnownFault[] = [
       },
     }),
     caughtBy: "sensitive.card-data",
+    meetsIt: "negative.createCardPayment",
     saying: /card number the run sent|passes Luhn/,
   },
   {
@@ -436,8 +443,10 @@ const FAULTS: readonly KnownFault[] = [
 ];
 
 describe("the verifier reports each fault through the check that should catch it", () => {
-  it.each(FAULTS)("$fault: caught by $caughtBy", async ({ profile, rule, caughtBy, saying }) => {
-    const report = await verifyThroughProxy(profile, rule());
+  // Each fault's check alone, not a whole run per fault: the control case below shows that the other
+  // checks pass a faithful provider, and a whole run for each of 27 faults was a tenth of the check's time.
+  it.each(FAULTS)("$fault: caught by $caughtBy", async ({ profile, rule, caughtBy, meetsIt, saying }) => {
+    const report = await verifyThroughProxy(profile, rule(), ["--only", meetsIt ?? caughtBy]);
     const said = failedChecks(report)[caughtBy]?.join("\n") ?? "";
     if (typeof saying === "string") expect(said).toContain(saying);
     else expect(said).toMatch(saying);
