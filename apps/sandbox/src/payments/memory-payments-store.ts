@@ -31,6 +31,7 @@ import {
   type TransitionResult,
   type WorkspaceSeed,
 } from "./payments-store.js";
+import { SearchStretches } from "./search-stretches.js";
 import { StatusStretches } from "./status-stretches.js";
 
 interface Workspace {
@@ -52,6 +53,7 @@ interface Workspace {
   readonly counts: KeptCounts;
   /** Where along the listing each status is: a status filter's page without reading every payment. */
   readonly stretches: StatusStretches;
+  readonly searchStretches: SearchStretches;
 }
 
 /** Due payments completed before the event loop gets a turn. */
@@ -117,6 +119,7 @@ function emptyWorkspace(seed: WorkspaceSeed): Workspace {
     accountList: undefined,
     counts: new KeptCounts(),
     stretches: new StatusStretches(),
+    searchStretches: new SearchStretches(),
   };
 }
 
@@ -210,6 +213,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     ws.byId.add(ws.payments.length - 1);
     ws.counts.add(payment);
     ws.stretches.add(ws.payments.length - 1, payment.status);
+    ws.searchStretches.add(ws.payments.length - 1, searchText(payment));
     this.#schedule(ws, payment);
     return payment;
   }
@@ -414,10 +418,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
       const p = asOf(payments[i] as StoredPayment, query.asOfVersion);
       if (matches(p, query)) items.push(p);
     };
-    // A status (the approvals queue's is pending) skips the stretches that cannot hold it.
+    // A status (the approvals queue's is pending) and a search skip the stretches that cannot hold them.
     const status = query.status ?? (query.awaitingApproval ? "pending" : undefined);
+    const pieces = query.search === undefined ? undefined : SearchStretches.piecesOf(query.search);
     const skips = (i: number) =>
-      status !== undefined && !ws.stretches.mayHold(StatusStretches.stretchOf(i), status, query.asOfVersion);
+      (status !== undefined && !ws.stretches.mayHold(StatusStretches.stretchOf(i), status, query.asOfVersion)) ||
+      (pieces !== undefined && !ws.searchStretches.mayHold(StatusStretches.stretchOf(i), pieces));
     if (query.descending) {
       for (let i = hi - 1; i >= lo && items.length < query.limit; i--) {
         if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i));
@@ -439,7 +445,8 @@ export class MemoryPaymentsStore implements PaymentsStore {
     else if (filtered) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
-        if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
+        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i) + 1) - 1;
+        else if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
       }
     }
     return { items, total };

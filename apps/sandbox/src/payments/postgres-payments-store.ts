@@ -36,6 +36,13 @@ const searchText = (row: string) =>
 const SEARCH_TEXT = searchText("q");
 
 /**
+ * A search as a LIKE pattern (its words anywhere in the text, `%` and `_` taken as themselves): the
+ * form the trigram index of migration 0014 answers; strpos() would read every payment.
+ */
+const searchPattern = (search: string | undefined) =>
+  search === undefined ? null : `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+
+/**
  * A payment's state at a listing's snapshot: its last history entry at or before `version`, looked
  * up through the history's key (a `LEFT JOIN LATERAL`; no row when nothing changed by then), only
  * where `when` holds.
@@ -747,7 +754,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
         ? `SELECT * FROM payments p WHERE ${within}`
         : `(SELECT * FROM payments p WHERE ${within} AND ${narrowed} AND p.version <= $4
               AND ($8::text IS NULL OR p.method = $8) AND ($9::text IS NULL OR p.from_account = $9 OR p.to_account = $9)
-              AND ($10::text IS NULL OR strpos(${searchText("p")}, $10) > 0)
+              AND ($10::text IS NULL OR ${searchText("p")} LIKE $10)
             ORDER BY p.seq ${order}${limit})
            UNION ALL
            (SELECT * FROM payments p WHERE ${within} AND p.version > $4)`;
@@ -759,7 +766,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       WHERE ($7::text IS NULL OR ${statusThen} = $7)
         AND ($8::text IS NULL OR q.method = $8)
         AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
-        AND ($10::text IS NULL OR strpos(${SEARCH_TEXT}, $10) > 0)
+        AND ($10::text IS NULL OR ${SEARCH_TEXT} LIKE $10)
         AND ($11::boolean IS NULL OR (${statusThen} = 'pending' AND q.countdown_from IS NULL))`;
     // A date range is a run of seqs (see #seqRange): the listing then reads by its key.
     const range = await this.#seqRange(workspace, query.createdFrom, query.createdTo);
@@ -774,7 +781,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       query.status ?? null,
       query.method ?? null,
       query.account ?? null,
-      query.search ?? null,
+      searchPattern(query.search),
       query.awaitingApproval ? true : null,
     ];
     type Row = PaymentRow & {
@@ -881,7 +888,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
          WHERE p.workspace = $1 AND p.seq > $8 AND p.seq <= $2 AND p.created_at >= $3 AND p.created_at <= $4
            AND ($5::text IS NULL OR p.method = $5)
            AND ($6::text IS NULL OR p.from_account = $6 OR p.to_account = $6)
-           AND ($7::text IS NULL OR strpos(${searchText("p")}, $7) > 0)`,
+           AND ($7::text IS NULL OR ${searchText("p")} LIKE $7)`,
         [
           workspace,
           seqs.upTo,
@@ -889,7 +896,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
           query.createdTo ?? Number.MAX_SAFE_INTEGER,
           query.method ?? null,
           query.account ?? null,
-          query.search ?? null,
+          searchPattern(query.search),
           seqs.after,
         ],
       );

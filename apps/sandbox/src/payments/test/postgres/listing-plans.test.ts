@@ -2,6 +2,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freshDatabase } from "../../../../test/support/test-stores.js";
 import { openPool } from "../../../infrastructure/postgres/pool.js";
+import { foldForSearch } from "../../../infrastructure/text/search-fold.js";
 import type { PaymentQuery } from "../../payments-store.js";
 import { PostgresPaymentsStore } from "../../postgres-payments-store.js";
 import { seedWorkspace } from "../../seed.js";
@@ -67,6 +68,7 @@ beforeAll(async () => {
     from_account: "CASE WHEN g % 2 = 0 THEN p.from_account ELSE p.to_account END",
     to_account: "CASE WHEN g % 2 = 0 THEN p.to_account ELSE p.from_account END",
     created_at: "p.created_at + g::bigint * 60000",
+    reference: "'İNV-' || g",
   };
   await pool.query(
     `INSERT INTO payments (${columns.join(", ")})
@@ -150,7 +152,7 @@ const onTheDay = (g: number) => {
 const statusOf = (g: number) => (g === 1 ? "pending" : STATUSES[g % STATUSES.length]);
 const methodOf = (g: number) => (g === 1 ? "eft" : METHODS[g % METHODS.length]);
 
-it("finds the first page and its total through indexes, with no filter, with status, method, account, a day, and the approvals queue", async () => {
+it("finds the first page and its total through indexes, with no filter, with status, method, account, a day, a search, and the approvals queue", async () => {
   const account = seedWorkspace("sk_sandbox_plans").accounts[0]?.id as string;
   const cases: [Partial<PaymentQuery>, number][] = [
     [{}, PAYMENTS],
@@ -168,6 +170,13 @@ it("finds the first page and its total through indexes, with no filter, with sta
     [
       { createdFrom: DAY_START, createdTo: DAY_START + DAY_MS - 1, status: "completed" },
       expected((g) => onTheDay(g) && statusOf(g) === "completed"),
+    ],
+    // The dashboard's search: a reference typed in part (İNV-4321 and İNV-43210 to İNV-43219), in
+    // lower case with a dotless i, alone and beside a status.
+    [{ search: foldForSearch("ınv-4321") }, expected((g) => g > 1 && String(g).startsWith("4321"))],
+    [
+      { search: foldForSearch("ınv-4321"), status: "settled" },
+      expected((g) => g > 1 && String(g).startsWith("4321") && statusOf(g) === "settled"),
     ],
   ];
   for (const [filters, total] of cases) {
