@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseServerArgs, portNumber, startupProblemMessage } from "@payspec/server-kit";
-import { DEFAULT_MOCK_PORT, startMock } from "./server.js";
+import { DEFAULT_MOCK_PORT } from "./default-port.js";
 
 const USAGE = `payspec-mock: both payment APIs mocked by Prism from their specs, on one port.
 
@@ -26,6 +26,8 @@ async function main(): Promise<number> {
   }
   const dynamic = args.on.has("dynamic") || process.env.PAYSPEC_MOCK_DYNAMIC === "true";
   const host = args.host ?? process.env.HOST ?? "127.0.0.1";
+  // Prism is loaded once the arguments are read (seconds on a busy machine): -h and a mistyped flag answer at once.
+  const { startMock } = await import("./server.js");
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
     mock = await startMock({ port, host, dynamic, logRequests: process.env.PAYSPEC_LOG === "requests" });

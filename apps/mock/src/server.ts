@@ -23,7 +23,7 @@ import { createPrismEngine, type PrismAnswer, type PrismRefusal } from "./prism-
 import { exampleDailyReport } from "./report-example.js";
 import { StaticAnswers } from "./static-answers.js";
 
-export const DEFAULT_MOCK_PORT = 4011;
+export { DEFAULT_MOCK_PORT } from "./default-port.js";
 
 export interface MockOptions {
   readonly port?: number;

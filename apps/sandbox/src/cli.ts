@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 import { parseServerArgs, startupProblemMessage } from "@payspec/server-kit";
-import { stopOnSignals } from "./app/graceful-shutdown.js";
-import { type RunningSandbox, startSandbox } from "./app/server.js";
-import { startupBanner } from "./app/startup-banner.js";
+import type { RunningSandbox } from "./app/server.js";
 import { configFromEnv, DEFAULT_PORT, type SandboxConfig } from "./infrastructure/config/config.js";
 
 const USAGE = `payspec-sandbox: both payment APIs, stateful, on one port (http://127.0.0.1:4010).
@@ -26,6 +24,8 @@ async function main(): Promise<number> {
   let sandbox: RunningSandbox;
   try {
     config = configFromEnv();
+    // The app is loaded once the arguments and settings are read: -h and a wrong setting answer at once.
+    const { startSandbox } = await import("./app/server.js");
     sandbox = await startSandbox({
       ...config,
       // Sample payments make a fresh sandbox show something; PAYSPEC_SAMPLE_PAYMENTS=off starts empty.
@@ -41,6 +41,10 @@ async function main(): Promise<number> {
     process.stderr.write(`payspec-sandbox: ${message}\n`);
     return 2;
   }
+  const [{ startupBanner }, { stopOnSignals }] = await Promise.all([
+    import("./app/startup-banner.js"),
+    import("./app/graceful-shutdown.js"),
+  ]);
   process.stdout.write(startupBanner(sandbox.config, sandbox.url));
   stopOnSignals(() => sandbox.close());
   return 0;

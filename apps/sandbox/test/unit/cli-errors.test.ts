@@ -12,7 +12,8 @@ const MOCK = fileURLToPath(new URL("../../../mock/dist/cli.mjs", import.meta.url
 async function fails(cli: string, args: string[], env: Record<string, string> = {}) {
   const result = await exec(process.execPath, [cli, ...args], {
     env: { ...process.env, PAYSPEC_SAMPLE_PAYMENTS: "off", ...env },
-    timeout: 30_000,
+    // A guard against a hang: starting Prism took over 30 s with one core busy and the check on the other.
+    timeout: 90_000,
   }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => e,
