@@ -1,10 +1,9 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { foldForSearch } from "../../../infrastructure/text/search-fold.js";
-import { MemoryPaymentsStore } from "../../memory-payments-store.js";
 import type { PaymentQuery } from "../../payments-store.js";
 import { SearchStretches } from "../../search-stretches.js";
-import { seedWorkspace } from "../../seed.js";
+import { numberedId, numberedPayments } from "../support/numbered-payments.js";
 
 /**
  * The dashboard's search in memory skips the stretches of 1,024 payments whose bits lack a piece of
@@ -49,11 +48,6 @@ it("skips a stretch whose payments hold none of the words", () => {
 });
 
 it("pages through a rare reference across stretches, both ways, with the total a full read gives", async () => {
-  const seed = seedWorkspace("sk_sandbox_search_stretches");
-  const [a, b] = seed.accounts.filter((x) => x.currency === "TRY").map((x) => x.id) as [string, string];
-  const store = new MemoryPaymentsStore();
-  await store.reset([seed]);
-  const workspace = seed.workspace;
   // The words in four stretches only, one of them in Turkish capitals; every other payment has its own reference.
   const holders = new Map([
     [5, "SÖZLEŞME-İZMİR-41"],
@@ -61,23 +55,13 @@ it("pages through a rare reference across stretches, both ways, with the total a
     [2_051, "Sözleşme-İzmir-41 (ek)"],
     [4_999, "SOZLESME-IZMIR-41"],
   ]);
-  for (let i = 0; i < 5_000; i++)
-    await store.insert(workspace, {
-      id: `pay_${String(i).padStart(16, "0")}`,
-      amount: 1,
-      currency: "TRY",
-      method: "eft",
-      from_account: a,
-      to_account: b,
-      createdAt: 1_764_000_000_000 + i,
-      status: "pending",
-      cause: "api",
-      reference: holders.get(i) ?? `INV-${i}`,
-      description: i === 3_333 ? "sözleşme izmir 41" : "Kira ödemesi",
-    });
+  const { store, workspace } = await numberedPayments("sk_sandbox_search_stretches", 5_000, (i) => ({
+    reference: holders.get(i) ?? `INV-${i}`,
+    description: i === 3_333 ? "sözleşme izmir 41" : "Kira ödemesi",
+  }));
   const snapshot = await store.snapshot(workspace);
   // Accents stay (ö is not o), and the dotted and dotless i fold together.
-  const expected = [5, 2_050, 2_051].map((i) => `pay_${String(i).padStart(16, "0")}`);
+  const expected = [5, 2_050, 2_051].map(numberedId);
   const search = foldForSearch("sözleşme-izmir-41");
   for (const descending of [false, true]) {
     const seen: string[] = [];

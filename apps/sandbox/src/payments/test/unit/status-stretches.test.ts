@@ -1,8 +1,7 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import { expect, it } from "vitest";
-import { MemoryPaymentsStore } from "../../memory-payments-store.js";
 import type { PaymentQuery } from "../../payments-store.js";
-import { seedWorkspace } from "../../seed.js";
+import { numberedId, numberedPayments } from "../support/numbered-payments.js";
 
 /**
  * A status filter in memory skips the stretches of 1,024 payments that hold none of that status and
@@ -11,27 +10,11 @@ import { seedWorkspace } from "../../seed.js";
  * reading every payment as it was at the snapshot gives.
  */
 it("pages through a rare status across stretches exactly as a full read at the snapshot would", async () => {
-  const seed = seedWorkspace("sk_sandbox_stretches");
-  const [a, b] = seed.accounts.filter((x) => x.currency === "TRY").map((x) => x.id) as [string, string];
-  const store = new MemoryPaymentsStore();
-  await store.reset([seed]);
-  const workspace = seed.workspace;
-  const ids: string[] = [];
-  for (let i = 0; i < 5_000; i++) {
-    const made = await store.insert(workspace, {
-      id: `pay_${String(i).padStart(16, "0")}`,
-      amount: 1,
-      currency: "TRY",
-      method: "eft",
-      from_account: a,
-      to_account: b,
-      createdAt: 1_764_000_000_000 + i,
-      countdownFrom: 1_764_000_000_000,
-      status: "pending",
-      cause: "api",
-    });
-    ids.push(made.id);
-  }
+  const { store, workspace, accounts } = await numberedPayments("sk_sandbox_stretches", 5_000, () => ({
+    countdownFrom: 1_764_000_000_000,
+  }));
+  const [a, b] = accounts;
+  const ids = Array.from({ length: 5_000 }, (_, i) => numberedId(i));
   const force = (i: number, to: PaymentStatus) =>
     store.transition(workspace, ids[i] as string, "any", to, Date.now(), "control");
   // Failed in a few stretches only: the first, two in the middle, the very last payment.
