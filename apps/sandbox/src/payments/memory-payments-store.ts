@@ -53,6 +53,7 @@ interface Workspace {
   readonly counts: KeptCounts;
   /** Where along the listing each status is: a status filter's page without reading every payment. */
   readonly stretches: StatusStretches;
+  /** Which pieces of text each stretch holds: a search's page without reading every payment. */
   readonly searchStretches: SearchStretches;
 }
 
