@@ -33,6 +33,7 @@ import {
 } from "./payments-store.js";
 import { SearchStretches } from "./search-stretches.js";
 import { StatusStretches } from "./status-stretches.js";
+import { firstIndexOf, lastIndexOf, stretchOf } from "./stretches.js";
 
 interface Workspace {
   readonly accounts: Map<string, StoredAccount>;
@@ -422,17 +423,21 @@ export class MemoryPaymentsStore implements PaymentsStore {
     // A status (the approvals queue's is pending) and a search skip the stretches that cannot hold them.
     const status = query.status ?? (query.awaitingApproval ? "pending" : undefined);
     const pieces = query.search === undefined ? undefined : SearchStretches.piecesOf(query.search);
-    const skips = (i: number) =>
-      (status !== undefined && !ws.stretches.mayHold(StatusStretches.stretchOf(i), status, query.asOfVersion)) ||
-      (pieces !== undefined && !ws.searchStretches.mayHold(StatusStretches.stretchOf(i), pieces));
+    const skips = (i: number) => {
+      const stretch = stretchOf(i);
+      return (
+        (status !== undefined && !ws.stretches.mayHold(stretch, status, query.asOfVersion)) ||
+        (pieces !== undefined && !ws.searchStretches.mayHold(stretch, pieces))
+      );
+    };
     if (query.descending) {
       for (let i = hi - 1; i >= lo && items.length < query.limit; i--) {
-        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i));
+        if (skips(i)) i = firstIndexOf(stretchOf(i));
         else take(i);
       }
     } else {
       for (let i = lo; i < hi && items.length < query.limit; i++) {
-        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i) + 1) - 1;
+        if (skips(i)) i = lastIndexOf(stretchOf(i));
         else take(i);
       }
     }
@@ -446,7 +451,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
     else if (filtered) {
       total = 0;
       for (let i = startOfListing; i < hi; i++) {
-        if (skips(i)) i = StatusStretches.firstIndexOf(StatusStretches.stretchOf(i) + 1) - 1;
+        if (skips(i)) i = lastIndexOf(stretchOf(i));
         else if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
       }
     }

@@ -1,11 +1,11 @@
-import { StatusStretches } from "./status-stretches.js";
+import { stretchOf } from "./stretches.js";
 
 /** Bits per stretch: 2 KiB for 1,024 payments, about two bytes a payment. */
 const BITS = 16_384;
 
 /**
  * Where the dashboard's search can find its words along a workspace's listing, in memory: for each
- * stretch of 1,024 payments (the stretches of `StatusStretches`), one bit for every piece of one to
+ * stretch of 1,024 payments (see stretches.ts), one bit for every piece of one to
  * three letters of their folded reference and description, at that piece's hash. A search skips
  * every stretch missing a bit of its words' three-letter pieces (or, for a word of one or two letters,
  * the word's own), so a reference typed in full reads a few stretches rather than every payment;
@@ -31,7 +31,7 @@ export class SearchStretches {
 
   /** The payment at `index` has this folded text (`foldForSearch` of what search looks in). */
   add(index: number, folded: string): void {
-    const stretch = StatusStretches.stretchOf(index);
+    const stretch = stretchOf(index);
     let bits = this.#bits[stretch];
     if (!bits) {
       bits = new Uint32Array(BITS / 32);

@@ -1,7 +1,5 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
-
-/** Payments per stretch: 1,000,000 payments are under a thousand stretches. */
-const STRETCH_BITS = 10;
+import { stretchOf } from "./stretches.js";
 
 /**
  * Where along a workspace's listing each status can be found, in memory: its payments counted by
@@ -15,25 +13,17 @@ export class StatusStretches {
   readonly #counts = new Map<PaymentStatus, number[]>();
   readonly #changedAt: number[] = [];
 
-  static stretchOf(index: number): number {
-    return index >> STRETCH_BITS;
-  }
-
-  static firstIndexOf(stretch: number): number {
-    return stretch << STRETCH_BITS;
-  }
-
   /** The payment at `index` is counted in `status` (made in it). */
   add(index: number, status: PaymentStatus): void {
     const counts = this.#counts.get(status) ?? [];
     this.#counts.set(status, counts);
-    const stretch = StatusStretches.stretchOf(index);
+    const stretch = stretchOf(index);
     counts[stretch] = (counts[stretch] ?? 0) + 1;
   }
 
   /** The payment at `index` went from one status to another at `version`. */
   move(index: number, from: PaymentStatus, to: PaymentStatus, version: number): void {
-    const stretch = StatusStretches.stretchOf(index);
+    const stretch = stretchOf(index);
     const counts = this.#counts.get(from);
     if (counts) counts[stretch] = (counts[stretch] ?? 1) - 1;
     this.add(index, to);
