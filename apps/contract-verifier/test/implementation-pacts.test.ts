@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyFilesOfficially } from "../src/pact/broker-verification.js";
 import { loadPacts } from "../src/pact/pact-file.js";
 import { RunSecrets } from "../src/secrets.js";
+import { CLI, NODE } from "./support/built-cli.js";
 
 /*
  * A pact per implementation style, as each writes one (test/fixtures/implementation-pacts): pact-js 9
@@ -21,8 +22,6 @@ import { RunSecrets } from "../src/secrets.js";
  */
 const FIXTURES = fileURLToPath(new URL("./fixtures/implementation-pacts/", import.meta.url));
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 
 const VERDICTS: Record<string, Record<string, "passed" | "failed">> = {
   "pact-js-9.json": {
@@ -66,7 +65,7 @@ describe.each(Object.keys(VERDICTS))("a pact as %s writes it", (file) => {
     const dir = await mkdtemp(join(tmpdir(), "payspec-impl-pact-"));
     const json = join(dir, "report.json");
     const path = join(FIXTURES, file);
-    await run(tsx, [cli, "pact", path, "--target", sandbox.url, "--json", json], {
+    await run(NODE, [CLI, "pact", path, "--target", sandbox.url, "--json", json], {
       env: { ...process.env, PACT_DO_NOT_TRACK: "true" },
     }).catch((e) => e);
     const ours = (JSON.parse(await readFile(json, "utf8")) as { results: Judged[] }).results;

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, UsageError, type VerificationReport } from "../src/index.js";
+import { CLI, NODE } from "./support/built-cli.js";
 import { verifyInlineSpec } from "./support/inline-spec.js";
 import { type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
@@ -13,8 +13,6 @@ import { type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopba
  */
 
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 const TOKEN = "staging-token-7c41e9";
 
 const spec = {
@@ -62,7 +60,7 @@ const shell = (line: string, env: Record<string, string>) =>
 
 const lines = (report: VerificationReport) => {
   const violation = report.results.find((r) => r.id === "positive.listItems")?.violations[0];
-  return { curl: violation?.reproduce ?? "", rerun: `${tsx} ${cli} ${violation?.rerun ?? ""}` };
+  return { curl: violation?.reproduce ?? "", rerun: `${NODE} ${CLI} ${violation?.rerun ?? ""}` };
 };
 
 describe("the printed curl and rerun lines", () => {

@@ -2,19 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
 import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import { cardGatewaySpec, specExamples } from "@payspec/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, NODE } from "./support/built-cli.js";
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-/**
- * The CLI runs in one process (node with tsx's loader), not under the tsx command: that one relays a
- * signal to its child and, when the child has not said within 30 ms that it got it (a busy machine),
- * sends it again and then SIGKILL, so the proxy would die without its report.
- */
-const TSX_LOADER = ["--import", "tsx"];
 const cardPayment = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
 )?.value as { card: { cardNumber: string; cvc: string } };
@@ -41,13 +34,11 @@ interface RunningProxy {
 }
 
 async function startProxyCli(upstream: string, args: string[] = []): Promise<RunningProxy> {
-  const child = spawn(
-    process.execPath,
-    [...TSX_LOADER, cli, "proxy", "--listen", "0", "--upstream", upstream, ...args],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  // One process, the CLI itself, so a signal reaches it alone (the tsx command relayed signals to its
+  // child and SIGKILLed it when the child was slow to say it got one).
+  const child = spawn(NODE, [CLI, "proxy", "--listen", "0", "--upstream", upstream, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;
@@ -56,8 +47,7 @@ async function startProxyCli(upstream: string, args: string[] = []): Promise<Run
     output += chunk;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    // Compiled by tsx as it starts: on a loaded CI machine that took over 20 s. A proxy that does not
-    // start in time is stopped, not left running after the test.
+    // On a loaded CI machine a start took over 20 s. A proxy that does not start in time is stopped, not left running after the test.
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`the proxy did not start: ${output}`));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard(30);
@@ -17,7 +17,14 @@ async function fillNewPayment(fields: { amount: string; method?: string; descrip
 }
 
 const statusOnPage = () => d.page.locator("#payment-status").textContent();
-const paymentIdOnPage = () => d.page.url().split("/payments/")[1]?.split("?")[0] as string;
+/**
+ * The id of the payment the page moved to after a submit. It waits for that move: read at once, the URL
+ * could still be the form's when the click's navigation had not finished (seen once on a loaded machine).
+ */
+async function paymentIdOnPage(): Promise<string> {
+  await d.page.waitForURL(/\/payments\/(?!new(?:[/?]|$))[^/?]+(?:\?.*)?$/);
+  return d.page.url().split("/payments/")[1]?.split("?")[0] as string;
+}
 const apiStatus = async (id: string) => (await d.h.call("GET", `/v1/payments/${id}`, { key: KEY })).body.status;
 /** The status history as "status cause" per change (the time and who acted left out). */
 const history = async () => {
@@ -55,10 +62,10 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.locator("#approval-workflow").textContent()).toBe("on");
     await fillNewPayment({ amount: "25.00", description: "Invoice 7" });
     await d.page.getByRole("heading", { name: /^Payment pay_/ }).waitFor();
-    const id = paymentIdOnPage();
+    const id = await paymentIdOnPage();
     expect(await statusOnPage()).toBe("pending");
     expect(await apiStatus(id)).toBe("pending");
-    await d.page.screenshot({ path: `${SHOTS}payment-awaiting-approval.png`, fullPage: true });
+    await keepScreenshot(d.page, "payment-awaiting-approval");
 
     // Waiting for an approver is not waiting for completion: an hour later it is still pending.
     await d.page.getByRole("link", { name: "Settings", exact: true }).click();
@@ -106,7 +113,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect((await d.h.call("GET", "/v1/payments", { key: KEY })).body.pagination.total).toBe(0);
     expect(await d.page.getByLabel(/^Amount/).inputValue()).toBe("99999999");
     await d.page.getByRole("button", { name: "Create it anyway" }).click();
-    const id = paymentIdOnPage();
+    const id = await paymentIdOnPage();
     await d.h.control("/clock/advance", { seconds: 31 });
     await d.page.reload();
     expect(await statusOnPage()).toBe("failed");
@@ -132,7 +139,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
       .key as string;
     await d.signIn();
     await fillNewPayment({ amount: "12.00" });
-    const id = paymentIdOnPage();
+    const id = await paymentIdOnPage();
     await d.page.getByRole("button", { name: "Approve" }).click();
     expect(await d.page.getByRole("alert").textContent()).toContain("four-eyes rule is on");
     expect(await apiStatus(id)).toBe("pending");
@@ -160,7 +167,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.signIn();
     await fillNewPayment({ amount: "7" });
     await d.page.getByRole("button", { name: "Approve" }).click();
-    const id = paymentIdOnPage();
+    const id = await paymentIdOnPage();
     await d.h.control("/clock/advance", { seconds: 31 });
     expect(await apiStatus(id)).toBe("completed");
   });
@@ -169,7 +176,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.signIn();
     const before = await d.h.accounts();
     await fillNewPayment({ amount: "10.00", method: "card" });
-    const id = paymentIdOnPage();
+    const id = await paymentIdOnPage();
     expect(await statusOnPage()).toBe("processing");
     expect(await apiStatus(id)).toBe("processing");
     // Processing cannot be cancelled (the seed's rule 1): the dashboard offers no cancel, the API refuses.
@@ -194,13 +201,13 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
   it("shows the schema's errors beside each field and creates nothing", async () => {
     await d.signIn();
     await d.page.getByRole("link", { name: "New payment" }).first().click();
-    await d.page.screenshot({ path: `${SHOTS}new-payment.png`, fullPage: true });
+    await keepScreenshot(d.page, "new-payment");
     await d.page.getByLabel(/^Amount/).fill("12.505");
     await d.page.getByLabel("Method").selectOption("direct_debit");
     await d.page.getByLabel(/Description/).fill("x".repeat(501));
     await d.page.getByRole("button", { name: "Create payment" }).click();
     await d.page.getByRole("alert").first().waitFor();
-    await d.page.screenshot({ path: `${SHOTS}new-payment-errors.png`, fullPage: true });
+    await keepScreenshot(d.page, "new-payment-errors");
     expect(await d.page.locator("#amount-error").textContent()).toBe(
       "Enter an amount such as 1,250.50, with at most 2 decimals for TRY.",
     );
@@ -333,9 +340,9 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
       await d.page.goto(`${d.url}/approvals`);
       await d.page.getByRole("checkbox", { name: `${words.select} ${a}` }).check();
       await d.page.getByRole("checkbox", { name: `${words.select} ${c}` }).check();
-      await d.page.screenshot({ path: `${SHOTS}approvals-ticked-${language}-${width}.png`, fullPage: true });
+      await keepScreenshot(d.page, `approvals-ticked-${language}-${width}`);
       await d.page.getByRole("button", { name: words.reject }).click();
-      await d.page.screenshot({ path: `${SHOTS}approvals-reject-question-${language}-${width}.png`, fullPage: true });
+      await keepScreenshot(d.page, `approvals-reject-question-${language}-${width}`);
       // The question names the count and the sum; nothing is rejected until it is answered.
       const question = await d.page.locator("#confirm-question").textContent();
       expect(question).toContain(language === "tr" ? "2 ödeme (toplam 40,00" : "2 payments (40.00");

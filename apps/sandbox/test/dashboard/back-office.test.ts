@@ -4,7 +4,7 @@ import { join } from "node:path";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { istanbulDate, istanbulMidnightAfter } from "../../src/index.js";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard(30);
@@ -18,7 +18,7 @@ describe("the dashboard's back office, in a real browser", () => {
     const key = (await d.page.locator("#new-api-key").textContent()) as string;
     expect(key).toMatch(/^sk_sandbox_/);
     expect(await d.page.getByRole("status").textContent()).toContain("will not be shown again");
-    await d.page.screenshot({ path: `${SHOTS}api-keys.png`, fullPage: true });
+    await keepScreenshot(d.page, "api-keys");
     // The key was shown on the page the form redirected to: a reload asks for that page again, posts
     // nothing, mints no second key and no longer shows the first.
     expect(new URL(d.page.url()).pathname).toBe("/_sandbox/dashboard/settings/api-keys");
@@ -108,7 +108,7 @@ describe("the dashboard's back office, in a real browser", () => {
     await d.page.getByRole("button", { name: "Show" }).click();
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("YOK-1");
-    await d.page.screenshot({ path: `${SHOTS}reconciliation.png`, fullPage: true });
+    await keepScreenshot(d.page, "reconciliation");
     expect((await d.h.call("GET", `/v1/payments/${made.id}`, { key: KEY })).body.status).toBe("reconciled");
 
     const download = d.page.waitForEvent("download");

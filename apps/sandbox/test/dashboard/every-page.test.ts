@@ -1,7 +1,7 @@
 import { wcagViolations } from "@payspec/test-browser";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET } from "../../src/index.js";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
 import { onPostgres } from "../support/test-stores.js";
 
@@ -86,8 +86,7 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
       const sentence = time.closest("p, li, dd, label, h1, h2");
       return !(sentence && clock.test(sentence.textContent));
     }).map((time) => (time.closest("table")?.getAttribute("aria-label") ?? "") + " " + time.textContent)`)) as string[];
-  await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
-  return {
+  const checked = {
     timesWithoutClock,
     path,
     horizontalScroll: Math.max(0, overflow),
@@ -95,6 +94,11 @@ async function check(path: string, shot: string, phone: boolean): Promise<Checke
     smallTargets,
     rawMarkup,
   };
+  const problem =
+    checked.horizontalScroll > 0 ||
+    [violations, smallTargets, rawMarkup, timesWithoutClock].some((found) => found.length > 0);
+  await keepScreenshot(page, shot, problem);
+  return checked;
 }
 
 describe("every dashboard page, at a desktop's and a phone's width, in English and Turkish", () => {

@@ -7,7 +7,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, istanbulDate, workspaceTag } from "../../src/index.js";
 import { istanbulDateTime } from "../../src/infrastructure/time/istanbul-time.js";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { cardPayment, KEY } from "../support/harness.js";
 import { pdfRuns, pdfText } from "../support/pdf-text.js";
 
@@ -200,7 +200,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     await row.first().waitFor({ timeout: 10_000 });
     const cells = await row.first().locator("td").allTextContents();
     expect(cells.slice(1)).toEqual(["POST", "/v1/payments", "201", expect.stringMatching(/ms$/), "conforms"]);
-    await d.page.screenshot({ path: `${SHOTS}request-log.png`, fullPage: true });
+    await keepScreenshot(d.page, "request-log");
     await row.first().getByRole("link").click();
     const detail = await d.page.locator("main").textContent();
     expect(detail).toContain("Kasım faturası FTR-ŞĞİ-0042");
@@ -279,7 +279,7 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     expect(text).toContain("552879******0008");
     expect(text).not.toContain("5528790000000008");
     expect(text).not.toContain('"123"');
-    await d.page.screenshot({ path: `${SHOTS}gateway.png`, fullPage: true });
+    await keepScreenshot(d.page, "gateway");
     const report = await download("Download the daily report (.xlsx)");
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(report as unknown as ArrayBuffer);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";
 
 const d = useDashboard(30);
@@ -27,7 +27,7 @@ describe("the dashboard's Faults page, in a real browser", () => {
     await d.page.reload();
     const row = (await table.locator("tbody tr").first().textContent()) as string;
     expect(row).toMatch(/the next 1\s*1\s*spent/);
-    await d.page.screenshot({ path: `${SHOTS}faults.png`, fullPage: true });
+    await keepScreenshot(d.page, "faults");
 
     await d.page.getByRole("button", { name: "Clear all faults" }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("cleared");

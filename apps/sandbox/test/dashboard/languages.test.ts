@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { workspaceTag } from "../../src/index.js";
 import { localeHolders } from "../../src/infrastructure/i18n/locale.js";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 import { pdfText } from "../support/pdf-text.js";
 
@@ -39,7 +39,7 @@ describe("the dashboard in Turkish and English", () => {
     expect(await row.locator("time").textContent()).toMatch(TURKISH_TIME);
     expect(await row.locator(".badge").textContent()).toBe("beklemede");
     expect(await row.textContent()).toContain("Kira ödemesi — Işık İnşaat");
-    await d.page.screenshot({ path: `${SHOTS}tr-overview.png`, fullPage: true });
+    await keepScreenshot(d.page, "tr-overview");
 
     // A payment's page: the history's cause and the confirmation in Turkish too.
     await d.page.goto(`${d.url}/payments/${id}`);

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../support/smtp-catcher.js";
 
@@ -55,7 +55,7 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     await d.page.getByRole("link", { name: "Outbox" }).first().click();
     await d.page.getByRole("link", { name: "payspec sandbox: test e-mail — ş ğ ı İ" }).click();
     expect(await d.page.locator("#message-text").textContent()).toContain("Kaya Tekstil A.Ş.");
-    await d.page.screenshot({ path: `${SHOTS}outbox-message.png`, fullPage: true });
+    await keepScreenshot(d.page, "outbox-message");
   });
 
   it("queues a large CSV export, lists it on Exports, and e-mails a link that downloads it without a session", async () => {
@@ -73,7 +73,7 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     expect(mail?.subject).toBe("Your export of 120 payments is ready");
     await d.page.getByRole("link", { name: "Refresh" }).click();
     expect(await d.page.getByRole("table", { name: "Exports" }).textContent()).toContain("ready");
-    await d.page.screenshot({ path: `${SHOTS}exports.png`, fullPage: true });
+    await keepScreenshot(d.page, "exports");
     // The e-mail's link in a browser that was never signed in.
     const link = /http:\/\/127\.0\.0\.1:\d+\/\S+/.exec(mail?.text ?? "")?.[0] as string;
     const stranger = await d.page.context().browser()?.newContext();
@@ -109,7 +109,7 @@ describe("e-mail and queued exports in the dashboard, in a real browser", () => 
     await d.page.getByRole("link", { name: "Haftalık rapor — İzmir şubesi" }).click();
     const deliveries = d.page.getByRole("table", { name: "Deliveries" });
     expect(await deliveries.locator("tbody tr").count()).toBe(2);
-    await d.page.screenshot({ path: `${SHOTS}schedule.png`, fullPage: true });
+    await keepScreenshot(d.page, "schedule");
     await d.page.getByRole("button", { name: "Pause" }).click();
     expect(await d.page.getByRole("status").textContent()).toContain("Paused.");
     await d.page.getByRole("button", { name: "Delete Haftalık rapor — İzmir şubesi" }).click();

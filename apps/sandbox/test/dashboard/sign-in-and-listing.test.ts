@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SHOTS, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";
 
 const d = useDashboard();
@@ -18,7 +18,7 @@ const paymentRows = () => d.page.getByRole("table", { name: "Payments" }).locato
 describe("the sandbox dashboard, in a real browser", () => {
   it("signs in with a workspace's API key into an HttpOnly, SameSite=Strict session, and out again", async () => {
     await d.page.goto(d.url);
-    await d.page.screenshot({ path: `${SHOTS}sign-in.png` });
+    await keepScreenshot(d.page, "sign-in");
     await d.page.getByLabel(/Workspace API key/).fill("sk_live_not_a_sandbox_key");
     await d.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(d.page.getByRole("alert").textContent()).resolves.toContain("not the API key of a workspace");
@@ -75,7 +75,7 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.h.call("DELETE", `/v1/payments/${cancelled.id}`, { key: KEY });
     await d.h.control(`/payments/${made[5]?.id}/status`, { status: "completed" });
     await signIn();
-    await d.page.screenshot({ path: `${SHOTS}payments.png`, fullPage: true });
+    await keepScreenshot(d.page, "payments");
     expect(await d.page.getByText("28 payments.").count()).toBe(1);
     expect(await paymentRows().count()).toBe(25);
     // Newest first: the last one made heads the first page.
@@ -137,7 +137,7 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.goto(d.url);
     await d.page.getByRole("link", { name: made[5]?.id }).click();
     await d.page.getByRole("heading", { name: "Status history" }).waitFor();
-    await d.page.screenshot({ path: `${SHOTS}payment.png`, fullPage: true });
+    await keepScreenshot(d.page, "payment");
     const history = await d.page.getByRole("table", { name: "Status history" }).locator("tbody tr").allTextContents();
     expect(history).toHaveLength(2);
     expect(history[0]).toMatch(/pending\s*API/);

@@ -5,8 +5,22 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
 import type { SandboxOptions } from "../../src/index.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./harness.js";
 
-/** Screenshots of each page, kept as test artifacts (two of them are in the README). */
-export const SHOTS = fileURLToPath(new URL("../../test-results/dashboard/", import.meta.url));
+/** Screenshots of the pages, kept as test artifacts (the README's come from here). */
+const SHOTS = fileURLToPath(new URL("../../test-results/dashboard/", import.meta.url));
+
+/** `PAYSPEC_SCREENSHOTS=1`: every page the tests visit is photographed, for the README or a review. */
+const EVERY_SCREENSHOT = process.env.PAYSPEC_SCREENSHOTS === "1";
+
+/**
+ * A full-page screenshot in `test-results/dashboard/<name>.png`, when it is asked for
+ * (`PAYSPEC_SCREENSHOTS=1`) or when it shows a problem a test found (`problem`). A full page costs
+ * Chromium about a fifth of a second of a core to paint and encode: taken of every page of every run,
+ * screenshots nobody looked at were a sixth of the browser tests' CPU.
+ */
+export async function keepScreenshot(page: Page, name: string, problem = false): Promise<void> {
+  if (!problem && !EVERY_SCREENSHOT) return;
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+}
 
 const BROWSER_CASE_TIMEOUT_MS = 180_000;
 
@@ -57,7 +71,12 @@ export function useDashboard(
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
   });
-  afterEach(async () => {
+  afterEach(async (test) => {
+    // The page a failed case ended on, as Playwright's `screenshot: "only-on-failure"` keeps it.
+    if (test.task.result?.state === "fail")
+      await keepScreenshot(page, `failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, "-").slice(0, 80)}`, true).catch(
+        () => undefined,
+      );
     await context.close();
     expect(h.problems.splice(0)).toEqual([]);
   });
