@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The system packages the tests need, installed with apt-get when missing:
-# - Debian's Chromium, for the browser tests (driven by playwright-core; no browser is ever downloaded);
+# - Debian's Chromium headless shell, for the browser tests (driven by playwright-core, as Playwright runs
+#   headless tests; no browser is ever downloaded);
 # - Debian's PostgreSQL, which the sandbox's PostgreSQL stores are tested against (each test run starts
 #   its own server in a temporary directory: nothing is configured system-wide, no service is started);
 # - Debian's wrk, the load generator `pnpm bench` runs in its own process (the bench falls back to
@@ -12,7 +13,7 @@
 #   0.0.0.0:8080: it is kept from starting and disabled (the tests start their own on 127.0.0.1).
 set -euo pipefail
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
