@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/support/longest-first.js";
 
 /**
  * Three files at a time, whatever the machine: most of this suite waits on servers (Unleash's scheduled
@@ -16,5 +17,6 @@ export default defineConfig({
     maxWorkers: 3,
     isolate: false,
     globalSetup: ["test/support/build-cli.ts"],
+    sequence: { sequencer: LongestFirst },
   },
 });
