@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyFilesOfficially } from "../src/pact/broker-verification.js";
 import { loadPacts } from "../src/pact/pact-file.js";
 import { RunSecrets } from "../src/secrets.js";
-import { CLI, NODE } from "./support/built-cli.js";
+import { CLI } from "./support/built-cli.js";
 
 /*
  * A pact per implementation style, as each writes one (test/fixtures/implementation-pacts): pact-js 9
@@ -65,7 +65,7 @@ describe.each(Object.keys(VERDICTS))("a pact as %s writes it", (file) => {
     const dir = await mkdtemp(join(tmpdir(), "payspec-impl-pact-"));
     const json = join(dir, "report.json");
     const path = join(FIXTURES, file);
-    await run(NODE, [CLI, "pact", path, "--target", sandbox.url, "--json", json], {
+    await run(process.execPath, [CLI, "pact", path, "--target", sandbox.url, "--json", json], {
       env: { ...process.env, PACT_DO_NOT_TRACK: "true" },
     }).catch((e) => e);
     const ours = (JSON.parse(await readFile(json, "utf8")) as { results: Judged[] }).results;

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, UsageError, type VerificationReport } from "../src/index.js";
-import { CLI, NODE } from "./support/built-cli.js";
+import { CLI } from "./support/built-cli.js";
 import { verifyInlineSpec } from "./support/inline-spec.js";
 import { type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
@@ -60,7 +60,7 @@ const shell = (line: string, env: Record<string, string>) =>
 
 const lines = (report: VerificationReport) => {
   const violation = report.results.find((r) => r.id === "positive.listItems")?.violations[0];
-  return { curl: violation?.reproduce ?? "", rerun: `${NODE} ${CLI} ${violation?.rerun ?? ""}` };
+  return { curl: violation?.reproduce ?? "", rerun: `${process.execPath} ${CLI} ${violation?.rerun ?? ""}` };
 };
 
 describe("the printed curl and rerun lines", () => {

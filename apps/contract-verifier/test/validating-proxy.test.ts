@@ -6,7 +6,7 @@ import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
 import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import { cardGatewaySpec, specExamples } from "@payspec/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, NODE } from "./support/built-cli.js";
+import { CLI } from "./support/built-cli.js";
 
 const cardPayment = specExamples(cardGatewaySpec).find(
   (e) => e.operationId === "createCardPayment" && e.part === "request",
@@ -36,7 +36,7 @@ interface RunningProxy {
 async function startProxyCli(upstream: string, args: string[] = []): Promise<RunningProxy> {
   // One process, the CLI itself, so a signal reaches it alone (the tsx command relayed signals to its
   // child and SIGKILLed it when the child was slow to say it got one).
-  const child = spawn(NODE, [CLI, "proxy", "--listen", "0", "--upstream", upstream, ...args], {
+  const child = spawn(process.execPath, [CLI, "proxy", "--listen", "0", "--upstream", upstream, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -47,7 +47,8 @@ async function startProxyCli(upstream: string, args: string[] = []): Promise<Run
     output += chunk;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    // On a loaded CI machine a start took over 20 s. A proxy that does not start in time is stopped, not left running after the test.
+    // On a loaded CI machine a start took over 20 s. A proxy that does not start in time is stopped,
+    // not left running after the test.
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`the proxy did not start: ${output}`));

@@ -18,7 +18,7 @@ import {
 } from "@payspec/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, runVerification } from "../src/index.js";
-import { CLI, NODE } from "./support/built-cli.js";
+import { CLI } from "./support/built-cli.js";
 
 const run = promisify(execFile);
 
@@ -86,7 +86,7 @@ describe("the CLI", () => {
     });
     await new Promise<void>((resolve) => forgetful.listen(0, "127.0.0.1", resolve));
     try {
-      const error = await run(NODE, [
+      const error = await run(process.execPath, [
         CLI,
         "--target",
         `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}`,
@@ -111,7 +111,7 @@ describe("the CLI", () => {
     const url = `http://127.0.0.1:${(wrong.address() as AddressInfo).port}`;
     const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
     try {
-      const error = await run(NODE, [
+      const error = await run(process.execPath, [
         CLI,
         "--target",
         url,
@@ -182,7 +182,7 @@ describe("the CLI", () => {
     const before = await payments(demo);
     expect(before).toBeGreaterThan(0);
     const args = [CLI, "--target", sandbox.url, "--profile", "behaviour", "--api-key", demo];
-    const refused = await run(NODE, args).catch((e) => e);
+    const refused = await run(process.execPath, args).catch((e) => e);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^payspec verify could not run: the workspace of this API key already has \d+ payments?, and the behaviour profile adds payments of its own\. .* or --allow-writes to run here anyway\.\n$/,
@@ -198,7 +198,7 @@ describe("the CLI", () => {
       ...[CLI, "--target", sandbox.url, "--profile", "behaviour", "--allow-writes"],
       ...["--json", join(dir, "report.json")],
     ];
-    const below = await run(NODE, [...args, "--min-coverage", "99", "--coverage"]).catch((e) => e);
+    const below = await run(process.execPath, [...args, "--min-coverage", "99", "--coverage"]).catch((e) => e);
     expect(below.code).toBe(1);
     expect(below.stdout).toMatch(/coverage \d+\.\d% is below --min-coverage 99%/);
     expect(below.stdout).toMatch(/GET \/v1\/payments\/\{id\}\s+200 400 401 404 \(not seen: 500\)/);
@@ -209,7 +209,7 @@ describe("the CLI", () => {
     expect(create.constraintsFound).toBeGreaterThan(10);
     // Over the bar, the same run exits 0 and writes its JUnit report too, neither report holding card data.
     const junitFile = join(dir, "junit.xml");
-    const enough = await run(NODE, [
+    const enough = await run(process.execPath, [
       ...args,
       ...["--min-coverage", String(Math.floor(report.coverage.percent)), "--junit", junitFile],
     ]);
@@ -224,17 +224,19 @@ describe("the CLI", () => {
 
   it("prints its usage for -h and --help", async () => {
     for (const flag of ["-h", "--help"]) {
-      const help = await run(NODE, [CLI, flag]);
+      const help = await run(process.execPath, [CLI, flag]);
       expect(help.stdout).toMatch(/^payspec verify: check a running provider against the payspec specs\n/);
       expect(help.stderr).toBe("");
     }
   });
 
   it("exits 2 when it cannot run: no provider, or wrong options", async () => {
-    const unreachable = await run(NODE, [CLI, "--target", "http://127.0.0.1:9"]).catch((e) => e);
+    const unreachable = await run(process.execPath, [CLI, "--target", "http://127.0.0.1:9"]).catch((e) => e);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain("does not answer");
-    const usage = await run(NODE, [CLI, "--profile", "everything", "--target", sandbox.url]).catch((e) => e);
+    const usage = await run(process.execPath, [CLI, "--profile", "everything", "--target", sandbox.url]).catch(
+      (e) => e,
+    );
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--profile must be one of schema, behaviour, sandbox");
     // The sentence stands alone: no usage text buries it, and no stack follows it.
@@ -253,7 +255,9 @@ describe("the CLI", () => {
     await writeFile(join(dir, "first.json"), text);
     await writeFile(join(dir, "second.json"), text);
     const json = join(dir, "report.json");
-    await run(NODE, [CLI, "pact", join(dir, "first.json"), join(dir, "second.json"), "--json", json]).catch((e) => e);
+    await run(process.execPath, [CLI, "pact", join(dir, "first.json"), join(dir, "second.json"), "--json", json]).catch(
+      (e) => e,
+    );
     const ids = (JSON.parse(await readFile(json, "utf8")) as { results: { id: string }[] }).results.map((r) => r.id);
     const interactions = (JSON.parse(text) as { interactions: unknown[] }).interactions.length;
     expect(ids).toHaveLength(2 * interactions);
@@ -265,7 +269,7 @@ describe("the CLI", () => {
     const pact = fileURLToPath(
       new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),
     );
-    const refused = await run(NODE, [
+    const refused = await run(process.execPath, [
       CLI,
       "pact",
       pact,
@@ -289,7 +293,7 @@ describe("the CLI", () => {
     // the ports fetch refuses itself (9 is: "bad port"). A port that was free a moment ago is not safe:
     // another test's server, starting at once, can be given it (a fresh-clone run saw exit 1 so).
     const target = "http://127.0.0.1:2";
-    const unreachable = await run(NODE, [CLI, "pact", pact, "--target", target]).catch((e) => e);
+    const unreachable = await run(process.execPath, [CLI, "pact", pact, "--target", target]).catch((e) => e);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr.trim()).toBe(
       `payspec verify could not run: the provider at ${target} does not answer (ECONNREFUSED): start it, or give the right --target.`,
@@ -298,13 +302,21 @@ describe("the CLI", () => {
   });
 
   it("exits 2, once, when the provider refuses the credentials: not dozens of violations", async () => {
-    const wrongKey = await run(NODE, [CLI, "--target", sandbox.url, "--api-key", "sk_not_a_workspace"]).catch((e) => e);
+    const wrongKey = await run(process.execPath, [
+      CLI,
+      "--target",
+      sandbox.url,
+      "--api-key",
+      "sk_not_a_workspace",
+    ]).catch((e) => e);
     expect(wrongKey.code).toBe(2);
     expect(wrongKey.stderr).toContain(
       "the provider refused the credentials (401 for GET /v1/accounts): check --api-key",
     );
     expect(wrongKey.stdout).not.toMatch(/failed/);
-    const wrongGateway = await run(NODE, [CLI, "--target", sandbox.url, "--gateway-secret", "nope"]).catch((e) => e);
+    const wrongGateway = await run(process.execPath, [CLI, "--target", sandbox.url, "--gateway-secret", "nope"]).catch(
+      (e) => e,
+    );
     expect(wrongGateway.code).toBe(2);
     expect(wrongGateway.stderr).toContain("check --gateway-key and --gateway-secret");
     expect(`${wrongKey.stderr}${wrongGateway.stderr}`).not.toMatch(/^\s+at /m);

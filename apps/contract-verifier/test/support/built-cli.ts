@@ -6,6 +6,3 @@ import { fileURLToPath } from "node:url";
  * suite's global setup) builds it first whenever a source is newer, so a test never runs stale code.
  */
 export const CLI = fileURLToPath(new URL("../../dist/cli.mjs", import.meta.url));
-
-/** `node dist/cli.mjs …`: what to spawn, and the first arguments. */
-export const NODE = process.execPath;
