@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL("../src/changeset.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), "payspec-changeset-"));
@@ -16,12 +15,14 @@ function repo(): string {
   return dir;
 }
 const changeset = (dir: string, ...args: string[]) =>
-  run(tsx, [cli, ...args], { env: { ...process.env, PAYSPEC_REPO: dir } }).then(
+  // tsx as a loader in one process: its own CLI starts a second Node for the script.
+  run(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, PAYSPEC_REPO: dir } }).then(
     (r) => ({ code: 0, ...r }),
     (e) => e as { code: number; stdout: string; stderr: string },
   );
 
-describe("pnpm changeset without a terminal", { timeout: 60_000 }, () => {
+// A bound against a hang: one test's three runs took 30 s of a loaded CI machine.
+describe("pnpm changeset without a terminal", { timeout: 120_000 }, () => {
   it("refuses with exit 2 and says which flags to pass", async () => {
     const dir = repo();
     const result = await changeset(dir);
@@ -58,7 +59,7 @@ describe("pnpm changeset without a terminal", { timeout: 60_000 }, () => {
   });
 });
 
-describe("pnpm changeset with a broken pending changeset", { timeout: 60_000 }, () => {
+describe("pnpm changeset with a broken pending changeset", { timeout: 120_000 }, () => {
   it("exits 2 naming the file and what to fix, where changesets itself prints a stack trace", async () => {
     const dir = repo();
     mkdirSync(join(dir, "specs"));

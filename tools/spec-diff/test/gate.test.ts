@@ -5,12 +5,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
+import { gateCommand } from "../src/gate-command.js";
 import { defaultBase, PayspecDiffer, runGate } from "../src/index.js";
 
 const run = promisify(execFile);
 const realSpecs = fileURLToPath(new URL("../../../specs/", import.meta.url));
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+/** The CLI as `pnpm spec:diff` runs it, tsx as a loader in one process (its own CLI starts a second Node). */
+const runCli = (args: string[], env: NodeJS.ProcessEnv) =>
+  run(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, ...env } });
 
 let repo: string;
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" }).toString().trim();
@@ -78,7 +81,7 @@ describe("the breaking-change gate", () => {
   });
 
   it("exits 1 from the CLI naming what to do, and 0 for a safe change", { timeout: 120_000 }, async () => {
-    const failure = await run(tsx, [cli], { env: { ...process.env, PAYSPEC_REPO: repo } }).catch((e) => e);
+    const failure = await runCli([], { PAYSPEC_REPO: repo }).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stdout).toContain("BREAKING [request.enum.narrowed] POST /v1/payments request body: method");
     expect(failure.stderr).toContain("pnpm changeset --bump major --spec payments-accounts");
@@ -93,7 +96,7 @@ describe("the breaking-change gate", () => {
         "        note:\n          type: string\n          description: An optional note.\n        reference:\n          type: string\n          maxLength: 140\n",
       ),
     );
-    const { stdout } = await run(tsx, [cli, "--base", "main"], { env: { ...process.env, PAYSPEC_REPO: repo } });
+    const { stdout } = await cliIn(repo, "--base", "main");
     expect(stdout).toContain("0 breaking");
     expect(stdout).toContain("safe     [request.property.new-optional] POST /v1/payments request body: note");
   });
@@ -103,11 +106,23 @@ const commitAll = (message: string) => {
   git("add", "-A");
   git("-c", "user.email=ci@payspec.test", "-c", "user.name=ci", "commit", "-q", "-m", message);
 };
-const cliIn = (dir: string, ...args: string[]) =>
-  run(tsx, [cli, ...args], { env: { ...process.env, PAYSPEC_REPO: dir } }).then(
-    (r) => ({ code: 0, ...r }),
-    (e) => e as { code: number; stdout: string; stderr: string },
-  );
+/**
+ * `pnpm spec:diff` in `dir`, in this process: its exit code and what it printed. Two tests run the CLI
+ * itself, for its exit code, its streams and its environment.
+ */
+async function cliIn(dir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await gateCommand(args, dir, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
+  });
+  return { code, stdout, stderr };
+}
 
 describe("no silent pass", () => {
   it("on main without a release tag compares with the parent commit, and fails a breaking commit without a major changeset", {
@@ -261,9 +276,7 @@ describe("the gate on main", () => {
     commitAll("harmless, last commit of the push");
     // The last commit alone changes nothing; the push as a whole breaks the spec.
     expect((await cliIn(repo)).code).toBe(0);
-    const pushed = await run(tsx, [cli], {
-      env: { ...process.env, PAYSPEC_REPO: repo, PAYSPEC_SPEC_DIFF_BASE: before },
-    }).catch((e) => e);
+    const pushed = await runCli([], { PAYSPEC_REPO: repo, PAYSPEC_SPEC_DIFF_BASE: before }).catch((e) => e);
     expect(pushed.code).toBe(1);
     expect(pushed.stdout).toContain("PAYSPEC_SPEC_DIFF_BASE");
   });
