@@ -13,9 +13,9 @@ import { defineConfig } from "vitest/config";
  *   a `postgres/` folder.
  * The browser files (`dashboard/`) run once, on PostgreSQL, the store a team runs: what Chromium adds
  * (forms, scripts, layout) no store changes, and the pages' store calls run on both stores in the HTTP
- * tests. Run twice they were 60% of the suite's time and timed out on a loaded machine. Every page in
- * two languages under axe (`dashboard/every-page`) checks each width and language once: the phone in
- * Turkish on PostgreSQL, the rest on memory.
+ * tests. Run twice they were 60% of the suite's time and timed out on a loaded machine. Every page at
+ * two widths in two languages (`dashboard/every-page`) checks each combination once: the phone in
+ * Turkish on PostgreSQL, the rest on memory; axe runs at each width once and in each language once.
  * Files share their worker's modules (no isolation): every test starts its own sandbox and stores, and
  * importing the sandbox again for each of ~90 file runs took a quarter of the suite's time.
  */
