@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { verifyInlineSpec } from "./support/inline-spec.js";
+import { bodyText, type LoopbackServer, serveOnLoopback } from "./support/loopback-server.js";
 
 /**
  * A schema of nested lists, every property optional: filled three items deep with every property,
@@ -29,33 +29,22 @@ const spec = {
   },
 };
 
-let server: Server;
-let url = "";
+let server: LoopbackServer;
 let largest = 0;
 let bodies = 0;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-    });
-    req.on("end", () => {
-      bodies++;
-      largest = Math.max(largest, size);
-      res.writeHead(size > 2 ? 204 : 400).end();
-    });
+  server = await serveOnLoopback(async (req, res) => {
+    const size = Buffer.byteLength(await bodyText(req));
+    bodies++;
+    largest = Math.max(largest, size);
+    res.writeHead(size > 2 ? 204 : 400).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server?.close());
 
 it("sends a valid body under 64 kB when the schema's fullest body is hundreds of kB", async () => {
-  const report = await verifyInlineSpec(spec, url, "--base-path", "/");
+  const report = await verifyInlineSpec(spec, server.url, "--base-path", "/");
   expect(bodies).toBeGreaterThan(0);
   expect(report.results.find((r) => r.id === "positive.createShipment")?.status).toBe("passed");
   expect(largest).toBeGreaterThan(0);
