@@ -105,8 +105,12 @@ try {
   const base = url(PORT);
   const completed = await paymentsTotal(base, "completed");
   const made = await paymentsTotal(base);
-  const average = (first.requestsPerSecond * FIRST_SECONDS + rest.requestsPerSecond * REST_SECONDS) / 120;
-  const problems = loadProblems(machine, [asHttp("the first 10 s", first), asHttp("the next 110 s", rest)]);
+  const average =
+    (first.requestsPerSecond * FIRST_SECONDS + rest.requestsPerSecond * REST_SECONDS) / (FIRST_SECONDS + REST_SECONDS);
+  const problems = loadProblems(machine, [
+    asHttp(`the first ${FIRST_SECONDS} s`, first),
+    asHttp(`the next ${REST_SECONDS} s`, rest),
+  ]);
   console.log("\nCreates on PostgreSQL (fsync on) against pgbench's one-row INSERT, 16 clients, same run");
   console.log(
     table(
@@ -139,7 +143,7 @@ try {
     `first ${FIRST_SECONDS} s / pgbench: ${(first.requestsPerSecond / ceiling).toFixed(2)}x (goal >= 0.7x: ${verdict(first.requestsPerSecond >= 0.7 * ceiling)})`,
   );
   console.log(
-    `120 s average / first ${FIRST_SECONDS} s: ${(average / first.requestsPerSecond).toFixed(2)}x (goal >= 0.8x: ${verdict(average >= 0.8 * first.requestsPerSecond)})`,
+    `${FIRST_SECONDS + REST_SECONDS} s average / first ${FIRST_SECONDS} s: ${(average / first.requestsPerSecond).toFixed(2)}x (goal >= 0.8x: ${verdict(average >= 0.8 * first.requestsPerSecond)})`,
   );
   const worstP99 = Math.max(first.p99Ms, rest.p99Ms);
   console.log(`p99, the worse window: ${worstP99.toFixed(1)} ms (goal < 50 ms: ${verdict(worstP99 < 50)})`);

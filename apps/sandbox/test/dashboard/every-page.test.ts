@@ -138,9 +138,10 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
     expect(waiting.body.status).toBe("pending");
   });
 
-  for (const { size, language } of COMBINATIONS)
+  for (const combination of COMBINATIONS) {
+    const { size, language } = combination;
     it(
-      `a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll${withAxe({ size, language }) ? ", no WCAG 2.2 A/AA violation" : ""}, the current page marked`,
+      `a workspace's pages at ${size.width} px in ${language.name}: no horizontal scroll${withAxe(combination) ? ", no WCAG 2.2 A/AA violation" : ""}, the current page marked`,
       async () => {
         await d.page.setViewportSize({ width: size.width, height: size.height });
         await d.signIn();
@@ -182,7 +183,7 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         const results: Checked[] = [];
         for (const [path, shot] of pages) {
           await d.page.goto(`${d.url}${path}`);
-          results.push(await check(path, `${shotName}-${shot}`, { size, language }));
+          results.push(await check(path, `${shotName}-${shot}`, combination));
           expect(await d.page.getAttribute("html", "lang"), path).toBe(language.name);
           // The navigation marks where the user is (a payment's page is under the overview).
           const current = await d.page.locator('header nav a[aria-current="page"]').count();
@@ -193,18 +194,19 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         await d.page
           .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
           .click();
-        results.push(await check("cancel confirmation", `${shotName}-confirm`, { size, language }));
+        results.push(await check("cancel confirmation", `${shotName}-confirm`, combination));
         // And rejecting from the Approvals page asks its own question.
         await d.page.goto(`${d.url}/approvals`);
         await d.page
           .getByRole("button", { name: language.name === "tr" ? /^Reddet:/ : /^Reject / })
           .first()
           .click();
-        results.push(await check("reject confirmation", `${shotName}-reject-confirm`, { size, language }));
+        results.push(await check("reject confirmation", `${shotName}-reject-confirm`, combination));
         expect(results.filter(hasProblem)).toEqual([]);
       },
       PAGES_TIMEOUT_MS,
     );
+  }
 
   it("on a phone the menu folds behind a button that says whether it is open; the skip link goes to the content", async () => {
     await d.page.setViewportSize({ width: 390, height: 844 });
@@ -227,7 +229,8 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
     expect(await d.page.evaluate("document.activeElement.id")).toBe("main");
   });
 
-  for (const { size, language } of COMBINATIONS)
+  for (const combination of COMBINATIONS) {
+    const { size, language } = combination;
     it(`the sign-in page and the gateway's pages at ${size.width} px in ${language.name}`, async () => {
       await d.page.setViewportSize({ width: size.width, height: size.height });
       await d.context.setExtraHTTPHeaders(language.headers);
@@ -239,7 +242,7 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
       // midnight would find the payment on yesterday's page, so the page is opened at its own day.
       const day = String(paid.body.response.createdDate).slice(0, 10);
       await d.page.goto(d.url);
-      const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, { size, language })];
+      const results: Checked[] = [await check("sign-in", `${shotName}-sign-in`, combination)];
       await d.page.getByLabel(tr ? "Ödeme geçidi API anahtarı" : "Gateway API key").fill(DEMO_GATEWAY_KEY);
       await d.page.getByLabel(tr ? "Ödeme geçidi parolası" : "Gateway secret").fill(DEMO_GATEWAY_SECRET);
       await d.page.getByRole("button", { name: tr ? "Ödeme geçidine oturum aç" : "Sign in to the gateway" }).click();
@@ -247,14 +250,14 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         .getByRole("heading", { name: tr ? "Ödeme geçidi kart ödemeleri" : "Gateway card payments" })
         .waitFor();
       await d.page.goto(`${d.url}/gateway?date=${day}`);
-      results.push(await check("gateway", `${shotName}-gateway`, { size, language }));
+      results.push(await check("gateway", `${shotName}-gateway`, combination));
       await d.page
         .getByRole("table", { name: tr ? "Kart ödemeleri" : "Card payments" })
         .getByRole("link")
         .first()
         .click();
       await d.page.getByRole("heading", { name: tr ? /^Kart ödemesi ORD-/ : /^Card payment ORD-/ }).waitFor();
-      results.push(await check("gateway payment", `${shotName}-gateway-payment`, { size, language }));
+      results.push(await check("gateway payment", `${shotName}-gateway-payment`, combination));
       expect(await d.page.getAttribute("html", "lang")).toBe(language.name);
       expect(
         results.filter(
@@ -263,4 +266,5 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         ),
       ).toEqual([]);
     });
+  }
 });
