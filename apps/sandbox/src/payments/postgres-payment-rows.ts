@@ -1,6 +1,7 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
 import type { PaymentRecord } from "./payments-store.js";
+import { changeChunk } from "./postgres-chunk-statements.js";
 
 /**
  * A payment as PostgreSQL keeps it: the columns, the row, and one bulk move, for the payments store's
@@ -66,18 +67,5 @@ export async function markReconciled(
   at: number,
 ): Promise<void> {
   if (seqs.length === 0) return;
-  await client.query(
-    `WITH change AS (
-       SELECT * FROM unnest($2::bigint[]) WITH ORDINALITY AS c(seq, n)
-     ), ws AS (
-       UPDATE workspaces SET version = version + $3 WHERE workspace = $1 RETURNING version - $3 AS base
-     ), payment AS (
-       UPDATE payments p SET status = 'reconciled', version = ws.base + change.n
-       FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
-     )
-     INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
-     SELECT $1, change.seq, ws.base + change.n, 'reconciled', $4, 'reconciliation', p.completed_at, p.settled_at
-     FROM change, ws, payments p WHERE p.workspace = $1 AND p.seq = change.seq`,
-    [workspace, seqs, seqs.length, at],
-  );
+  await changeChunk(client, "reconciliation", [workspace, seqs, seqs.length, at]);
 }

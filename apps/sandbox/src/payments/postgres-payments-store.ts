@@ -28,6 +28,7 @@ import {
   type TransitionResult,
   type WorkspaceSeed,
 } from "./payments-store.js";
+import { changeChunk, SETTLEMENT_CHUNK } from "./postgres-chunk-statements.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
 
 /** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch`. */
@@ -146,11 +147,12 @@ interface InsertQueue {
   gathered?: () => void;
 }
 
-/** Due payments completed per transaction: the workspace's lock is let go between chunks. */
-const COMPLETION_CHUNK = 1_000;
-
-/** Payments settled per transaction, as completion does. */
-const SETTLEMENT_CHUNK = 5_000;
+/**
+ * Due payments completed per transaction: the workspace's lock is let go between chunks, and the
+ * workspace's creates wait for at most one chunk. With a chunk of 1,000, their p99 was 71 ms under a
+ * steady load while payments fell due; with 250, 38 ms, and the background loop still kept up.
+ */
+const COMPLETION_CHUNK = 250;
 
 /** At most this many payments read by id in one query. */
 const MAX_BATCHED_READS = 100;
@@ -254,7 +256,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
 
   async reset(seeds: readonly WorkspaceSeed[]): Promise<void> {
     await inTransaction(this.#pool, async (client) => {
-      // Payments are not tied to their workspace by a foreign key (migration 0008): deleted here.
+      // Payments are not tied to their workspace by a foreign key (migration 0008), nor histories to
+      // their payments (0015): each is deleted here.
+      await client.query("DELETE FROM payment_history");
       await client.query("DELETE FROM payments");
       await client.query("DELETE FROM workspaces");
       for (const seed of seeds) {
@@ -291,6 +295,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
            last_created_at = 0, previous_created_at = 0`,
         [seed.workspace],
       );
+      await client.query("DELETE FROM payment_history WHERE workspace = $1", [seed.workspace]);
       await client.query("DELETE FROM payments WHERE workspace = $1", [seed.workspace]);
       await client.query("DELETE FROM accounts WHERE workspace = $1", [seed.workspace]);
       await insertSeed(client, seed);
@@ -605,29 +610,15 @@ export class PostgresPaymentsStore implements PaymentsStore {
         return { seq: payment.seq, status: "completed", at: dueAt, completedAt: dueAt, shortfall: null };
       });
       const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
-      await client.query(
-        `WITH ws AS (
-           UPDATE workspaces SET version = version + $2 WHERE workspace = $1 RETURNING version - $2 AS base
-         ), change AS (
-           SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::jsonb[]) WITH ORDINALITY
-             AS c(seq, status, at, completed_at, shortfall, n)
-         ), payment AS (
-           UPDATE payments p SET status = change.status, completed_at = change.completed_at, version = ws.base + change.n
-           FROM change, ws WHERE p.workspace = $1 AND p.seq = change.seq
-         )
-         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, shortfall)
-         SELECT $1, change.seq, ws.base + change.n, change.status, change.at, 'completion', change.completed_at, change.shortfall
-         FROM change, ws`,
-        [
-          workspace,
-          outcomes.length,
-          column((o) => o.seq),
-          column((o) => o.status),
-          column((o) => o.at),
-          column((o) => o.completedAt),
-          column((o) => o.shortfall),
-        ],
-      );
+      await changeChunk(client, "completion", [
+        workspace,
+        outcomes.length,
+        column((o) => o.seq),
+        column((o) => o.status),
+        column((o) => o.at),
+        column((o) => o.completedAt),
+        column((o) => o.shortfall),
+      ]);
       if (moved.size > 0) {
         const ids = [...moved];
         await client.query(
@@ -661,27 +652,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
         [workspace],
       );
       if (!rows[0]?.auto_settlement) return 0;
-      // Re-read under the lock: another instance may have settled them meanwhile. Each settles at the
-      // first Istanbul midnight after its completion (integer division: completed_at is positive).
-      const settled = await client.query(
-        `WITH due AS (
-           SELECT seq, completed_at,
-                  ((completed_at + ${ISTANBUL_OFFSET_MS}) / ${DAY_MS} + 1) * ${DAY_MS} - ${ISTANBUL_OFFSET_MS} AS settled_at,
-                  row_number() OVER (ORDER BY completed_at, seq) AS n
-           FROM payments WHERE workspace = $1 AND status = 'completed' AND completed_at < $2
-           ORDER BY completed_at, seq LIMIT ${SETTLEMENT_CHUNK}
-         ), ws AS (
-           UPDATE workspaces SET version = version + (SELECT count(*) FROM due) WHERE workspace = $1
-           RETURNING version - (SELECT count(*) FROM due) AS base
-         ), payment AS (
-           UPDATE payments p SET status = 'settled', settled_at = due.settled_at, version = ws.base + due.n
-           FROM due, ws WHERE p.workspace = $1 AND p.seq = due.seq
-         )
-         INSERT INTO payment_history (workspace, seq, version, status, at, cause, completed_at, settled_at)
-         SELECT $1, due.seq, ws.base + due.n, 'settled', due.settled_at, 'settlement', due.completed_at, due.settled_at
-         FROM due, ws`,
-        [workspace, cutoff],
-      );
+      // Re-read under the lock: another instance may have settled them meanwhile.
+      const settled = await changeChunk(client, "settlement", [workspace, cutoff]);
       return settled.rowCount ?? 0;
     });
   }
