@@ -5,6 +5,7 @@ import { openPool } from "../../../infrastructure/postgres/pool.js";
 import { CHUNK_STATEMENTS, changeChunk } from "../../postgres-chunk-statements.js";
 import { PostgresPaymentsStore } from "../../postgres-payments-store.js";
 import { seedWorkspace } from "../../seed.js";
+import { firstPaymentToCopy } from "./payment-copies.js";
 
 /**
  * Completion, settlement and reconciliation change their payments a chunk at a time, under the
@@ -86,44 +87,19 @@ beforeAll(async () => {
   pool = await openPool(await freshDatabase(), 2, (key) => key);
   const store = new PostgresPaymentsStore(pool);
   await store.reset([seed, seedWorkspace("sk_sandbox_chunks_other")]);
-  const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
-  // One real create, then copies of it: every column as the store writes it.
-  await store.insert(WORKSPACE, {
-    id: "pay_0000000000000001",
-    amount: 100,
-    currency: "TRY",
-    method: "eft",
-    from_account: from as string,
-    to_account: to as string,
-    createdAt: CREATED,
-    countdownFrom: CREATED,
-    status: "pending",
-    cause: "api",
-  });
-  const columns = (
-    await pool.query<{ column_name: string }>(
-      "SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' ORDER BY ordinal_position",
-    )
-  ).rows.map((r) => r.column_name);
-  /** Copies of the first payment, numbered `from` to `to`, in `workspace`, in this status. */
-  const copies = (workspace: string, first: number, last: number, status: string) => {
-    const made: Record<string, string> = {
-      workspace: `'${workspace}'`,
-      seq: "g",
-      id: "'pay_' || lpad(g::text, 16, '0')",
-      version: "g",
-      created_version: "g",
-      status: `'${status}'`,
-      completed_at: status === "pending" ? "NULL" : "p.created_at + 1000",
-      settled_at: status === "settled" ? "p.created_at + 86400000" : "NULL",
-    };
-    return pool.query(
-      `INSERT INTO payments (${columns.join(", ")})
-       SELECT ${columns.map((c) => made[c] ?? `p.${c}`).join(", ")}
-       FROM payments p, generate_series(${first}, ${last}) g WHERE p.workspace = $1 AND p.seq = 1`,
-      [WORKSPACE],
+  const copy = await firstPaymentToCopy(pool, store, seed, CREATED);
+  /** Copies of the first payment, numbered `first` to `last`, in `workspace`, in this status. */
+  const copies = (workspace: string, first: number, last: number, status: string) =>
+    copy(
+      {
+        workspace: `'${workspace}'`,
+        status: `'${status}'`,
+        completed_at: status === "pending" ? "NULL" : "p.created_at + 1000",
+        settled_at: status === "settled" ? "p.created_at + 86400000" : "NULL",
+      },
+      first,
+      last,
     );
-  };
   await copies(WORKSPACE, 2, 20, "pending");
   await copies(OTHER, 1, 5_000, "pending");
   // The statistics of that moment are the ones the planner keeps: no autovacuum analyses it again.

@@ -6,6 +6,7 @@ import { foldForSearch } from "../../../infrastructure/text/search-fold.js";
 import type { PaymentQuery } from "../../payments-store.js";
 import { PostgresPaymentsStore } from "../../postgres-payments-store.js";
 import { seedWorkspace } from "../../seed.js";
+import { firstPaymentToCopy } from "./payment-copies.js";
 
 /**
  * The listings' queries, as the store sends them, planned by PostgreSQL on a workspace of 60,000
@@ -39,42 +40,18 @@ beforeAll(async () => {
   store = new PostgresPaymentsStore(recording);
   const seed = seedWorkspace("sk_sandbox_plans");
   await store.reset([seed]);
-  const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id);
-  // One real create, then copies of it: every column as the store writes it.
-  await store.insert(WORKSPACE, {
-    id: "pay_0000000000000001",
-    amount: 100,
-    currency: "TRY",
-    method: "eft",
-    from_account: from as string,
-    to_account: to as string,
-    createdAt: FIRST_CREATED,
-    countdownFrom: FIRST_CREATED,
-    status: "pending",
-    cause: "api",
-  });
-  const columns = (
-    await pool.query<{ column_name: string }>(
-      "SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' ORDER BY ordinal_position",
-    )
-  ).rows.map((r) => r.column_name);
-  const made: Record<string, string> = {
-    seq: "g",
-    id: "'pay_' || lpad(g::text, 16, '0')",
-    version: "g",
-    created_version: "g",
-    status: `(ARRAY['${STATUSES.join("','")}'])[1 + g % ${STATUSES.length}]`,
-    method: `(ARRAY['${METHODS.join("','")}'])[1 + g % ${METHODS.length}]`,
-    from_account: "CASE WHEN g % 2 = 0 THEN p.from_account ELSE p.to_account END",
-    to_account: "CASE WHEN g % 2 = 0 THEN p.to_account ELSE p.from_account END",
-    created_at: "p.created_at + g::bigint * 60000",
-    reference: "'İNV-' || g",
-  };
-  await pool.query(
-    `INSERT INTO payments (${columns.join(", ")})
-     SELECT ${columns.map((c) => made[c] ?? `p.${c}`).join(", ")}
-     FROM payments p, generate_series(2, ${PAYMENTS}) g WHERE p.workspace = $1 AND p.seq = 1`,
-    [WORKSPACE],
+  const copy = await firstPaymentToCopy(pool, store, seed, FIRST_CREATED);
+  await copy(
+    {
+      status: `(ARRAY['${STATUSES.join("','")}'])[1 + g % ${STATUSES.length}]`,
+      method: `(ARRAY['${METHODS.join("','")}'])[1 + g % ${METHODS.length}]`,
+      from_account: "CASE WHEN g % 2 = 0 THEN p.from_account ELSE p.to_account END",
+      to_account: "CASE WHEN g % 2 = 0 THEN p.to_account ELSE p.from_account END",
+      created_at: "p.created_at + g::bigint * 60000",
+      reference: "'İNV-' || g",
+    },
+    2,
+    PAYMENTS,
   );
   // One in a thousand waits for an approver (all of them pending: a multiple of 5).
   await pool.query("UPDATE payments SET countdown_from = NULL WHERE workspace = $1 AND seq % 1000 = 0", [WORKSPACE]);
