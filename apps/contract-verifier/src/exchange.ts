@@ -189,7 +189,9 @@ export async function exchange(
 /**
  * Why nothing answers at `url` (a refused connection: its code, a timeout), or undefined when
  * something does, whatever its status: the run's first contact, sent as every request is (with the
- * run's own headers, so a gateway that admits only its user agent admits this one too).
+ * run's own headers, so a gateway that admits only its user agent admits this one too), on a
+ * connection of its own: a pooled one left by an earlier run may be one the server is closing as
+ * idle, and its reset is no answer about the server.
  */
 export async function unanswered(
   url: string,
@@ -201,6 +203,7 @@ export async function unanswered(
       method: "GET",
       headers: withWireDefaults(headers),
       signal: AbortSignal.timeout(timeoutMs),
+      dispatcher: OWN_CONNECTION,
     });
     await response.body.dump();
     return undefined;

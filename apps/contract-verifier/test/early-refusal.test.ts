@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { unanswered } from "../src/exchange.js";
 import { reasonOf } from "../src/reporters/console-reporter.js";
 import { verifyInlineSpec } from "./support/inline-spec.js";
 import { bodyText, type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
@@ -88,4 +89,25 @@ it("blames no request for a connection the server dropped after refusing an earl
   expect(hungUp.map((r) => `${r.id}: ${reasonOf(r)}`)).toEqual([]);
   expect(report.results.filter((r) => r.status === "error")).toEqual([]);
   expect(report.counts.passed).toBeGreaterThan(0);
+});
+
+it("asks whether a server answers on a connection of its own, so a pooled one dropped meanwhile is no server down", async () => {
+  // The first contact of each run asked on the shared pool. A run after another (reruns of single
+  // checks against a shared server) could take a connection the server was closing as idle, and read
+  // its reset as "the API does not answer": a CI run stopped that way on a loaded machine. This server
+  // resets every connection at its second request, which is that race every time.
+  const answered = new WeakSet<Socket>();
+  const dropping = await serveOnLoopback((req, res) => {
+    if (answered.has(req.socket)) return void req.socket.resetAndDestroy();
+    answered.add(req.socket);
+    sendJson(res, 200, {});
+  });
+  try {
+    const first = await unanswered(dropping.url, 2_000);
+    // A moment idle, as between two runs: a pooled connection is back in its pool by then.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([first, await unanswered(dropping.url, 2_000)]).toEqual([undefined, undefined]);
+  } finally {
+    await dropping.close();
+  }
 });
