@@ -104,6 +104,7 @@ try {
   const rest = await runWrk({ ...target, seconds: REST_SECONDS });
   const base = url(PORT);
   const completed = await paymentsTotal(base, "completed");
+  const failed = await paymentsTotal(base, "failed");
   const made = await paymentsTotal(base);
   const average =
     (first.requestsPerSecond * FIRST_SECONDS + rest.requestsPerSecond * REST_SECONDS) / (FIRST_SECONDS + REST_SECONDS);
@@ -133,7 +134,7 @@ try {
     ),
   );
   console.log(
-    `${made.toLocaleString("en-US")} payments made, ${completed.toLocaleString("en-US")} completed by the background loop during the run (each due ${COMPLETE_AFTER_SECONDS} s after it was made).`,
+    `${made.toLocaleString("en-US")} payments made; the background loop completed ${completed.toLocaleString("en-US")} and failed ${failed.toLocaleString("en-US")} during the run (each due ${COMPLETE_AFTER_SECONDS} s after it was made; once the debit account has paid for all it holds, the rest fail for want of funds, which completion decides as it does a completion).`,
   );
   console.log(
     `wrk's CPU: ${generatorCpuText(first.generatorCpu)} of its core in the first window, ${generatorCpuText(rest.generatorCpu)} in the next\n${machineLine(machine)}`,

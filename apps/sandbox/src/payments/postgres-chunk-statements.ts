@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/time/istanbul-time.js";
 
-/** Payments settled per transaction, as completion does. */
+/** Payments settled per transaction: one statement each, under the workspace's lock. */
 export const SETTLEMENT_CHUNK = 5_000;
 
 /**
