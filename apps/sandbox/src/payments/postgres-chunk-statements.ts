@@ -73,20 +73,23 @@ export const CHUNK_STATEMENTS = {
  * its key, never found by reading the table (or an index of it) whole to hash or merge it with the
  * chunk. PostgreSQL has no plan hints; ruling join methods out is how one gets a plan.
  */
-export const KEYED_LOOKUPS_ONLY =
+const KEYED_LOOKUPS_ONLY =
   "SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)";
 const ANY_PLAN = "SELECT set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true)";
 
-/** Runs one of CHUNK_STATEMENTS inside the caller's transaction, planned with KEYED_LOOKUPS_ONLY. */
+/**
+ * Runs one of CHUNK_STATEMENTS inside the caller's transaction, planned with KEYED_LOOKUPS_ONLY. The
+ * settings are the transaction's own (set_config's `true`): put back after the statement for the
+ * transaction's next statements, and gone with it when the statement fails (the transaction is then
+ * aborted, and a query to put them back would fail in its turn and hide the statement's own error).
+ */
 export async function changeChunk(
   client: pg.ClientBase,
   statement: keyof typeof CHUNK_STATEMENTS,
   values: unknown[],
 ): Promise<pg.QueryResult> {
   await client.query(KEYED_LOOKUPS_ONLY);
-  try {
-    return await client.query(CHUNK_STATEMENTS[statement], values);
-  } finally {
-    await client.query(ANY_PLAN);
-  }
+  const result = await client.query(CHUNK_STATEMENTS[statement], values);
+  await client.query(ANY_PLAN);
+  return result;
 }

@@ -151,3 +151,17 @@ describe(`a chunk of ${CHUNK} payments in a workspace of ${PAYMENTS.toLocaleStri
     });
   }
 });
+
+it("fails with the statement's own error, not with the aborted transaction's", async () => {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // A seq that is no number: PostgreSQL refuses the statement and aborts the transaction.
+    await expect(changeChunk(client, "reconciliation", [WORKSPACE, ["not-a-seq"], 1, CREATED])).rejects.toThrow(
+      /invalid input syntax for type bigint/,
+    );
+  } finally {
+    await client.query("ROLLBACK");
+    client.release();
+  }
+});
