@@ -20,6 +20,8 @@ export interface CursorState {
   readonly method?: PaymentMethod;
   readonly account?: string;
   readonly search?: string;
+  /** Istanbul when the dashboard opened the listing (see ListingFilters.days). */
+  readonly days?: "Europe/Istanbul";
 }
 
 const MAC_BYTES = 16;

@@ -22,6 +22,11 @@ export interface ListingFilters {
   readonly search?: string;
   /** The Approvals page: only payments waiting for an approver (never part of a cursor or an export). */
   readonly awaitingApproval?: boolean;
+  /**
+   * Whose calendar days `from` and `to` name: the dashboard's people read and pick Istanbul dates; the
+   * API's dates are UTC (the spec's assumption) when this is absent.
+   */
+  readonly days?: "Europe/Istanbul";
 }
 
 const FILTERS = [
@@ -31,6 +36,7 @@ const FILTERS = [
   "method",
   "account",
   "search",
+  "days",
 ] as const satisfies readonly (keyof ListingFilters)[];
 
 export interface ListingRequest extends ListingFilters {
@@ -39,8 +45,10 @@ export interface ListingRequest extends ListingFilters {
   readonly limit?: number;
 }
 
-function dateToMs(date: string | undefined): number | undefined {
-  return date === undefined ? undefined : Date.parse(`${date}T00:00:00.000Z`);
+/** The instant a calendar date begins, in UTC or Istanbul (which has kept +03:00 all year since 2016). */
+function dateToMs(date: string | undefined, days: ListingFilters["days"]): number | undefined {
+  if (date === undefined) return undefined;
+  return Date.parse(`${date}T00:00:00.000${days === "Europe/Istanbul" ? "+03:00" : "Z"}`);
 }
 
 /** Only the filters of a request or a listing's state. */
@@ -48,16 +56,16 @@ export function listingFilters(request: ListingFilters): ListingFilters {
   return Object.fromEntries(FILTERS.filter((f) => request[f] !== undefined).map((f) => [f, request[f]]));
 }
 
-/** A listing's filters as the store takes them: dates as inclusive bounds in ms (UTC days). */
+/** A listing's filters as the store takes them: dates as inclusive bounds in ms (UTC or Istanbul days). */
 export function queryFilters(filters: ListingFilters): Partial<PaymentQuery> {
-  const toMs = dateToMs(filters.to);
+  const toMs = dateToMs(filters.to, filters.days);
   return {
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.method ? { method: filters.method } : {}),
     ...(filters.account ? { account: filters.account } : {}),
     ...(filters.search !== undefined ? { search: foldForSearch(filters.search) } : {}),
     ...(filters.awaitingApproval ? { awaitingApproval: true } : {}),
-    ...(filters.from ? { createdFrom: dateToMs(filters.from) } : {}),
+    ...(filters.from ? { createdFrom: dateToMs(filters.from, filters.days) } : {}),
     ...(toMs === undefined ? {} : { createdTo: toMs + DAY_MS - 1 }),
   };
 }

@@ -59,13 +59,19 @@ const filterLabel = (name: string) => {
 /** The query parameters of the overview's filters; `q` is the search box. */
 const FILTER_NAMES = ["status", "method", "account", "from", "to", "q"] as const;
 
-/** The filters in the request's query: the parsed ones, or the first problem in words. */
+/**
+ * The filters in the request's query: the parsed ones, or the first problem in words. The dates are
+ * Istanbul days, as every time on the dashboard is shown.
+ */
 export function filtersOf(request: FastifyRequest): { filters: ListingFilters; problem?: string } {
   const raw = Object.fromEntries(FILTER_NAMES.map((name) => [name, queryField(request, name)]));
   const parsed = validateFields(zDashboardFilters, raw);
   if (parsed.ok) {
     const { q, ...rest } = parsed.data;
-    return { filters: q ? { ...rest, search: q } : rest };
+    const dated = rest.from !== undefined || rest.to !== undefined;
+    return {
+      filters: { ...rest, ...(q ? { search: q } : {}), ...(dated ? { days: "Europe/Istanbul" as const } : {}) },
+    };
   }
   const [field, message] = Object.entries(parsed.problems)[0] as [string, string];
   return { filters: {}, problem: `${filterLabel(field)}: ${inWords(message)}` };

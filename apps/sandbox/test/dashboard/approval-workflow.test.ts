@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { clearOfCutoff } from "../support/clock-moves.js";
 import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
@@ -163,6 +164,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
   });
 
   it("an approved payment completes once the delay has passed since its approval", async () => {
+    await clearOfCutoff(d.h);
     await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
     await d.signIn();
     await fillNewPayment({ amount: "7" });
@@ -174,6 +176,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
 
   it("with the workflow off: a submit goes to processing, then completes and moves the balances", async () => {
     await d.signIn();
+    await clearOfCutoff(d.h);
     const before = await d.h.accounts();
     await fillNewPayment({ amount: "10.00", method: "card" });
     const id = await paymentIdOnPage();

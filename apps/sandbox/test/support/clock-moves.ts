@@ -16,3 +16,13 @@ export async function pastNextCutoff(h: Harness, seconds = 60, key: string = KEY
   await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 + seconds }, key);
   return cutoff;
 }
+
+/**
+ * Keeps a case that moves the clock a little from crossing the settlement cut-off by chance: when the
+ * workspace's clock is within `marginSeconds` of the next Istanbul midnight (21:00 UTC), it moves a
+ * minute past it first. Without it a payment completed at 23:59:50 and read 31 s later is `settled`.
+ */
+export async function clearOfCutoff(h: Harness, key: string = KEY, marginSeconds = 600): Promise<void> {
+  const now = await clockNow(h, key);
+  if (istanbulMidnightAfter(now) - now < marginSeconds * 1000) await pastNextCutoff(h, 60, key);
+}
