@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_CLOCK_ADVANCE_SECONDS } from "../src/index.js";
 import { expectBooksBalanced as booksBalanced } from "./support/books.js";
+import { clearOfCutoff } from "./support/clock-moves.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 
 let h: Harness;
@@ -189,6 +190,7 @@ describe("the dashboard's paths over the control API", () => {
   });
 
   it("with it off: processing, not cancellable, completes like any other; API payments cannot be approved", async () => {
+    await clearOfCutoff(h);
     const made = await submit();
     expect(made.body.status).toBe("processing");
     expect((await h.call("DELETE", `/v1/payments/${made.body.id}`, { key: KEY })).status).toBe(409);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { clearOfCutoff } from "../../../test/support/clock-moves.js";
 import { type Harness, harness, KEY } from "../../../test/support/harness.js";
 
 let h: Harness;
@@ -9,6 +10,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 it("200 parallel creates and cancels lose no payment, never transition twice, and conserve money", async () => {
+  await clearOfCutoff(h);
   const accounts = await h.accounts();
   const [a, b] = accounts.filter((x) => x.currency === "TRY").map((x) => x.id);
   const totalBefore = accounts

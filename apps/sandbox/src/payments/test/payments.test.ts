@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { clearOfCutoff } from "../../../test/support/clock-moves.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "../../../test/support/harness.js";
 import { workspaceScope } from "../../index.js";
 
@@ -135,6 +136,7 @@ describe("get, cancel and the lifecycle", () => {
   });
 
   it("completes a pending payment after the configured delay, moving balances within the currency", async () => {
+    await clearOfCutoff(h);
     const before = await h.accounts();
     const { body: created } = await h.call("POST", "/v1/payments", { key: KEY, json: newPayment({ amount: 12_345 }) });
     await h.control("/clock/advance", { seconds: 29 });
