@@ -32,7 +32,7 @@ export interface DashboardSession {
   readonly url: string;
   signIn(key?: string): Promise<void>;
   /** A payment through the API, between the workspace's two TRY accounts. */
-  create(key: string, overrides?: Record<string, unknown>): Promise<{ id: string }>;
+  create(key: string, overrides?: Record<string, unknown>): Promise<{ id: string; created_at: string }>;
 }
 
 /**
@@ -108,7 +108,7 @@ export function useDashboard(
         json: { amount: 12_345, currency: "TRY", method: "eft", from_account: from, to_account: to, ...overrides },
       });
       expect(reply.status).toBe(201);
-      return reply.body as { id: string };
+      return reply.body as { id: string; created_at: string };
     },
   };
 }
