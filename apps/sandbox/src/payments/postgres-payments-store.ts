@@ -29,30 +29,15 @@ import {
   type WorkspaceSeed,
 } from "./payments-store.js";
 import { changeChunk, SETTLEMENT_CHUNK } from "./postgres-chunk-statements.js";
+import {
+  fieldsCountStatement,
+  keptCountStatement,
+  listingCountStatement,
+  listingStatement,
+  type Seqs,
+  statementQuery,
+} from "./postgres-listing-statements.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
-
-/** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch`. */
-const searchText = (row: string) =>
-  `translate(normalize(coalesce(${row}.reference, '') || E'\\n' || coalesce(${row}.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
-const SEARCH_TEXT = searchText("q");
-
-/**
- * A search as a LIKE pattern (its words anywhere in the text, `%` and `_` taken as themselves): the
- * form the trigram index of migration 0014 answers; strpos() would read every payment.
- */
-const searchPattern = (search: string | undefined) =>
-  search === undefined ? null : `%${search.replace(/[\\%_]/g, "\\$&")}%`;
-
-/**
- * A payment's state at a listing's snapshot: its last history entry at or before `version`, looked
- * up through the history's key (a `LEFT JOIN LATERAL`; no row when nothing changed by then), only
- * where `when` holds.
- */
-const historyAt = (row: string, version: string, when = "true") => `(
-  SELECT h.status, h.completed_at, h.settled_at FROM payment_history h
-  WHERE ${when} AND h.workspace = ${row}.workspace AND h.seq = ${row}.seq AND h.version <= ${version}
-  ORDER BY h.version DESC LIMIT 1
-)`;
 
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
@@ -705,67 +690,22 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   async list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }> {
-    // A payment changed after the snapshot is shown as its history says it was at the snapshot's
-    // version; the history is read only for those. No change at or before that version means it was
-    // as created: its creation is kept on its row, and it had neither completed nor settled.
-    const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
-    const order = query.descending ? "DESC" : "ASC";
-    const within = "p.workspace = $1 AND p.seq > $2 AND p.seq <= $3 AND p.created_at >= $5 AND p.created_at <= $6";
-    // With a status filter (or the approvals queue: pending, no countdown), a payment unchanged since
-    // the snapshot is in that state now: an index finds those in listing order (a page reads a page of
-    // them, however many there are), and the few changed since are found by their version and judged
-    // by their history below.
-    const narrowed =
-      query.status !== undefined
-        ? "p.status = $7"
-        : query.awaitingApproval
-          ? "p.status = 'pending' AND p.countdown_from IS NULL"
-          : undefined;
-    const candidates = (limit: string) =>
-      narrowed === undefined
-        ? `SELECT * FROM payments p WHERE ${within}`
-        : `(SELECT * FROM payments p WHERE ${within} AND ${narrowed} AND p.version <= $4
-              AND ($8::text IS NULL OR p.method = $8) AND ($9::text IS NULL OR p.from_account = $9 OR p.to_account = $9)
-              AND ($10::text IS NULL OR ${searchText("p")} LIKE $10)
-            ORDER BY p.seq ${order}${limit})
-           UNION ALL
-           (SELECT * FROM payments p WHERE ${within} AND p.version > $4)`;
-    // The history is looked up row by row, and only for a payment changed since.
-    const listing = (limit: string) => `
-      SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
-      FROM (SELECT p.*, p.version > $4 AS changed_since FROM (${candidates(limit)}) p) q
-      LEFT JOIN LATERAL ${historyAt("q", "$4", "q.changed_since")} h ON true
-      WHERE ($7::text IS NULL OR ${statusThen} = $7)
-        AND ($8::text IS NULL OR q.method = $8)
-        AND ($9::text IS NULL OR q.from_account = $9 OR q.to_account = $9)
-        AND ($10::text IS NULL OR ${SEARCH_TEXT} LIKE $10)
-        AND ($11::boolean IS NULL OR (${statusThen} = 'pending' AND q.countdown_from IS NULL))`;
     // A date range is a run of seqs (see #seqRange): the listing then reads by its key.
     const range = await this.#seqRange(workspace, query.createdFrom, query.createdTo);
     const upTo = Math.min(query.snapshotSeq, range.upTo);
-    const params = [
+    const page = listingStatement(
       workspace,
-      Math.max(query.afterSeq, range.after),
-      upTo,
-      query.asOfVersion,
-      query.createdFrom ?? Number.MIN_SAFE_INTEGER,
-      query.createdTo ?? Number.MAX_SAFE_INTEGER,
-      query.status ?? null,
-      query.method ?? null,
-      query.account ?? null,
-      searchPattern(query.search),
-      query.awaitingApproval ? true : null,
-    ];
+      query,
+      { after: Math.max(query.afterSeq, range.after), upTo },
+      query.limit,
+    );
     type Row = PaymentRow & {
       changed_since: boolean;
       then_status: string;
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
-    const { rows } = await this.#pool.query<Row>(`${listing(" LIMIT $12")} ORDER BY q.seq ${order} LIMIT $12`, [
-      ...params,
-      query.limit,
-    ]);
+    const { rows } = await this.#pool.query<Row>(statementQuery(page));
     const items = rows.map((row) =>
       row.changed_since
         ? toRecord({
@@ -777,7 +717,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
-    return { items, total: await this.#count(workspace, query, listing(""), params, { after: range.after, upTo }) };
+    return { items, total: await this.#count(workspace, query, { after: range.after, upTo }) };
   }
 
   /**
@@ -800,35 +740,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return { after: num(first) - 1, upTo: num(last) };
   }
 
-  /**
-   * How many payments matched status, method and account at a snapshot, from the counts the triggers
-   * keep (migration 0013) and the payments changed since: those counted now that match are taken off,
-   * and those that matched at the snapshot (made before it, with their status then) put back. Reads
-   * only the changed payments, found by their version; one statement, so the counts and the rows come
-   * from one moment.
-   */
+  /** How many payments matched status, method and account at a snapshot (see keptCountStatement). */
   async #countKept(workspace: string, query: PaymentQuery): Promise<number> {
-    const fields = (p: string) => `($3::text IS NULL OR ${p}.method = $3)
-      AND ($4::text IS NULL OR ${p}.from_account = $4 OR ${p}.to_account = $4)`;
-    const { rows } = await this.#pool.query<{ n: string }>({
-      name: "payspec_count_kept",
-      text: `SELECT coalesce((SELECT sum(c.n) FROM payment_counts c
-          WHERE c.workspace = $1 AND ($2::text IS NULL OR c.status = $2) AND ${fields("c")}), 0)
-        - (SELECT count(*) FROM payments p
-           WHERE p.workspace = $1 AND p.version > $5 AND ($2::text IS NULL OR p.status = $2) AND ${fields("p")})
-        + (SELECT count(*) FROM payments p
-           LEFT JOIN LATERAL ${historyAt("p", "$5")} h ON true
-           WHERE p.workspace = $1 AND p.version > $5 AND p.seq <= $6
-             AND ($2::text IS NULL OR coalesce(h.status, p.created_status) = $2) AND ${fields("p")}) AS n`,
-      values: [
-        workspace,
-        query.status ?? null,
-        query.method ?? null,
-        query.account ?? null,
-        query.asOfVersion,
-        query.snapshotSeq,
-      ],
-    });
+    const counting = keptCountStatement(workspace, query);
+    const { rows } = await this.#pool.query<{ n: string }>(statementQuery(counting));
     return num(rows[0]?.n ?? 0);
   }
 
@@ -843,10 +758,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
   async #count(
     workspace: string,
     query: PaymentQuery,
-    listing: string,
-    params: readonly unknown[],
     /** The seqs the listing's dates and snapshot hold: `after < seq <= upTo`. */
-    seqs: { readonly after: number; readonly upTo: number },
+    seqs: Seqs,
   ): Promise<number> {
     const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
     const byStatus = query.status !== undefined || query.awaitingApproval === true;
@@ -854,31 +767,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
     if (!byStatus && !byFields) return Math.max(0, seqs.upTo - seqs.after);
     if (!dated && query.search === undefined && query.awaitingApproval !== true)
       return this.#countKept(workspace, query);
-    if (!byStatus) {
-      const counted = await this.#pool.query<{ n: string }>(
-        `SELECT count(*) AS n FROM payments p
-         WHERE p.workspace = $1 AND p.seq > $8 AND p.seq <= $2 AND p.created_at >= $3 AND p.created_at <= $4
-           AND ($5::text IS NULL OR p.method = $5)
-           AND ($6::text IS NULL OR p.from_account = $6 OR p.to_account = $6)
-           AND ($7::text IS NULL OR ${searchText("p")} LIKE $7)`,
-        [
-          workspace,
-          seqs.upTo,
-          query.createdFrom ?? Number.MIN_SAFE_INTEGER,
-          query.createdTo ?? Number.MAX_SAFE_INTEGER,
-          query.method ?? null,
-          query.account ?? null,
-          searchPattern(query.search),
-          seqs.after,
-        ],
-      );
-      return num(counted.rows[0]?.n ?? 0);
-    }
-    const counted = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${listing}) listing`, [
-      workspace,
-      seqs.after,
-      ...params.slice(2),
-    ]);
-    return num(counted.rows[0]?.n ?? 0);
+    const counting = byStatus
+      ? listingCountStatement(workspace, query, seqs)
+      : fieldsCountStatement(workspace, query, seqs);
+    const { rows } = await this.#pool.query<{ n: string }>(statementQuery(counting));
+    return num(rows[0]?.n ?? 0);
   }
 }

@@ -1,7 +1,7 @@
 -- The dashboard's search finds its words through a trigram index instead of reading every payment of
 -- the workspace: a reference typed in full reads the few payments that hold its pieces of three
 -- letters. The indexed expression is the store's search text (`searchText` in
--- postgres-payments-store.ts, folded by the table of infrastructure/text/search-fold.ts), letter for
+-- postgres-listing-statements.ts, folded by the table of infrastructure/text/search-fold.ts), letter for
 -- letter, or the planner cannot use it; the listing-plans test fails if they drift apart.
 --
 -- pg_trgm ships with PostgreSQL (contrib) and is a trusted extension since PostgreSQL 13: the

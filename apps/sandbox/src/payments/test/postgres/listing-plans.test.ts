@@ -21,8 +21,8 @@ const METHODS = ["eft", "card", "bank_transfer", "virtual_account"];
 
 let pool: pg.Pool;
 let store: PostgresPaymentsStore;
-/** Each query the store sent through the pool, with its values. */
-const sent: { text: string; values: unknown[] }[] = [];
+/** Each query the store sent through the pool, with its values, and whether it was a named statement. */
+const sent: { text: string; values: unknown[]; named: boolean }[] = [];
 
 beforeAll(async () => {
   pool = await openPool(await freshDatabase(), 4, (key) => key);
@@ -30,9 +30,13 @@ beforeAll(async () => {
   const recording = new Proxy(pool, {
     get(target, property, receiver) {
       if (property !== "query") return Reflect.get(target, property, receiver);
-      return (config: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+      return (config: string | { text: string; values?: unknown[]; name?: string }, values?: unknown[]) => {
         const text = typeof config === "string" ? config : config.text;
-        sent.push({ text, values: (typeof config === "string" ? values : (config.values ?? values)) ?? [] });
+        sent.push({
+          text,
+          values: (typeof config === "string" ? values : (config.values ?? values)) ?? [],
+          named: typeof config !== "string" && config.name !== undefined,
+        });
         return target.query(config as string, values);
       };
     },
@@ -75,6 +79,10 @@ afterAll(async () => {
 interface PlanNode {
   readonly "Node Type": string;
   readonly "Relation Name"?: string;
+  readonly "Actual Rows"?: number;
+  readonly "Actual Loops"?: number;
+  readonly "Rows Removed by Filter"?: number;
+  readonly "Rows Removed by Index Recheck"?: number;
   readonly Plans?: PlanNode[];
 }
 
@@ -98,7 +106,42 @@ const firstPage = (snapshot: { seq: number; version: number }, filters: Partial<
   ...filters,
 });
 
-/** The store's listing with these filters, and how PostgreSQL plans each query it sent for it. */
+/** The rows a plan took from the payments table: those it kept and those its filters threw away. */
+function paymentRowsRead(node: PlanNode): number {
+  const own =
+    node["Relation Name"] === "payments"
+      ? ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * (node["Actual Loops"] ?? 1) +
+        (node["Rows Removed by Index Recheck"] ?? 0)
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + paymentRowsRead(child), 0);
+}
+
+/**
+ * The plan PostgreSQL may settle on for a named statement from its sixth run on: generic, made
+ * without the values (asked for outright here), then run with them.
+ */
+async function genericPlan(text: string, values: readonly unknown[]): Promise<PlanNode> {
+  const client = await pool.connect();
+  try {
+    await client.query("SET plan_cache_mode = force_generic_plan");
+    await client.query(`PREPARE generic_listing AS ${text}`);
+    const literals = values.map((v) => (v === null ? "NULL" : client.escapeLiteral(String(v))));
+    const { rows } = await client.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_listing(${literals.join(", ")})`,
+    );
+    return rows[0]?.["QUERY PLAN"][0]?.Plan as PlanNode;
+  } finally {
+    await client.query("DEALLOCATE generic_listing");
+    await client.query("RESET plan_cache_mode");
+    client.release();
+  }
+}
+
+/**
+ * The store's listing with these filters, and how PostgreSQL plans each query it sent for it: with
+ * its values (a custom plan), and for a named statement also without them (the generic plan, which
+ * must read no more than the custom plan, give or take a page).
+ */
 async function listed(filters: Partial<PaymentQuery>) {
   const snapshot = await store.snapshot(WORKSPACE);
   sent.length = 0;
@@ -106,10 +149,17 @@ async function listed(filters: Partial<PaymentQuery>) {
   const scans: string[] = [];
   for (const query of sent) {
     const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) ${query.text}`,
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${query.text}`,
       query.values,
     );
-    scans.push(...fullScans(rows[0]?.["QUERY PLAN"][0]?.Plan as PlanNode));
+    const custom = rows[0]?.["QUERY PLAN"][0]?.Plan as PlanNode;
+    scans.push(...fullScans(custom));
+    if (query.named) {
+      const generic = await genericPlan(query.text, query.values);
+      scans.push(...fullScans(generic).map((scan) => `${scan} (generic plan)`));
+      const [read, readCustom] = [paymentRowsRead(generic), paymentRowsRead(custom)];
+      if (read > 2 * readCustom + 50) scans.push(`generic plan read ${read} payments, the custom plan ${readCustom}`);
+    }
   }
   return { ...answer, queries: sent.length, scans };
 }

@@ -1,0 +1,195 @@
+import type pg from "pg";
+import { named } from "../infrastructure/postgres/named-statement.js";
+import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
+import type { PaymentQuery } from "./payments-store.js";
+
+/**
+ * The listings' statements, one text per shape of filters (only the filters that are set, never
+ * `$n IS NULL OR …`), so each is sent as a named statement and planned once per connection. From its
+ * sixth run PostgreSQL may plan a named statement without its values (a generic plan, estimated with
+ * default selectivities): each text is written so that plan still reads by an index only what the
+ * page needs (see listing-plans.test.ts, which asks for the generic plans outright).
+ */
+
+/** A statement's text and values, its parameters numbered as they are added. */
+export interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  /**
+   * Whether a generic plan is safe. Not with a search: only its words say whether the trigram index
+   * or the listing's order is the way to go, and a generic plan that walked the listing's order read
+   * the whole workspace for a rare reference. Such a statement is sent unnamed, planned every time.
+   */
+  readonly generic: boolean;
+}
+
+/** A statement as node-postgres sends it: named (planned once per connection) when a generic plan is safe. */
+export function statementQuery(statement: Statement): pg.QueryConfig {
+  return statement.generic
+    ? named(statement.text, statement.values)
+    : { text: statement.text, values: [...statement.values] };
+}
+
+class Parameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown, cast = ""): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+}
+
+/** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch` (the trigram index of migration 0014 is on this very expression). */
+const searchText = (row: string) =>
+  `translate(normalize(coalesce(${row}.reference, '') || E'\\n' || coalesce(${row}.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
+
+/**
+ * A search as a LIKE pattern (its words anywhere in the text, `%` and `_` taken as themselves): the
+ * form the trigram index of migration 0014 answers; strpos() would read every payment.
+ */
+const searchPattern = (search: string) => `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+
+/**
+ * A payment's state at a listing's snapshot: its last history entry at or before `version`, looked
+ * up through the history's key (a `LEFT JOIN LATERAL`; no row when nothing changed by then), only
+ * where `when` holds.
+ */
+const historyAt = (row: string, version: string, when = "true") => `(
+  SELECT h.status, h.completed_at, h.settled_at FROM payment_history h
+  WHERE ${when} AND h.workspace = ${row}.workspace AND h.seq = ${row}.seq AND h.version <= ${version}
+  ORDER BY h.version DESC LIMIT 1
+)`;
+
+/**
+ * The payments of workspace `ws` changed after version `asOf`, by the version index. The upper bound
+ * is no bound (the largest version there can be), but it makes the generic plan's estimate a narrow
+ * range, as the changes since a snapshot are, rather than a third of the workspace: that estimate
+ * once led it to read every payment in seq order to find them.
+ */
+const changedSince = ($: Parameters, ws: string, asOf: string) =>
+  `p.workspace = ${ws} AND p.version > ${asOf} AND p.version <= ${$.add(Number.MAX_SAFE_INTEGER)}`;
+
+/** The filters on a payment's fixed fields (method, account, search) that are set, as conditions on `row`. */
+function fieldConditions($: Parameters, query: PaymentQuery): (row: string) => string[] {
+  const method = query.method === undefined ? undefined : $.add(query.method, "::text");
+  const account = query.account === undefined ? undefined : $.add(query.account, "::text");
+  const search = query.search === undefined ? undefined : $.add(searchPattern(query.search), "::text");
+  return (at) => [
+    ...(method ? [`${at}.method = ${method}`] : []),
+    ...(account ? [`(${at}.from_account = ${account} OR ${at}.to_account = ${account})`] : []),
+    ...(search ? [`${searchText(at)} LIKE ${search}`] : []),
+  ];
+}
+
+/** The seqs a listing holds: `after < seq <= upTo` (its snapshot, its dates, its cursor's position). */
+export interface Seqs {
+  readonly after: number;
+  readonly upTo: number;
+}
+
+/**
+ * A page of a listing (with `limit`), or all of it (without, for a count): each payment as it was at
+ * the snapshot's version. A payment changed after the snapshot is shown as its history says it was
+ * then, and the history is read only for those; no change at or before that version means it was as
+ * created (its creation is kept on its row, and it had neither completed nor settled).
+ */
+export function listingStatement(workspace: string, query: PaymentQuery, seqs: Seqs, limit?: number): Statement {
+  const $ = new Parameters();
+  const ws = $.add(workspace);
+  const after = $.add(seqs.after);
+  const upTo = $.add(seqs.upTo);
+  const asOf = $.add(query.asOfVersion);
+  const status = query.status === undefined ? undefined : $.add(query.status, "::text");
+  const fields = fieldConditions($, query);
+  const limited = limit === undefined ? "" : ` LIMIT ${$.add(limit)}`;
+  const order = query.descending ? "DESC" : "ASC";
+  const within = `p.workspace = ${ws} AND p.seq > ${after} AND p.seq <= ${upTo}`;
+  // With a status filter (or the approvals queue: pending, no countdown), a payment unchanged since
+  // the snapshot is in that state now: an index finds those in listing order (a page reads a page of
+  // them, however many there are), and the few changed since are found by their version and judged
+  // by their history below.
+  const narrowed =
+    status !== undefined
+      ? `p.status = ${status}`
+      : query.awaitingApproval
+        ? "p.status = 'pending' AND p.countdown_from IS NULL"
+        : undefined;
+  const candidates =
+    narrowed === undefined
+      ? `SELECT * FROM payments p WHERE ${within}`
+      : `(SELECT * FROM payments p WHERE ${[within, narrowed, `p.version <= ${asOf}`, ...fields("p")].join(" AND ")}
+            ORDER BY p.seq ${order}${limited})
+         UNION ALL
+         (SELECT * FROM (SELECT * FROM payments p WHERE ${changedSince($, ws, asOf)} OFFSET 0) p
+          WHERE p.seq > ${after} AND p.seq <= ${upTo})`;
+  const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
+  const conditions = [
+    ...(status ? [`${statusThen} = ${status}`] : []),
+    ...fields("q"),
+    ...(query.awaitingApproval ? [`${statusThen} = 'pending' AND q.countdown_from IS NULL`] : []),
+  ];
+  // The history is looked up row by row, and only for a payment changed since.
+  const text = `
+    SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
+    FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM (${candidates}) p) q
+    LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true${
+      conditions.length > 0 ? `\n    WHERE ${conditions.join(" AND ")}` : ""
+    }${limited ? `\n    ORDER BY q.seq ${order}${limited}` : ""}`;
+  return { text, values: $.values, generic: query.search === undefined };
+}
+
+/** How many payments a listing holds, counted row by row (a status beside dates or a search). */
+export function listingCountStatement(workspace: string, query: PaymentQuery, seqs: Seqs): Statement {
+  const listing = listingStatement(workspace, query, seqs);
+  return { ...listing, text: `SELECT count(*) AS n FROM (${listing.text}) listing` };
+}
+
+/**
+ * How many payments in the seqs match the fixed fields (method, account, search): those never
+ * change, so the rows are counted as they are now.
+ */
+export function fieldsCountStatement(workspace: string, query: PaymentQuery, seqs: Seqs): Statement {
+  const $ = new Parameters();
+  const within = `p.workspace = ${$.add(workspace)} AND p.seq > ${$.add(seqs.after)} AND p.seq <= ${$.add(seqs.upTo)}`;
+  const fields = fieldConditions($, query);
+  return {
+    text: `SELECT count(*) AS n FROM payments p WHERE ${[within, ...fields("p")].join(" AND ")}`,
+    values: $.values,
+    generic: query.search === undefined,
+  };
+}
+
+/**
+ * How many payments matched status, method and account at a snapshot, from the counts the triggers
+ * keep (migration 0013) and the payments changed since: those counted now that match are taken off,
+ * and those that matched at the snapshot (made before it, with their status then) put back. Reads
+ * only the changed payments, found by their version; one statement, so the counts and the rows come
+ * from one moment.
+ */
+export function keptCountStatement(workspace: string, query: PaymentQuery): Statement {
+  const $ = new Parameters();
+  const ws = $.add(workspace);
+  const asOf = $.add(query.asOfVersion);
+  const snapshotSeq = $.add(query.snapshotSeq);
+  const status = query.status === undefined ? undefined : $.add(query.status, "::text");
+  const method = query.method === undefined ? undefined : $.add(query.method, "::text");
+  const account = query.account === undefined ? undefined : $.add(query.account, "::text");
+  const fields = (row: string) => [
+    ...(method ? [`${row}.method = ${method}`] : []),
+    ...(account ? [`(${row}.from_account = ${account} OR ${row}.to_account = ${account})`] : []),
+  ];
+  const where = (conditions: string[]) => conditions.join(" AND ");
+  const text = `SELECT coalesce((SELECT sum(c.n) FROM payment_counts c
+      WHERE ${where([`c.workspace = ${ws}`, ...(status ? [`c.status = ${status}`] : []), ...fields("c")])}), 0)
+    - (SELECT count(*) FROM payments p
+       WHERE ${where([changedSince($, ws, asOf), ...(status ? [`p.status = ${status}`] : []), ...fields("p")])})
+    + (SELECT count(*) FROM payments p
+       LEFT JOIN LATERAL ${historyAt("p", asOf)} h ON true
+       WHERE ${where([
+         changedSince($, ws, asOf),
+         `p.seq <= ${snapshotSeq}`,
+         ...(status ? [`coalesce(h.status, p.created_status) = ${status}`] : []),
+         ...fields("p"),
+       ])}) AS n`;
+  return { text, values: $.values, generic: true };
+}
