@@ -4,9 +4,30 @@ import { activeLocale } from "./locale.js";
 
 const INTL = { tr: "tr-TR", en: "en-US" } as const;
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The language's number format with this many decimals (any, when undefined), made once: a
+ * `toLocaleString` with options builds a new one on each call, and a page of 25 payments and their
+ * accounts spent about a fifth of its time doing that.
+ */
+function numberFormat(decimals?: number): Intl.NumberFormat {
+  const locale = INTL[activeLocale()];
+  const key = `${locale} ${decimals ?? ""}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(
+      locale,
+      decimals === undefined ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals },
+    );
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** A whole number grouped as the active language writes it: 12,500 or 12.500. */
 export function count(n: number): string {
-  return n.toLocaleString(INTL[activeLocale()]);
+  return numberFormat().format(n);
 }
 
 /**
@@ -14,13 +35,8 @@ export function count(n: number): string {
  * (the lira sign after the amount, as Turkish banks print it; other currencies by their code).
  */
 export function money(minor: number, currency: string): string {
-  const locale = activeLocale();
-  const digits = currencyExponent(currency);
-  const amount = fromMinorUnits(minor, currency).toLocaleString(INTL[locale], {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-  return `${amount} ${locale === "tr" && currency === "TRY" ? "₺" : currency}`;
+  const amount = numberFormat(currencyExponent(currency)).format(fromMinorUnits(minor, currency));
+  return `${amount} ${activeLocale() === "tr" && currency === "TRY" ? "₺" : currency}`;
 }
 
 /**
@@ -51,5 +67,5 @@ export function calendarDay(isoDate: string): string {
 
 /** A size in megabytes with one decimal, as the active language writes it: 1.5 or 1,5. */
 export function megabytes(bytes: number): string {
-  return (bytes / 1e6).toLocaleString(INTL[activeLocale()], { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return numberFormat(1).format(bytes / 1e6);
 }
