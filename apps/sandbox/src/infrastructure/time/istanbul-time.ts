@@ -1,26 +1,17 @@
-const formatter = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Istanbul",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
-/** `yyyy-MM-dd HH:mm:ss` in Europe/Istanbul, the gateway's createdDate form. */
-export function istanbulDateTime(ms: number): string {
-  const parts = Object.fromEntries(formatter.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
-
 /**
  * Europe/Istanbul has kept UTC+03:00 all year since 2016, so its days are fixed 24-hour spans: day
  * arithmetic (cut-offs, "the end of that date") needs no time-zone database.
  */
 export const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
 export const DAY_MS = 86_400_000;
+
+/**
+ * `yyyy-MM-dd HH:mm:ss` in Europe/Istanbul, the gateway's createdDate form: by the fixed offset, as
+ * the dates below (an Intl formatter's parts cost a tenth of a dashboard page's time).
+ */
+export function istanbulDateTime(ms: number): string {
+  return new Date(ms + ISTANBUL_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
+}
 
 /** `yyyy-MM-dd`, the Istanbul calendar date of `ms`. */
 export function istanbulDate(ms: number): string {
