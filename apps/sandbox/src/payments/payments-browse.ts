@@ -41,18 +41,23 @@ export async function browsePayments(
     limit: 0,
     countTotal: true,
   });
-  const items =
-    position.newerThan !== undefined
-      ? (await newer(position.newerThan, size)).items.reverse()
-      : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size)).items;
+  // One row more than the page says whether there is more that way; the other way is asked only
+  // when there can be something: nothing at the snapshot is newer than its newest payments.
+  const towardNewer = position.newerThan !== undefined;
+  const read = towardNewer
+    ? (await newer(position.newerThan as number, size + 1)).items
+    : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1)).items;
+  const more = read.length > size;
+  const items = towardNewer ? read.slice(0, size).reverse() : read.slice(0, size);
   const first = items[0]?.seq;
   const last = items[items.length - 1]?.seq;
+  const newest = !towardNewer && position.olderThan === undefined;
   return {
     payments: items.map(paymentToApi),
     total,
     ...(first === undefined ? {} : { first }),
     ...(last === undefined ? {} : { last }),
-    hasNewer: first !== undefined && (await newer(first, 1)).items.length > 0,
-    hasOlder: last !== undefined && (await older(last - 1, 1)).items.length > 0,
+    hasNewer: towardNewer ? more : first !== undefined && !newest && (await newer(first, 1)).items.length > 0,
+    hasOlder: towardNewer ? last !== undefined && (await older(last - 1, 1)).items.length > 0 : more,
   };
 }
