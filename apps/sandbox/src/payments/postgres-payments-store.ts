@@ -705,7 +705,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
-    const { rows } = await this.#pool.query<Row>(statementQuery(page));
+    // A count alone (the overview's total) asks for no rows: no statement for them.
+    const rows = query.limit === 0 ? [] : (await this.#pool.query<Row>(statementQuery(page))).rows;
     const items = rows.map((row) =>
       row.changed_since
         ? toRecord({
