@@ -2,12 +2,12 @@ import type { PaymentMethod, PaymentPage, PaymentStatus } from "@payspec/payment
 import { ApiFailure } from "@payspec/server-kit";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
+import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/time/istanbul-time.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
 import type { PaymentQuery, PaymentsStore } from "./payments-store.js";
 import { workspaceTag } from "./seed.js";
 import { paymentToApi } from "./serialize.js";
 
-const DAY_MS = 86_400_000;
 /** The spec's default page size. */
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -45,10 +45,10 @@ export interface ListingRequest extends ListingFilters {
   readonly limit?: number;
 }
 
-/** The instant a calendar date begins, in UTC or Istanbul (which has kept +03:00 all year since 2016). */
+/** The instant a calendar date begins, in UTC or in Istanbul. */
 function dateToMs(date: string | undefined, days: ListingFilters["days"]): number | undefined {
   if (date === undefined) return undefined;
-  return Date.parse(`${date}T00:00:00.000${days === "Europe/Istanbul" ? "+03:00" : "Z"}`);
+  return Date.parse(`${date}T00:00:00.000Z`) - (days === "Europe/Istanbul" ? ISTANBUL_OFFSET_MS : 0);
 }
 
 /** Only the filters of a request or a listing's state. */

@@ -43,9 +43,10 @@ export async function browsePayments(
   });
   // One row more than the page says whether there is more that way; the other way is asked only
   // when there can be something: nothing at the snapshot is newer than its newest payments.
-  const towardNewer = position.newerThan !== undefined;
+  const { newerThan } = position;
+  const towardNewer = newerThan !== undefined;
   const read = towardNewer
-    ? (await newer(position.newerThan as number, size + 1)).items
+    ? (await newer(newerThan, size + 1)).items
     : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1)).items;
   const more = read.length > size;
   const items = towardNewer ? read.slice(0, size).reverse() : read.slice(0, size);

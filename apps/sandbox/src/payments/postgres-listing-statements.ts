@@ -172,12 +172,8 @@ export function keptCountStatement(workspace: string, query: PaymentQuery): Stat
   const asOf = $.add(query.asOfVersion);
   const snapshotSeq = $.add(query.snapshotSeq);
   const status = query.status === undefined ? undefined : $.add(query.status, "::text");
-  const method = query.method === undefined ? undefined : $.add(query.method, "::text");
-  const account = query.account === undefined ? undefined : $.add(query.account, "::text");
-  const fields = (row: string) => [
-    ...(method ? [`${row}.method = ${method}`] : []),
-    ...(account ? [`(${row}.from_account = ${account} OR ${row}.to_account = ${account})`] : []),
-  ];
+  // The kept counts are by status, method and account: a search is counted row by row instead.
+  const fields = fieldConditions($, query);
   const where = (conditions: string[]) => conditions.join(" AND ");
   const text = `SELECT coalesce((SELECT sum(c.n) FROM payment_counts c
       WHERE ${where([`c.workspace = ${ws}`, ...(status ? [`c.status = ${status}`] : []), ...fields("c")])}), 0)

@@ -693,20 +693,18 @@ export class PostgresPaymentsStore implements PaymentsStore {
     // A date range is a run of seqs (see #seqRange): the listing then reads by its key.
     const range = await this.#seqRange(workspace, query.createdFrom, query.createdTo);
     const upTo = Math.min(query.snapshotSeq, range.upTo);
-    const page = listingStatement(
-      workspace,
-      query,
-      { after: Math.max(query.afterSeq, range.after), upTo },
-      query.limit,
-    );
     type Row = PaymentRow & {
       changed_since: boolean;
       then_status: string;
       then_completed_at: string | null;
       then_settled_at: string | null;
     };
+    const seqs = { after: Math.max(query.afterSeq, range.after), upTo };
     // A count alone (the overview's total) asks for no rows: no statement for them.
-    const rows = query.limit === 0 ? [] : (await this.#pool.query<Row>(statementQuery(page))).rows;
+    const rows =
+      query.limit === 0
+        ? []
+        : (await this.#pool.query<Row>(statementQuery(listingStatement(workspace, query, seqs, query.limit)))).rows;
     const items = rows.map((row) =>
       row.changed_since
         ? toRecord({

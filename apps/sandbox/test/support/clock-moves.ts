@@ -7,7 +7,7 @@ export async function clockNow(h: Harness, key: string = KEY): Promise<number> {
 }
 
 /**
- * Moves the workspace's clock to `seconds` past the next Istanbul midnight, the settlement cut-off:
+ * Moves the workspace's clock to `seconds` past (before, when negative) the next Istanbul midnight, the settlement cut-off:
  * what was completed before it is settled, with that midnight's date as its value date. The cut-off.
  */
 export async function pastNextCutoff(h: Harness, seconds = 60, key: string = KEY): Promise<number> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { clearOfCutoff, clockNow } from "../../../test/support/clock-moves.js";
+import { clearOfCutoff, clockNow, pastNextCutoff } from "../../../test/support/clock-moves.js";
 import { type Harness, harness, KEY } from "../../../test/support/harness.js";
-import { istanbulMidnightAfter } from "../../index.js";
 
 /**
  * Settlement at the Istanbul midnight (21:00 UTC) after completion, seen from either side of it; and
@@ -21,12 +20,7 @@ beforeEach(async () => {
 });
 
 /** Moves the workspace's clock to `secondsBefore` the next cut-off; returns that cut-off. */
-async function toBeforeCutoff(secondsBefore: number): Promise<number> {
-  const now = await clockNow(h);
-  const cutoff = istanbulMidnightAfter(now);
-  await h.control("/clock/advance", { seconds: (cutoff - now) / 1000 - secondsBefore });
-  return cutoff;
-}
+const toBeforeCutoff = (secondsBefore: number) => pastNextCutoff(h, -secondsBefore);
 
 async function pay(): Promise<string> {
   const [from, to] = accounts;
