@@ -67,6 +67,12 @@ export class HashedWorkspacesStore implements PaymentsStore {
     // A store that cannot tell at once leaves the answer to completeDue and settleDue.
     return this.#inner.somethingElapsed?.(this.#id(workspace), now, delayMs) ?? Promise.resolve(true);
   }
+  paymentWithElapsed(workspace: string, id: string, asOf: number, delayMs: number) {
+    return this.#inner.paymentWithElapsed?.(this.#id(workspace), id, asOf, delayMs);
+  }
+  accountsWithElapsed(workspace: string, asOf: number, delayMs: number) {
+    return this.#inner.accountsWithElapsed?.(this.#id(workspace), asOf, delayMs);
+  }
   reconcileStatement<R>(
     workspace: string,
     query: StatementCandidatesQuery,

@@ -10,9 +10,9 @@ import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { AccountDirectory } from "./account-directory.js";
 import { AccountsAnswer } from "./accounts-answer.js";
 import { checkPayment, createPayment } from "./create-payment.js";
-import { nowAfterElapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
+import { nowAfterElapsedTime, REQUEST_CHUNKS, readAfterElapsedTime } from "./elapsed-time.js";
 import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
-import type { PaymentsStore } from "./payments-store.js";
+import type { PaymentsStore, WithElapsed } from "./payments-store.js";
 import { specSerializer } from "./response-serializers.js";
 import { paymentToApi } from "./serialize.js";
 
@@ -37,6 +37,11 @@ declare module "fastify" {
      * Null otherwise.
      */
     clockOffsetMs: number | null;
+    /**
+     * Set when the hook left time's effects to the handler's read, which asks about them in its own
+     * statement (readAfterElapsedTime); clockNow is then set by that read.
+     */
+    elapsedWithRead: boolean;
   }
 }
 
@@ -58,6 +63,24 @@ function writeOnly(request: FastifyRequest): boolean {
   const query = url.indexOf("?");
   return WRITE_ONLY_ROUTES.has(query === -1 ? url : url.slice(0, query));
 }
+
+/**
+ * A read whose handler can ask nowAfterElapsedTime's question in its own statement, where the store
+ * can (see readAfterElapsedTime): GET /v1/accounts and GET /v1/payments/{id}, by the path as sent (see
+ * writeOnly). Any other spelling of those paths takes the hook's way, which costs it a round trip.
+ */
+function readsWithElapsed(request: FastifyRequest, store: PaymentsStore): boolean {
+  if (request.method !== "GET") return false;
+  const url = request.url;
+  if (url === "/v1/accounts") return store.accountsWithElapsed !== undefined;
+  return (
+    store.paymentWithElapsed !== undefined &&
+    url.startsWith(PAYMENT_PATH) &&
+    url.length > PAYMENT_PATH.length &&
+    !/[/?]/.test(url.slice(PAYMENT_PATH.length))
+  );
+}
+const PAYMENT_PATH = "/v1/payments/";
 
 /**
  * `parse()`, the schema's reading of a create's body, with text no database can hold (a NUL, a lone
@@ -89,6 +112,7 @@ export function registerPaymentsApi(
   app.decorateRequest("workspace", "");
   app.decorateRequest("clockNow", 0);
   app.decorateRequest("clockOffsetMs", null);
+  app.decorateRequest("elapsedWithRead", false);
   const accountDirectory = new AccountDirectory(store);
   const accountsAnswer = new AccountsAnswer();
 
@@ -105,7 +129,13 @@ export function registerPaymentsApi(
       const scope = workspaceScope(workspace);
       if (faults?.hasAny(scope)) return false;
       const now = clocks.nowIfKnown(scope);
-      if (now === undefined) return false;
+      if (now === undefined) {
+        // The clock must be asked for: a read that asks in its own statement needs nothing more here.
+        if (!readsWithElapsed(request, store)) return false;
+        request.workspace = workspace;
+        request.elapsedWithRead = true;
+        return true;
+      }
       if (!writeOnly(request) && store.nothingElapsed?.(workspace, now, completeAfterMs) !== true) return false;
       request.workspace = workspace;
       request.clockNow = now;
@@ -120,6 +150,10 @@ export function registerPaymentsApi(
       request.workspace = authenticated.workspace;
       const scope = workspaceScope(request.workspace);
       if (faults?.hasAny(scope)) await faultBeforeHandling(faults, scope, request, reply);
+      if (readsWithElapsed(request, store)) {
+        request.elapsedWithRead = true;
+        return;
+      }
       if (writeOnly(request)) {
         // A create's time is checked again where it is stored, against the clock as the insert sees
         // it, so the last reading will do: on PostgreSQL the insert is then the create's one round trip.
@@ -145,6 +179,26 @@ export function registerPaymentsApi(
       if (readyAtOnce(request)) return done();
       prepare(request, reply).then(() => done(), done);
     });
+    /** A read after time's effects: the handler's own, where the hook left them to it. */
+    const readAfterElapsed = async <T>(
+      request: FastifyRequest,
+      withElapsed: (asOf: number) => Promise<WithElapsed<T>> | undefined,
+      alone: () => Promise<T>,
+    ): Promise<T> => {
+      if (!request.elapsedWithRead) return alone();
+      const scope = workspaceScope(request.workspace);
+      const read = await readAfterElapsedTime(
+        clocks,
+        scope,
+        store,
+        request.workspace,
+        completeAfterMs,
+        withElapsed,
+        alone,
+      );
+      request.clockNow = read.now;
+      return read.value;
+    };
 
     v1.get("/v1/accounts", (request, reply) => {
       const kept = store.keptAccounts?.(request.workspace);
@@ -152,7 +206,12 @@ export function registerPaymentsApi(
         accountsAnswer.sendKept(reply, kept);
         return;
       }
-      return store.accounts(request.workspace).then((accounts) => accountsAnswer.fromRead(reply, accounts));
+      const { workspace } = request;
+      return readAfterElapsed(
+        request,
+        (asOf) => store.accountsWithElapsed?.(workspace, asOf, completeAfterMs),
+        () => store.accounts(workspace),
+      ).then((accounts) => accountsAnswer.fromRead(reply, accounts));
     });
 
     v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
@@ -171,7 +230,12 @@ export function registerPaymentsApi(
       specSerializer("/v1/payments/{id}", "get", 200),
       async (request) => {
         const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
-        const payment = await store.payment(request.workspace, path.id);
+        const { workspace } = request;
+        const payment = await readAfterElapsed(
+          request,
+          (asOf) => store.paymentWithElapsed?.(workspace, path.id, asOf, completeAfterMs),
+          () => store.payment(workspace, path.id),
+        );
         if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
         return paymentToApi(payment);
       },

@@ -227,6 +227,15 @@ export type TransitionResult =
  * compare-and-set, and completion moves both balances together, so a shared implementation
  * (PostgreSQL, with one transaction per method) can replace the in-memory one.
  */
+/** A read, with what the same statement saw of the workspace's clock and of time's work. */
+export interface WithElapsed<T> {
+  readonly value: T;
+  /** The workspace's clock offset, as the read saw it. */
+  readonly offsetMs: number;
+  /** Whether completion or settlement had something to do by the moment asked as of. */
+  readonly due: boolean;
+}
+
 export interface PaymentsStore {
   /** Every workspace gone; these seeded afresh. */
   reset(seeds: readonly WorkspaceSeed[]): Promise<void>;
@@ -292,6 +301,23 @@ export interface PaymentsStore {
    * that must ask a database (the two calls' own checks are a query each). False only when neither has.
    */
   somethingElapsed?(workspace: string, now: number, delayMs: number): Promise<boolean>;
+  /**
+   * A payment by id (its record: what the API shows) and somethingElapsed's question as of `asOf`, with
+   * the clock's offset, in one round trip, by a store that must ask a database: see
+   * readAfterElapsedTime. Undefined: ask them apart.
+   */
+  paymentWithElapsed?(
+    workspace: string,
+    id: string,
+    asOf: number,
+    delayMs: number,
+  ): Promise<WithElapsed<PaymentRecord | undefined>> | undefined;
+  /** The accounts, the same way as paymentWithElapsed. */
+  accountsWithElapsed?(
+    workspace: string,
+    asOf: number,
+    delayMs: number,
+  ): Promise<WithElapsed<readonly StoredAccount[]>> | undefined;
   snapshot(workspace: string): Promise<Snapshot>;
   list(workspace: string, query: PaymentQuery): Promise<{ items: PaymentRecord[]; total?: number }>;
   /**

@@ -1,6 +1,6 @@
 import type { PaymentMethod, PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
-import type { PaymentRecord } from "./payments-store.js";
+import type { PaymentRecord, Writable } from "./payments-store.js";
 import { changeChunk } from "./postgres-chunk-statements.js";
 
 /**
@@ -30,14 +30,11 @@ export const PAYMENT_COLUMNS =
 
 export /** bigint columns arrive as text (pg keeps 64-bit exact); every value we store fits a double exactly. */
 const num = (value: string | number) => Number(value);
-export const optionalNum = (value: string | number | null | undefined) =>
-  value === null || value === undefined ? undefined : Number(value);
 
 export function toRecord(row: PaymentRow): PaymentRecord {
-  const completedAt = optionalNum(row.completed_at);
-  const settledAt = optionalNum(row.settled_at);
-  const countdownFrom = optionalNum(row.countdown_from);
-  return {
+  // Fields set one by one, not spread in: every GET by id reads a record this way. A column a
+  // statement leaves out (undefined) is absent, as one that is null.
+  const record: Writable<PaymentRecord> = {
     seq: num(row.seq),
     id: row.id,
     amount: num(row.amount),
@@ -45,14 +42,15 @@ export function toRecord(row: PaymentRow): PaymentRecord {
     method: row.method as PaymentMethod,
     from_account: row.from_account,
     to_account: row.to_account,
-    ...(row.description === null ? {} : { description: row.description }),
-    ...(row.reference === null ? {} : { reference: row.reference }),
     status: row.status as PaymentStatus,
     createdAt: num(row.created_at),
-    ...(completedAt === undefined ? {} : { completedAt }),
-    ...(settledAt === undefined ? {} : { settledAt }),
-    ...(countdownFrom === undefined ? {} : { countdownFrom }),
   };
+  if (row.description != null) record.description = row.description;
+  if (row.reference != null) record.reference = row.reference;
+  if (row.completed_at != null) record.completedAt = num(row.completed_at);
+  if (row.settled_at != null) record.settledAt = num(row.settled_at);
+  if (row.countdown_from != null) record.countdownFrom = num(row.countdown_from);
+  return record;
 }
 
 /**

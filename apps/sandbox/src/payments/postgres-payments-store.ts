@@ -8,7 +8,6 @@ import { workspaceScope } from "../infrastructure/time/clock-scopes.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
 import {
   type Actor,
-  AWAITING_COMPLETION,
   type DecideReconciliation,
   insertedPayment,
   type KeepReconciliation,
@@ -26,6 +25,7 @@ import {
   type StoredPayment,
   type TransitionCause,
   type TransitionResult,
+  type WithElapsed,
   type WorkspaceSeed,
 } from "./payments-store.js";
 import { changeChunk, SETTLEMENT_CHUNK } from "./postgres-chunk-statements.js";
@@ -38,42 +38,27 @@ import {
   statementQuery,
 } from "./postgres-listing-statements.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
-
-/** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
-const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
-
-/**
- * Whether workspace $1 has a payment that completion would act on, by the parameter holding the
- * due-by time: one row or none. The ORDER BY is what keeps it on the partial index: without it, a
- * generic plan (PostgreSQL's choice for a named statement after five runs) takes "status pending"
- * to match a third of the table and expects a sequential scan to meet a due row at once; when none is
- * due, nearly always, it read the whole table (74 ms at 300,000 payments), on every read and every
- * turn of the due-work loop.
- */
-const firstAwaitingCompletionSql = (dueBy: string) =>
-  `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= ${dueBy}
-   ORDER BY countdown_from LIMIT 1`;
-
-/** Whether workspace $1 has a payment that settlement would act on, by the parameter holding the cut-off: as above. */
-const firstAwaitingSettlementSql = (cutoff: string) =>
-  `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
-   WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < ${cutoff}
-   ORDER BY p.completed_at LIMIT 1`;
-
-/**
- * The probes of time's work, by name: the statements that run on every read and every turn of the
- * due-work loop, so each must cost an index lookup however many payments the workspace holds.
- */
-export const ELAPSED_PROBES = {
-  // Scalar subqueries, not EXISTS: PostgreSQL drops an ORDER BY inside EXISTS, and with it the index.
-  payspec_elapsed_probe: `SELECT (${firstAwaitingCompletionSql("$2")}) IS NOT NULL
-     OR (${firstAwaitingSettlementSql("$3")}) IS NOT NULL AS due`,
-  payspec_due_probe: firstAwaitingCompletionSql("$2"),
-  payspec_settlement_probe: firstAwaitingSettlementSql("$2"),
-} as const;
+import { ACCOUNTS_WITH_ELAPSED, AWAITING_SQL, ELAPSED_PROBES, PAYMENT_READS } from "./postgres-read-statements.js";
 
 /** A probe as node-postgres runs it: a named statement, planned once per connection. */
 const probe = (name: keyof typeof ELAPSED_PROBES, values: unknown[]) => ({ name, text: ELAPSED_PROBES[name], values });
+
+/** What elapsedSeen adds to a row. */
+interface ElapsedSeenRow {
+  offset_ms: string;
+  due: boolean;
+}
+
+/**
+ * The key of a workspace's shared probes: the delay is the process's setting, in the key all the
+ * same, so a probe never serves another.
+ */
+const probeKey = (workspace: string, delayMs: number) => `${delayMs} ${workspace}`;
+
+function probeKeyParts(key: string): { workspace: string; delayMs: number } {
+  const separator = key.indexOf(" ");
+  return { workspace: key.slice(separator + 1), delayMs: Number(key.slice(0, separator)) };
+}
 
 /** A payment's first history entry, kept on its row: its time is created_at. */
 interface CreationRow {
@@ -223,14 +208,41 @@ export class PostgresPaymentsStore implements PaymentsStore {
   );
 
   /**
+   * Payments by id with what a read asks first, batched as #payments is: a turn's GETs of a workspace
+   * cost one statement, not a probe and a read (see readAfterElapsedTime). Keyed as #elapsedProbes.
+   */
+  readonly #paymentsWithElapsed = new BatchedReads<WithElapsed<PaymentRecord | undefined>>(
+    (key, ids, asOf) => this.#readPaymentsWithElapsed(key, ids, asOf),
+    MAX_BATCHED_READS,
+  );
+
+  /** The accounts with what a read asks first: concurrent reads of a workspace share the statement. */
+  readonly #accountsWithElapsed = new SharedReadsAsOfLatest<WithElapsed<readonly StoredAccount[]>>(
+    async (key, asOf) => {
+      const { workspace, delayMs } = probeKeyParts(key);
+      const { rows } = await this.#pool.query<
+        ElapsedSeenRow & { id: string | null; name: string; currency: string; balance_minor: string }
+      >({
+        name: "payspec_accounts_with_elapsed",
+        text: ACCOUNTS_WITH_ELAPSED,
+        values: [workspace, workspaceScope(workspace), asOf - delayMs, istanbulMidnightAtOrBefore(asOf)],
+      });
+      const seen = rows[0] as ElapsedSeenRow;
+      const value = rows
+        .filter((row) => row.id !== null)
+        .map((row) => toAccount(row as Parameters<typeof toAccount>[0]));
+      return { value, offsetMs: num(seen.offset_ms), due: seen.due };
+    },
+  );
+
+  /**
    * Every read asks whether time has work for its workspace first: concurrent reads of one workspace
    * share the probe, asked as of the latest of their clocks (nearly always, nothing is due by then).
    */
   readonly #elapsedProbes = new SharedReadsAsOfLatest(async (key, now) => {
-    const separator = key.indexOf(" ");
-    const delayMs = Number(key.slice(0, separator));
+    const { workspace, delayMs } = probeKeyParts(key);
     const { rows } = await this.#pool.query<{ due: boolean }>(
-      probe("payspec_elapsed_probe", [key.slice(separator + 1), now - delayMs, istanbulMidnightAtOrBefore(now)]),
+      probe("payspec_elapsed_probe", [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)]),
     );
     return rows[0]?.due === true;
   });
@@ -409,16 +421,39 @@ export class PostgresPaymentsStore implements PaymentsStore {
     return this.#payments.get(workspace, id);
   }
 
+  paymentWithElapsed(workspace: string, id: string, asOf: number, delayMs: number) {
+    return this.#paymentsWithElapsed
+      .get(probeKey(workspace, delayMs), id, asOf)
+      .then((found) => found as WithElapsed<PaymentRecord | undefined>);
+  }
+
+  accountsWithElapsed(workspace: string, asOf: number, delayMs: number) {
+    return this.#accountsWithElapsed.get(probeKey(workspace, delayMs), asOf);
+  }
+
+  /** The payments with these ids as records (the API shows no history), with elapsedSeen: every id asked maps to an answer. */
+  async #readPaymentsWithElapsed(
+    key: string,
+    ids: readonly string[],
+    asOf: number,
+  ): Promise<ReadonlyMap<string, WithElapsed<PaymentRecord | undefined>>> {
+    const { workspace, delayMs } = probeKeyParts(key);
+    const { rows } = await this.#pool.query<ElapsedSeenRow & PaymentRow>({
+      name: "payspec_payments_with_elapsed",
+      text: PAYMENT_READS.payspec_payments_with_elapsed,
+      values: [workspace, ids, workspaceScope(workspace), asOf - delayMs, istanbulMidnightAtOrBefore(asOf)],
+    });
+    const seen = rows[0] as ElapsedSeenRow;
+    const offsetMs = num(seen.offset_ms);
+    const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, toRecord(row)]));
+    return new Map(ids.map((id) => [id, { value: found.get(id), offsetMs, due: seen.due }]));
+  }
+
   /** The payments of a workspace with these ids, each with its whole history, by id. */
   async #paymentsById(workspace: string, ids: readonly string[]): Promise<ReadonlyMap<string, StoredPayment>> {
     const { rows } = await this.#pool.query<PaymentRow & CreationRow & { changes: HistoryJson[] | null }>({
       name: "payspec_payments_by_id",
-      text: `SELECT ${PAYMENT_COLUMNS}, created_status, created_cause, created_version, created_actor,
-         (SELECT json_agg(json_build_object('status', h.status, 'at', h.at, 'cause', h.cause, 'version', h.version,
-                   'completed_at', h.completed_at, 'settled_at', h.settled_at, 'shortfall', h.shortfall,
-                   'actor', h.actor) ORDER BY h.version)
-          FROM payment_history h WHERE h.workspace = p.workspace AND h.seq = p.seq) AS changes
-       FROM payments p WHERE workspace = $1 AND id = ANY($2::text[])`,
+      text: PAYMENT_READS.payspec_payments_by_id,
       values: [workspace, ids],
     });
     return new Map(rows.map((row) => [row.id, toStoredPayment(row)]));
@@ -530,8 +565,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   somethingElapsed(workspace: string, now: number, delayMs: number): Promise<boolean> {
-    // The delay is the process's setting; in the key all the same, so a probe never serves another.
-    return this.#elapsedProbes.get(`${delayMs} ${workspace}`, now);
+    return this.#elapsedProbes.get(probeKey(workspace, delayMs), now);
   }
 
   async completeDue(workspace: string, now: number, delayMs: number, chunks = Number.POSITIVE_INFINITY): Promise<void> {

@@ -159,34 +159,78 @@ describe("BatchedReads", () => {
     expect(await Promise.all(asked)).toEqual(["w/a", undefined, "v/a", "w/a"]);
   });
 
-  it("never answers a read with a query sent before it asked", async () => {
+  it("never answers a read with a query sent before it asked: it waits for the group's batch on its way, then goes", async () => {
     const { reads, sent } = heldBatches();
     const first = reads.get("w", "a");
     await Promise.resolve();
     const later = reads.get("w", "a");
+    const other = reads.get("v", "a");
     await Promise.resolve();
-    expect(sent.map((s) => s.items)).toEqual([["a"], ["a"]]);
+    // Another group goes at once; this group's next batch waits for the one on its way.
+    expect(sent.map((s) => [s.group, s.items])).toEqual([
+      ["w", ["a"]],
+      ["v", ["a"]],
+    ]);
     sent[0]?.answer(new Map([["a", "before"]]));
-    sent[1]?.answer(new Map([["a", "after"]]));
-    expect([await first, await later]).toEqual(["before", "after"]);
+    expect(await first).toBe("before");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((s) => s.items)).toEqual([["a"], ["a"], ["a"]]);
+    sent[2]?.answer(new Map([["a", "after"]]));
+    sent[1]?.answer(new Map([["a", "v/a"]]));
+    expect([await later, await other]).toEqual(["after", "v/a"]);
+  });
+
+  it("gathers the reads asked while a batch is on its way into the next one, asked as of the latest moment of its reads", async () => {
+    const asOfs: number[] = [];
+    const answers: ((found: Map<string, string>) => void)[] = [];
+    const reads = new BatchedReads<string>(
+      (_group, items, asOf) =>
+        new Promise((answer) => {
+          asOfs.push(asOf);
+          answers.push(() => answer(new Map(items.map((item) => [item, `${item}@${asOf}`]))));
+        }),
+      100,
+    );
+    const first = reads.get("w", "a", 100);
+    await Promise.resolve();
+    // Asked over several turns while the first is on its way, one moment earlier than the others.
+    const gathered = [reads.get("w", "b", 300)];
+    await new Promise((resolve) => setImmediate(resolve));
+    gathered.push(reads.get("w", "c", 200), reads.get("w", "b", 250));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asOfs).toEqual([100]);
+    answers[0]?.(new Map());
+    expect(await first).toBe("a@100");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asOfs).toEqual([100, 300]);
+    answers[1]?.(new Map());
+    expect(await Promise.all(gathered)).toEqual(["b@300", "c@300", "b@300"]);
   });
 
   it("sends a full batch at once, and asks each item alone when a batch fails, failing only the item that fails alone", async () => {
     const { reads, sent } = heldBatches(2);
     const full = [reads.get("w", "a"), reads.get("w", "b")];
     expect(sent.map((s) => s.items)).toEqual([["a", "b"]]);
-    const next = reads.get("w", "c");
+    // A batch that fills up goes even while another is on its way; one that does not, waits.
+    const second = [reads.get("w", "c"), reads.get("w", "d")];
+    const waiting = reads.get("w", "e");
     await Promise.resolve();
-    expect(sent.map((s) => s.items)).toEqual([["a", "b"], ["c"]]);
+    expect(sent.map((s) => s.items)).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
     sent[1]?.answer(new Map([["c", "c!"]]));
-    expect(await next).toBe("c!");
+    expect(await Promise.all(second)).toEqual(["c!", undefined]);
+    // The first full batch is still on its way: the waiting one goes once it is answered.
+    expect(sent).toHaveLength(2);
     sent[0]?.fail(new Error("invalid byte sequence"));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(sent.slice(2).map((s) => s.items)).toEqual([["a"], ["b"]]);
+    expect(sent.slice(2).map((s) => s.items)).toEqual([["a"], ["b"], ["e"]]);
     sent[2]?.fail(new Error("invalid byte sequence"));
     sent[3]?.answer(new Map([["b", "b!"]]));
+    sent[4]?.answer(new Map([["e", "e!"]]));
     await expect(full[0]).rejects.toThrow("invalid byte sequence");
-    expect(await full[1]).toBe("b!");
+    expect([await full[1], await waiting]).toEqual(["b!", "e!"]);
   });
 });
 

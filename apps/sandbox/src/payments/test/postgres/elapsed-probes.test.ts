@@ -4,7 +4,7 @@ import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores
 import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
 import type { NewPayment } from "../../payments-store.js";
-import { ELAPSED_PROBES } from "../../postgres-payments-store.js";
+import { ELAPSED_PROBES } from "../../postgres-read-statements.js";
 
 /**
  * The probes of time's work run on every read and every turn of the due-work loop, so each must be an
