@@ -1,10 +1,9 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
-import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
+import { TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
-import type { NewPayment } from "../../payments-store.js";
 import { ELAPSED_PROBES } from "../../postgres-read-statements.js";
+import { type FreshPaymentsStores, freshPaymentsStores, pendingDraft } from "./fresh-payments-stores.js";
 
 /**
  * The probes of time's work run on every read and every turn of the due-work loop, so each must be an
@@ -16,7 +15,6 @@ import { ELAPSED_PROBES } from "../../postgres-read-statements.js";
 const seed = seedWorkspace("sk_elapsed_probes");
 const secret = new SandboxSecret(TEST_SECRET);
 const workspace = secret.storedWorkspaceId(seed.workspace);
-const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
 const PAYMENTS = 20_000;
 /** When the workspace's payments fall due: a year on, so none is due during the tests. */
 const FAR = Date.now() + 365 * 86_400_000;
@@ -34,36 +32,23 @@ function tablesScannedWhole(node: PlanNode): string[] {
 }
 
 describe("the elapsed-time probes on a large workspace", () => {
-  let stores: SandboxStores;
-  let db: pg.Pool;
+  let fresh: FreshPaymentsStores;
   beforeAll(async () => {
-    const url = await freshDatabase();
-    stores = await postgresStores(url, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
-    await stores.payments.reset([seed]);
-    db = new pg.Pool({ connectionString: url, max: 1 });
-    const draft = (i: number): NewPayment => ({
-      id: `pay_probe${String(i).padStart(6, "0")}`,
-      amount: 1,
-      currency: "TRY",
-      method: "eft",
-      from_account: from,
-      to_account: to,
-      createdAt: Date.now(),
-      countdownFrom: FAR,
-      status: "pending",
-      cause: "api",
-    });
+    fresh = await freshPaymentsStores(seed, secret);
     // Asked in one turn, they go in as groups of 500 (one statement each).
-    await Promise.all(Array.from({ length: PAYMENTS }, (_, i) => stores.payments.insert(seed.workspace, draft(i))));
+    await Promise.all(
+      Array.from({ length: PAYMENTS }, (_, i) =>
+        fresh.stores.payments.insert(seed.workspace, pendingDraft(seed, `pay_probe${String(i).padStart(6, "0")}`, FAR)),
+      ),
+    );
   });
   afterAll(async () => {
-    await db.end();
-    await stores.close();
+    await fresh.close();
   });
 
   /** The generic plan of each probe, as PostgreSQL would run it from the sixth time on. */
   async function genericPlans(): Promise<Record<string, PlanNode>> {
-    const client = await db.connect();
+    const client = await fresh.db.connect();
     try {
       await client.query("ANALYZE payments");
       await client.query("SET plan_cache_mode = force_generic_plan");
@@ -90,7 +75,7 @@ describe("the elapsed-time probes on a large workspace", () => {
 
   it("shares the probe among reads that ask while it is on its way, asked as of the latest of their clocks", async () => {
     const now = Date.now();
-    const asked = (at: number) => stores.payments.somethingElapsed?.(seed.workspace, at, 0);
+    const asked = (at: number) => fresh.stores.payments.somethingElapsed?.(seed.workspace, at, 0);
     // The first goes at once; the next two ask while it is on its way, and share the next query.
     const first = asked(now);
     const [early, late] = [asked(now), asked(FAR + 1)];
@@ -113,7 +98,7 @@ describe("the elapsed-time probes on a large workspace", () => {
   });
 
   it("reads no table whole once they are completed and await settlement", async () => {
-    await db.query(
+    await fresh.db.query(
       "UPDATE payments SET status = 'completed', completed_at = created_at, countdown_from = NULL WHERE workspace = $1",
       [workspace],
     );

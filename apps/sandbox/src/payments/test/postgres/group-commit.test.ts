@@ -1,9 +1,9 @@
-import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
-import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
+import { TEST_SECRET } from "../../../../test/support/test-stores.js";
+import { seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
 import type { NewPayment } from "../../payments-store.js";
+import { type FreshPaymentsStores, freshPaymentsStores, pendingDraft } from "./fresh-payments-stores.js";
 
 /**
  * Creates to one workspace go in by groups, one statement (one transaction, one wait on the disk) per
@@ -12,39 +12,22 @@ import type { NewPayment } from "../../payments-store.js";
  */
 const seed = seedWorkspace("sk_group_commit");
 const secret = new SandboxSecret(TEST_SECRET);
-const [from, to] = seed.accounts.filter((a) => a.currency === "TRY").map((a) => a.id) as [string, string];
 
 describe("group commit", () => {
-  let stores: SandboxStores;
-  let db: pg.Pool;
+  let fresh: FreshPaymentsStores;
   beforeEach(async () => {
-    const url = await freshDatabase();
-    stores = await postgresStores(url, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
-    await stores.payments.reset([seed]);
-    db = new pg.Pool({ connectionString: url, max: 1 });
+    fresh = await freshPaymentsStores(seed, secret);
   });
   afterEach(async () => {
-    await db.end();
-    await stores.close();
+    await fresh.close();
   });
 
   let n = 0;
-  const draft = (): NewPayment => ({
-    id: `pay_groupcommit${String(++n).padStart(5, "0")}`,
-    amount: 100,
-    currency: "TRY",
-    method: "eft",
-    from_account: from,
-    to_account: to,
-    createdAt: Date.now(),
-    countdownFrom: Date.now(),
-    status: "pending",
-    cause: "api",
-  });
+  const draft = (): NewPayment => pendingDraft(seed, `pay_groupcommit${String(++n).padStart(5, "0")}`, Date.now(), 100);
 
   /** The payments' seqs, one list per transaction that wrote them, in seq order. */
   async function groups(): Promise<number[][]> {
-    const { rows } = await db.query<{ seqs: string[] }>(
+    const { rows } = await fresh.db.query<{ seqs: string[] }>(
       "SELECT array_agg(seq ORDER BY seq) AS seqs FROM payments WHERE workspace = $1 GROUP BY xmin::text ORDER BY min(seq)",
       [secret.storedWorkspaceId(seed.workspace)],
     );
@@ -52,7 +35,9 @@ describe("group commit", () => {
   }
 
   it("inserts the creates asked for in one turn, a batch's entries, in one group", async () => {
-    const stored = await Promise.all(Array.from({ length: 20 }, () => stores.payments.insert(seed.workspace, draft())));
+    const stored = await Promise.all(
+      Array.from({ length: 20 }, () => fresh.stores.payments.insert(seed.workspace, draft())),
+    );
     expect(stored.map((p) => p.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(await groups()).toEqual([stored.map((p) => p.seq)]);
   });
@@ -63,7 +48,8 @@ describe("group commit", () => {
     // would take turns (1, 7, 1, 7, …); with it, each round of creates is one group of eight.
     const callers = Array.from({ length: 8 }, async () => {
       const seqs: number[] = [];
-      for (let round = 0; round < 5; round++) seqs.push((await stores.payments.insert(seed.workspace, draft())).seq);
+      for (let round = 0; round < 5; round++)
+        seqs.push((await fresh.stores.payments.insert(seed.workspace, draft())).seq);
       return seqs;
     });
     const seqsByCaller = await Promise.all(callers);
@@ -78,7 +64,7 @@ describe("group commit", () => {
 
   it("answers a lone caller's creates one by one, each in its own group", async () => {
     const seqs: number[] = [];
-    for (let i = 0; i < 3; i++) seqs.push((await stores.payments.insert(seed.workspace, draft())).seq);
+    for (let i = 0; i < 3; i++) seqs.push((await fresh.stores.payments.insert(seed.workspace, draft())).seq);
     expect(await groups()).toEqual([[1], [2], [3]]);
   });
 });

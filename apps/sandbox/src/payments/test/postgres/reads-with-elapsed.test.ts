@@ -1,12 +1,11 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY } from "../../../../test/support/harness.js";
 import { sandboxCall } from "../../../../test/support/sandbox-call.js";
-import { freshDatabase, TEST_SECRET, twoInstancesOnOneDatabase } from "../../../../test/support/test-stores.js";
-import { postgresStores, type SandboxStores, seedWorkspace } from "../../../index.js";
+import { TEST_SECRET, twoInstancesOnOneDatabase } from "../../../../test/support/test-stores.js";
+import { seedWorkspace } from "../../../index.js";
 import { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
-import type { NewPayment } from "../../payments-store.js";
 import { PAYMENT_READS } from "../../postgres-read-statements.js";
+import { type FreshPaymentsStores, freshPaymentsStores, pendingDraft } from "./fresh-payments-stores.js";
 
 /**
  * GET /v1/payments/{id} and GET /v1/accounts on PostgreSQL ask whether time has work for the workspace
@@ -91,39 +90,29 @@ describe("the reads of payments by id on a workspace whose statistics lag its gr
   const workspace = secret.storedWorkspaceId(other.workspace);
   const PAYMENTS = 1_000;
   const ids = ["pay_byid00000007", "pay_byid00000345", "pay_byid00000999"];
-  let stores: SandboxStores;
-  let db: pg.Pool;
+  let fresh: FreshPaymentsStores;
   beforeAll(async () => {
-    const url = await freshDatabase();
-    stores = await postgresStores(url, { storedWorkspaceId: (key) => secret.storedWorkspaceId(key) });
-    await stores.payments.reset([other]);
-    db = new pg.Pool({ connectionString: url, max: 1 });
+    fresh = await freshPaymentsStores(other, secret);
     // No statistics at all, as on a new sandbox that a load test fills before autovacuum first looks:
     // PostgreSQL then takes a workspace for a few rows.
-    await db.query("ALTER TABLE payments SET (autovacuum_enabled = false)");
-    const [a, b] = other.accounts.filter((x) => x.currency === "TRY").map((x) => x.id) as [string, string];
-    const draft = (i: number): NewPayment => ({
-      id: `pay_byid${String(i).padStart(8, "0")}`,
-      amount: 1,
-      currency: "TRY",
-      method: "eft",
-      from_account: a,
-      to_account: b,
-      createdAt: Date.now(),
-      countdownFrom: Date.now() + 365 * 86_400_000,
-      status: "pending",
-      cause: "api",
-    });
-    await Promise.all(Array.from({ length: PAYMENTS }, (_, i) => stores.payments.insert(other.workspace, draft(i))));
+    await fresh.db.query("ALTER TABLE payments SET (autovacuum_enabled = false)");
+    const far = Date.now() + 365 * 86_400_000;
+    await Promise.all(
+      Array.from({ length: PAYMENTS }, (_, i) =>
+        fresh.stores.payments.insert(
+          other.workspace,
+          pendingDraft(other, `pay_byid${String(i).padStart(8, "0")}`, far),
+        ),
+      ),
+    );
   });
   afterAll(async () => {
-    await db?.end();
-    await stores?.close();
+    await fresh?.close();
   });
 
   for (const mode of ["force_custom_plan", "force_generic_plan"]) {
     it(`read only the payments asked for (${mode})`, async () => {
-      const client = await db.connect();
+      const client = await fresh.db.connect();
       try {
         await client.query(`SET plan_cache_mode = ${mode}`);
         for (const [name, text] of Object.entries(PAYMENT_READS)) {
