@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "./support/eventually.js";
 import { type Harness, harness, KEY, OTHER_KEY } from "./support/harness.js";
 import { type SmtpCatcher, startSmtpCatcher } from "./support/smtp-catcher.js";
 
@@ -22,16 +23,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(h.problems.splice(0)).toEqual([]);
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const putRecipients = (json: unknown, key = KEY) =>
   h.call("PUT", "/_sandbox/settings/report-recipients", { key, json });
@@ -87,7 +78,7 @@ describe("the outbox and SMTP delivery", () => {
     expect(mail?.text).toContain("Ayşe Yılmaz");
     expect(mail?.messageId).toBe(`<${sent.body.id}@payspec.sandbox>`);
     // The server refused the first attempt (451): the outbox says it was retried, and it arrived once.
-    const shown = await until(async () => {
+    const shown = await eventually(async () => {
       const message = (await h.call("GET", `/_sandbox/outbox/${sent.body.id}`, { key: KEY })).body;
       return message.delivery.state === "sent" ? message : undefined;
     }, "delivery");
@@ -114,7 +105,7 @@ describe("queued exports", () => {
     expect(queued.body).toMatchObject({ state: "queued", total: 1_200, format: "csv", filters: { method: "eft" } });
     // Made after the request: not in the file, whenever it is written.
     await makePayments(10);
-    const ready = await until(async () => {
+    const ready = await eventually(async () => {
       const job = (await h.call("GET", `/_sandbox/exports/${queued.body.id}`, { key: KEY })).body;
       return job.state === "ready" ? job : undefined;
     }, "the export");
@@ -142,7 +133,7 @@ describe("queued exports", () => {
     await h.control("/reset", {}, KEY);
     await makePayments(20);
     const queued = await h.control("/exports", { format: "pdf" }, KEY);
-    const ready = await until(async () => {
+    const ready = await eventually(async () => {
       const job = (await h.call("GET", `/_sandbox/exports/${queued.body.id}`, { key: KEY })).body;
       return job.state === "ready" ? job : undefined;
     }, "the export");

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { workspaceTag } from "../../src/index.js";
 import { localeHolders } from "../../src/infrastructure/i18n/locale.js";
 import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
+import { eventually } from "../support/eventually.js";
 import { KEY } from "../support/harness.js";
 import { pdfText } from "../support/pdf-text.js";
 
@@ -153,11 +154,9 @@ interface MailView {
 
 /** The first e-mail of the workspace that `wanted` picks, once the schedules' loop has sent it (bounded). */
 async function waitForMail(wanted: (m: MailView) => boolean): Promise<MailView> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const mail = ((await d.h.call("GET", "/_sandbox/outbox", { key: KEY })).body.data as MailView[]).find(wanted);
-    if (mail) return mail;
-    if (Date.now() > until) throw new Error("The scheduled report was not e-mailed within 15 s.");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => ((await d.h.call("GET", "/_sandbox/outbox", { key: KEY })).body.data as MailView[]).find(wanted),
+    "The scheduled report's e-mail",
+    { withinMs: 15_000, everyMs: 100 },
+  );
 }

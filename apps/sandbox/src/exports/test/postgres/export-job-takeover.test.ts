@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { eventually } from "../../../../test/support/eventually.js";
 import { pdfRuns } from "../../../../test/support/pdf-text.js";
 import { sandboxCall } from "../../../../test/support/sandbox-call.js";
 import { type SandboxProcess, startSandboxProcess } from "../../../../test/support/sandbox-process.js";
@@ -63,12 +64,16 @@ async function partlyWritten(pool: pg.Pool, id: string): Promise<void> {
 
 /** Waits (bounded) for the job to be ready, as the given instance reports it. */
 async function ready(sandbox: SandboxProcess, id: string) {
-  let job: { state?: string; rows_written?: number; download_url?: string } = {};
-  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    job = (await sandboxCall(sandbox.url, "GET", `/_sandbox/exports/${id}`)).body;
-    if (job.state === "ready") break;
-  }
-  return job;
+  return eventually(
+    async () => {
+      const job = (await sandboxCall(sandbox.url, "GET", `/_sandbox/exports/${id}`)).body;
+      return job.state === "ready"
+        ? (job as { state: string; rows_written?: number; download_url?: string })
+        : undefined;
+    },
+    `Export ${id} becoming ready`,
+    { withinMs: 30_000, everyMs: 100 },
+  );
 }
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { eventually } from "../../../../test/support/eventually.js";
 import { KEY } from "../../../../test/support/harness.js";
 import { twoInstancesOnOneDatabase } from "../../../../test/support/test-stores.js";
 
@@ -6,17 +7,14 @@ const instances = twoInstancesOnOneDatabase();
 
 const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 
-/** How many payments are still pending once the due-work loops are done, asked for at most 20 s. */
-async function pendingAfterDueWork(url: string): Promise<number> {
-  let pending = Number.NaN;
-  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+/** Resolves once no payment is pending, the due-work loops done; fails after 20 s. */
+function dueWorkDone(url: string): Promise<true> {
+  return eventually(async () => {
     const page = (await (await fetch(`${url}/v1/payments?status=pending&limit=1`, { headers })).json()) as {
       pagination: { total: number };
     };
-    pending = page.pagination.total;
-    if (pending === 0) break;
-  }
-  return pending;
+    return page.pagination.total === 0 || undefined;
+  }, "Every due payment completing");
 }
 
 it("completes due payments in the order the listing shows them, whichever instance took each", async () => {
@@ -49,7 +47,7 @@ it("completes due payments in the order the listing shows them, whichever instan
   }
   await fetch(`${a.url}/_sandbox/clock/advance`, { method: "POST", headers, body: JSON.stringify({ seconds: 60 }) });
   // A request completes one chunk of what fell due; the instances' due-work loops do the rest.
-  expect(await pendingAfterDueWork(b.url)).toBe(0);
+  await dueWorkDone(b.url);
   const statuses: string[] = [];
   const createdAt: string[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
