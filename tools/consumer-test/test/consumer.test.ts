@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
 import { node24BinDir } from "@payspec/third-party";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, run, startServer } from "./processes.js";
+import { freePort, run, startServer, startServerOnFreePort } from "./processes.js";
 import { createScratchProject, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
 
 const NODE_20 = dirname(process.execPath);
@@ -65,20 +65,19 @@ const needsCompiledExamples = (context: { skip: (note?: string) => void }) => {
 
 describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   const env = (extra: NodeJS.ProcessEnv = {}) => userEnv(nodeDirs[version] as string, extra);
-  let sandbox: Awaited<ReturnType<typeof startServer>>;
+  let sandbox: Awaited<ReturnType<typeof startServerOnFreePort>>;
   let sandboxUrl: string;
 
   beforeAll(async () => {
     const node = await run("node", ["--version"], { cwd: project.dir, env: env() });
     expect(node.stdout).toMatch(version === "Node 20" ? /^v20\./ : /^v24\./);
-    const port = await freePort();
-    sandboxUrl = `http://127.0.0.1:${port}`;
-    sandbox = await startServer("npx", ["payspec-sandbox", "--port", String(port)], {
+    sandbox = await startServerOnFreePort("npx", (port) => ["payspec-sandbox", "--port", String(port)], {
       cwd: project.dir,
       env: env(),
-      readyUrl: `${sandboxUrl}/v1/accounts`,
+      readyPath: "/v1/accounts",
       headers: { authorization: `Bearer ${KEY}` },
     });
+    sandboxUrl = sandbox.url;
   }, 120_000);
   afterAll(() => sandbox?.stop());
 
@@ -199,14 +198,13 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   }, 180_000);
 
   it("answers both APIs with npx payspec-mock", async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const mock = await startServer("npx", ["payspec-mock", "--port", String(port)], {
+    const mock = await startServerOnFreePort("npx", (port) => ["payspec-mock", "--port", String(port)], {
       cwd: project.dir,
       env: env(),
-      readyUrl: `${url}/v1/accounts`,
+      readyPath: "/v1/accounts",
       headers: { authorization: "Bearer sk_any" },
     });
+    const { url } = mock;
     try {
       const login = await fetch(`${url}/auth/login`, {
         method: "POST",

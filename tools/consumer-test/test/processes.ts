@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { freePort } from "@payspec/test-postgres";
 
 /**
  * Every process group this file started and has not seen end. `npx payspec-sandbox` is npx, then a
@@ -77,7 +78,12 @@ export function run(
   });
 }
 
-/** Starts a long-running command and waits (at most 60 s) until `readyUrl` answers 200. */
+/**
+ * Starts a long-running command and waits (at most 60 s) until `readyUrl` answers 200 and the command
+ * itself has printed `listening on <readyUrl's origin>`. The port is free when a test picks it, not
+ * reserved: another test's server can take it meanwhile and answer the URL, while the command here
+ * fails to listen (seen in CI, with this command's output still empty).
+ */
 export async function startServer(
   command: string,
   args: readonly string[],
@@ -92,18 +98,44 @@ export async function startServer(
     output += chunk;
   });
   const stop = () => stopGroup(child);
+  const listening = `listening on ${new URL(options.readyUrl).origin}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(options.readyUrl, { headers: options.headers ?? {} }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
+    const ok =
+      output.includes(listening) &&
+      (await fetch(options.readyUrl, { headers: options.headers ?? {} }).then(
+        (r) => r.status === 200,
+        () => false,
+      ));
     if (ok) return { child, output: () => output, stop };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await stop();
-  throw new Error(`${command} ${args.join(" ")} did not answer ${options.readyUrl} in time:\n${output}`);
+  throw new Error(
+    `${command} ${args.join(" ")} did not say "${listening}" and answer ${options.readyUrl} in time:\n${output}`,
+  );
 }
 
-export { freePort } from "@payspec/test-postgres";
+/**
+ * startServer on a port picked free, with `args(port)`, and once more on another when the command says
+ * its port is in use (another test took it meanwhile). Resolves with the server's base URL.
+ */
+export async function startServerOnFreePort(
+  command: string,
+  args: (port: number) => readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; readyPath: string; headers?: Record<string, string> },
+): Promise<Awaited<ReturnType<typeof startServer>> & { url: string; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const server = await startServer(command, args(port), { ...options, readyUrl: `${url}${options.readyPath}` });
+      return { ...server, url, port };
+    } catch (error) {
+      if (attempt === 3 || !/is in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+export { freePort };
