@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
 import { node24BinDir } from "@payspec/third-party";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, run, startServer, startServerOnFreePort } from "./processes.js";
+import { freePort, run, startServerOnFreePort } from "./processes.js";
 import { createScratchProject, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
 
 const NODE_20 = dirname(process.execPath);
@@ -218,25 +218,26 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   }, 120_000);
 
   it("keeps the state in PostgreSQL with PAYSPEC_DATABASE_URL: the migrations ship, a restart keeps a payment", async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const settings = env({
       PAYSPEC_DATABASE_URL: await postgres.createDatabase(),
       PAYSPEC_SANDBOX_SECRET: "consumer-test",
     });
     const auth = { authorization: `Bearer ${KEY}` };
+    // Each start on a port of its own: the database, not the port, carries the payment across.
     const start = () =>
-      startServer("npx", ["payspec-sandbox", "--port", String(port)], {
+      startServerOnFreePort("npx", (port) => ["payspec-sandbox", "--port", String(port)], {
         cwd: project.dir,
         env: settings,
-        readyUrl: `${url}/v1/accounts`,
+        readyPath: "/v1/accounts",
         headers: auth,
       });
     const first = await start();
     let id: string;
     try {
-      const accounts = (await (await fetch(`${url}/v1/accounts`, { headers: auth })).json()) as { id: string }[];
-      const created = await fetch(`${url}/v1/payments`, {
+      const accounts = (await (await fetch(`${first.url}/v1/accounts`, { headers: auth })).json()) as {
+        id: string;
+      }[];
+      const created = await fetch(`${first.url}/v1/payments`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json" },
         body: JSON.stringify({
@@ -254,7 +255,7 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     }
     const second = await start();
     try {
-      expect((await fetch(`${url}/v1/payments/${id}`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`${second.url}/v1/payments/${id}`, { headers: auth })).status).toBe(200);
     } finally {
       await second.stop();
     }
