@@ -55,6 +55,9 @@ interface ElapsedSeenRow {
  */
 const probeKey = (workspace: string, delayMs: number) => `${delayMs} ${workspace}`;
 
+/** The due-by time and the settlement cut-off that a question about time's work as of `asOf` asks with. */
+const elapsedMoments = (asOf: number, delayMs: number) => [asOf - delayMs, istanbulMidnightAtOrBefore(asOf)];
+
 function probeKeyParts(key: string): { workspace: string; delayMs: number } {
   const separator = key.indexOf(" ");
   return { workspace: key.slice(separator + 1), delayMs: Number(key.slice(0, separator)) };
@@ -225,7 +228,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
       >({
         name: "payspec_accounts_with_elapsed",
         text: ACCOUNTS_WITH_ELAPSED,
-        values: [workspace, workspaceScope(workspace), asOf - delayMs, istanbulMidnightAtOrBefore(asOf)],
+        values: [workspace, workspaceScope(workspace), ...elapsedMoments(asOf, delayMs)],
       });
       const seen = rows[0] as ElapsedSeenRow;
       const value = rows
@@ -242,7 +245,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
   readonly #elapsedProbes = new SharedReadsAsOfLatest(async (key, now) => {
     const { workspace, delayMs } = probeKeyParts(key);
     const { rows } = await this.#pool.query<{ due: boolean }>(
-      probe("payspec_elapsed_probe", [workspace, now - delayMs, istanbulMidnightAtOrBefore(now)]),
+      probe("payspec_elapsed_probe", [workspace, ...elapsedMoments(now, delayMs)]),
     );
     return rows[0]?.due === true;
   });
@@ -422,9 +425,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
   }
 
   paymentWithElapsed(workspace: string, id: string, asOf: number, delayMs: number) {
-    return this.#paymentsWithElapsed
-      .get(probeKey(workspace, delayMs), id, asOf)
-      .then((found) => found as WithElapsed<PaymentRecord | undefined>);
+    // Every id asked maps to an answer (see #readPaymentsWithElapsed): never undefined.
+    return this.#paymentsWithElapsed.get(probeKey(workspace, delayMs), id, asOf) as Promise<
+      WithElapsed<PaymentRecord | undefined>
+    >;
   }
 
   accountsWithElapsed(workspace: string, asOf: number, delayMs: number) {
@@ -441,7 +445,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     const { rows } = await this.#pool.query<ElapsedSeenRow & PaymentRow>({
       name: "payspec_payments_with_elapsed",
       text: PAYMENT_READS.payspec_payments_with_elapsed,
-      values: [workspace, ids, workspaceScope(workspace), asOf - delayMs, istanbulMidnightAtOrBefore(asOf)],
+      values: [workspace, ids, workspaceScope(workspace), ...elapsedMoments(asOf, delayMs)],
     });
     const seen = rows[0] as ElapsedSeenRow;
     const offsetMs = num(seen.offset_ms);

@@ -22,14 +22,17 @@ const firstAwaitingSettlementSql = (cutoff: string) =>
    WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < ${cutoff}
    ORDER BY p.completed_at LIMIT 1`;
 
+/** Whether completion has work by the due-by time or settlement by the cut-off (each a parameter): true or false. */
+const anythingDueSql = (dueBy: string, cutoff: string) =>
+  `(${firstAwaitingCompletionSql(dueBy)}) IS NOT NULL OR (${firstAwaitingSettlementSql(cutoff)}) IS NOT NULL`;
+
 /**
  * The probes of time's work, by name: the statements that run on every read and every turn of the
  * due-work loop, so each must cost an index lookup however many payments the workspace holds.
  */
 export const ELAPSED_PROBES = {
   // Scalar subqueries, not EXISTS: PostgreSQL drops an ORDER BY inside EXISTS, and with it the index.
-  payspec_elapsed_probe: `SELECT (${firstAwaitingCompletionSql("$2")}) IS NOT NULL
-     OR (${firstAwaitingSettlementSql("$3")}) IS NOT NULL AS due`,
+  payspec_elapsed_probe: `SELECT ${anythingDueSql("$2", "$3")} AS due`,
   payspec_due_probe: firstAwaitingCompletionSql("$2"),
   payspec_settlement_probe: firstAwaitingSettlementSql("$2"),
 } as const;
@@ -59,7 +62,7 @@ const paymentsByIds = (columns: string) => `SELECT p.* FROM unnest($2::text[]) A
  */
 const elapsedSeen = (scope: string, dueBy: string, cutoff: string) =>
   `SELECT coalesce((SELECT offset_ms FROM clock_offsets WHERE scope = ${scope}), 0) AS offset_ms,
-    (${firstAwaitingCompletionSql(dueBy)}) IS NOT NULL OR (${firstAwaitingSettlementSql(cutoff)}) IS NOT NULL AS due`;
+    ${anythingDueSql(dueBy, cutoff)} AS due`;
 
 /**
  * Payments $2 (ids) of workspace $1 as the API shows them (no history), with elapsedSeen ($3 to $5): a
