@@ -22,5 +22,6 @@ export {
   VERIFY_API_KEY,
 } from "./infrastructure/config/config.js";
 export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/time/istanbul-time.js";
+export { type CopiedColumns, copyFirstPayment } from "./payments/payment-copies.js";
 export type { PaymentsStore } from "./payments/payments-store.js";
 export { seedWorkspace, workspaceTag } from "./payments/seed.js";

@@ -12,6 +12,7 @@
  * has something to skip; the database is ANALYZEd as a long-running one would be.
  */
 import { compareHttp, type HttpResult, loadGenerator, startProcess, table } from "@payspec/bench-kit";
+import { type CopiedColumns, copyFirstPayment } from "@payspec/sandbox";
 import { startPostgres } from "@payspec/test-postgres";
 import pg from "pg";
 import {
@@ -99,17 +100,8 @@ try {
       });
       if (answer.status !== 201) throw new Error(`POST /v1/payments answered ${answer.status} on PostgreSQL.`);
     }
-    const columns = (
-      await db.query<{ column_name: string }>(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' ORDER BY ordinal_position",
-      )
-    ).rows.map((r) => r.column_name);
     const status = `(ARRAY['${STATUSES.join("','")}'])[1 + g % ${STATUSES.length}]`;
-    const copied: Record<string, string> = {
-      seq: "g",
-      id: "'pay_' || lpad(g::text, 16, '0')",
-      version: "g",
-      created_version: "g",
+    const copied: CopiedColumns = {
       status,
       created_status: "'pending'",
       method: `(ARRAY['${METHODS.join("','")}'])[1 + g % ${METHODS.length}]`,
@@ -119,11 +111,10 @@ try {
       completed_at: `CASE WHEN ${status} IN ('completed', 'settled') THEN p.created_at ELSE NULL END`,
       settled_at: `CASE WHEN ${status} = 'settled' THEN p.created_at ELSE NULL END`,
     };
-    await db.query(
-      `INSERT INTO payments (${columns.join(", ")})
-       SELECT ${columns.map((c) => copied[c] ?? `p.${c}`).join(", ")}
-       FROM payments p, generate_series(${have + 2}, ${size}) g WHERE p.seq = 1`,
-    );
+    const workspace = (await db.query<{ workspace: string }>("SELECT workspace FROM payments WHERE seq = 1")).rows[0];
+    if (!workspace) throw new Error("The first payment made on PostgreSQL is not in its database.");
+    // After the first (seq 1) or the last size's copies: seqs run on without a gap.
+    await copyFirstPayment(db, workspace.workspace, { first: Math.max(have, 1) + 1, last: size }, copied);
     await db.query("UPDATE workspaces SET payment_count = $1, version = $1 WHERE payment_count > 0", [size]);
     await db.query("VACUUM ANALYZE");
 
