@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { type PostgresServer, startPostgres } from "@payspec/test-postgres";
 import { node24BinDir } from "@payspec/third-party";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, run, startServerOnFreePort } from "./processes.js";
+import { run, startServer } from "./processes.js";
 import { createScratchProject, type ScratchProject, userEnv, WORKSPACE } from "./scratch-project.js";
 
 const NODE_20 = dirname(process.execPath);
@@ -21,9 +22,8 @@ beforeAll(async () => {
   nodeDirs["Node 24"] = await node24BinDir();
   // A provider that gets everything wrong: 200 {} to every request.
   wrongServer = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
-  const port = await freePort();
-  await new Promise<void>((resolve) => wrongServer.listen(port, "127.0.0.1", resolve));
-  wrongUrl = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => wrongServer.listen(0, "127.0.0.1", resolve));
+  wrongUrl = `http://127.0.0.1:${(wrongServer.address() as AddressInfo).port}`;
   postgres = await startPostgres();
 }, 900_000);
 afterAll(async () => {
@@ -65,13 +65,13 @@ const needsCompiledExamples = (context: { skip: (note?: string) => void }) => {
 
 describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   const env = (extra: NodeJS.ProcessEnv = {}) => userEnv(nodeDirs[version] as string, extra);
-  let sandbox: Awaited<ReturnType<typeof startServerOnFreePort>>;
+  let sandbox: Awaited<ReturnType<typeof startServer>>;
   let sandboxUrl: string;
 
   beforeAll(async () => {
     const node = await run("node", ["--version"], { cwd: project.dir, env: env() });
     expect(node.stdout).toMatch(version === "Node 20" ? /^v20\./ : /^v24\./);
-    sandbox = await startServerOnFreePort("npx", (port) => ["payspec-sandbox", "--port", String(port)], {
+    sandbox = await startServer("npx", ["payspec-sandbox", "--port", "0"], {
       cwd: project.dir,
       env: env(),
       readyPath: "/v1/accounts",
@@ -198,7 +198,7 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
   }, 180_000);
 
   it("answers both APIs with npx payspec-mock", async () => {
-    const mock = await startServerOnFreePort("npx", (port) => ["payspec-mock", "--port", String(port)], {
+    const mock = await startServer("npx", ["payspec-mock", "--port", "0"], {
       cwd: project.dir,
       env: env(),
       readyPath: "/v1/accounts",
@@ -223,9 +223,9 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
       PAYSPEC_SANDBOX_SECRET: "consumer-test",
     });
     const auth = { authorization: `Bearer ${KEY}` };
-    // Each start on a port of its own: the database, not the port, carries the payment across.
+    // Each start on a port it picks: the database, not the port, carries the payment across.
     const start = () =>
-      startServerOnFreePort("npx", (port) => ["payspec-sandbox", "--port", String(port)], {
+      startServer("npx", ["payspec-sandbox", "--port", "0"], {
         cwd: project.dir,
         env: settings,
         readyPath: "/v1/accounts",

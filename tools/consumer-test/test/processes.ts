@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "@payspec/test-postgres";
 
 /**
  * Every process group this file started and has not seen end. `npx payspec-sandbox` is npx, then a
@@ -78,17 +77,21 @@ export function run(
   });
 }
 
+/** Where a server says it listens, in the words both CLIs print once they listen. */
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
 /**
- * Starts a long-running command and waits (at most 60 s) until `readyUrl` answers 200 and the command
- * itself has printed `listening on <readyUrl's origin>`. The port is free when a test picks it, not
- * reserved: another test's server can take it meanwhile and answer the URL, while the command here
- * fails to listen (seen in CI, with this command's output still empty).
+ * Starts a long-running server command told to pick a free port itself (`--port 0` in `args`) and
+ * waits, at most 60 s, until it has printed `listening on <url>` and `<url><readyPath>` answers 200.
+ * The URL is read from the command's own words. A port picked here and freed for the command is not
+ * reserved: another test's server took one meanwhile in CI, answered its URL, and was taken for the
+ * command, which had failed to listen. Fails as soon as the command ends, with its output.
  */
 export async function startServer(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; readyUrl: string; headers?: Record<string, string> },
-): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  options: { cwd: string; env: NodeJS.ProcessEnv; readyPath: string; headers?: Record<string, string> },
+): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void>; url: string }> {
   const child = spawnGroup(command, args, options);
   let output = "";
   child.stdout?.on("data", (chunk) => {
@@ -98,44 +101,22 @@ export async function startServer(
     output += chunk;
   });
   const stop = () => stopGroup(child);
-  const listening = `listening on ${new URL(options.readyUrl).origin}`;
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    const ok =
-      output.includes(listening) &&
-      (await fetch(options.readyUrl, { headers: options.headers ?? {} }).then(
+  const running = () => child.exitCode === null && child.signalCode === null;
+  while (Date.now() < deadline && running()) {
+    const url = LISTENING.exec(output)?.[1];
+    const ready =
+      url !== undefined &&
+      (await fetch(`${url}${options.readyPath}`, { headers: options.headers ?? {} }).then(
         (r) => r.status === 200,
         () => false,
       ));
-    if (ok) return { child, output: () => output, stop };
+    if (ready) return { child, output: () => output, stop, url };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const ended = !running();
   await stop();
   throw new Error(
-    `${command} ${args.join(" ")} did not say "${listening}" and answer ${options.readyUrl} in time:\n${output}`,
+    `${command} ${args.join(" ")} ${ended ? `ended (${child.exitCode === null ? child.signalCode : `exit code ${child.exitCode}`})` : "was still starting after 60 s"} before it said "listening on <url>" and answered ${options.readyPath} with 200:\n${output}`,
   );
 }
-
-/**
- * startServer on a port picked free, with `args(port)`, and once more on another when the command says
- * its port is in use (another test took it meanwhile). Resolves with the server's base URL.
- */
-export async function startServerOnFreePort(
-  command: string,
-  args: (port: number) => readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; readyPath: string; headers?: Record<string, string> },
-): Promise<Awaited<ReturnType<typeof startServer>> & { url: string; port: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      const server = await startServer(command, args(port), { ...options, readyUrl: `${url}${options.readyPath}` });
-      return { ...server, url, port };
-    } catch (error) {
-      if (attempt === 3 || !/is in use/.test((error as Error).message)) throw error;
-    }
-  }
-}
-
-export { freePort };
