@@ -2,9 +2,10 @@
  * The sandbox on PostgreSQL against the sandbox in memory, measured in the same run:
  * 1. req/s and p99 for POST /v1/payments, GET /v1/payments/{id} (1,000 payments read in turn) and GET
  *    /v1/accounts (ACCT): in memory; PostgreSQL with one instance; for the first two, PostgreSQL with two
- *    instances on one database (connections spread over both, as a load balancer would). Goals:
- *    PostgreSQL single-instance create >= 0.5x the in-memory create (#50); its GET by id and accounts
- *    >= 0.4x memory's (#63 item 2). The creates run in the same rounds, so the GETs read a growing table.
+ *    instances on one database (connections spread over both, as a load balancer would). Goal: GET by
+ *    id and accounts on PostgreSQL >= 0.4x memory's (#63 item 2). The create's ratio to memory is
+ *    printed without a verdict: #63 replaced that goal (0.5x, #50) with the database's own ceiling,
+ *    which sustained-creates.ts measures with pgbench in its own run. The creates run in the same rounds, so the GETs read a growing table.
  *    Each row gives the sandbox's CPU per request, and the create's cycle is split into that CPU and
  *    the time the sandbox waited; the creates are then measured again with more connections.
  * 2. The 100,000-payment CSV export through the client from PostgreSQL: records/s and the client's peak
@@ -192,11 +193,10 @@ try {
   const voided = loadProblems(machine, baselines, results);
   const ratioOf = (name: string) => pairedRatio(rounds(name), rounds(`${name.slice(0, 4)} memory`));
   const createRatio = ratioOf("POST postgres, 1 instance");
-  // Judged on the ratio itself: 0.496 prints as 0.50 and is not met.
   console.log(
     voided.length > 0
       ? noVerdict(voided)
-      : `PostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (goal >= 0.5x) ${createRatio >= 0.5 ? "met" : "NOT met"}`,
+      : `PostgreSQL single-instance create: ${createRatio.toFixed(3)}x the in-memory create (no goal: creates are judged against pgbench's ceiling in sustained-creates)`,
   );
   // #63 item 2: the reads every caller makes, near memory's. Judged on the ratios themselves, as above.
   const readRatios = ["GET  postgres, 1 instance", "ACCT postgres, 1 instance"].map((name) => ({
