@@ -138,6 +138,35 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
   return { text, values: $.values, generic: query.search === undefined };
 }
 
+/**
+ * A search's page and its total in one statement (no status filter: every payment in the seqs is
+ * listed, so the matches are the fixed fields' alone). A search reads every payment that matches it,
+ * through the trigram index, to find its page: their seqs are kept once, counted, and the page read
+ * from them by the key, rather than a second statement reading all the matches again for the count.
+ */
+export function searchPageStatement(workspace: string, query: PaymentQuery, seqs: Seqs, limit: number): Statement {
+  if (query.status !== undefined || query.awaitingApproval) {
+    throw new Error("A listing by status counts its total apart: its page's candidates stop at the page's end.");
+  }
+  const $ = new Parameters();
+  const ws = $.add(workspace);
+  const within = `p.workspace = ${ws} AND p.seq > ${$.add(seqs.after)} AND p.seq <= ${$.add(seqs.upTo)}`;
+  const asOf = $.add(query.asOfVersion);
+  const fields = fieldConditions($, query);
+  const order = query.descending ? "DESC" : "ASC";
+  const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
+  const text = `
+    WITH matched AS MATERIALIZED (SELECT p.seq FROM payments p WHERE ${[within, ...fields("p")].join(" AND ")}),
+    page AS (SELECT seq FROM matched ORDER BY seq ${order} LIMIT ${$.add(limit)})
+    SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at,
+           (SELECT count(*) FROM matched) AS listing_total
+    FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p
+          WHERE p.workspace = ${ws} AND p.seq IN (SELECT seq FROM page)) q
+    LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true
+    ORDER BY q.seq ${order}`;
+  return { text, values: $.values, generic: false };
+}
+
 /** How many payments a listing holds, counted row by row (a status beside dates or a search). */
 export function listingCountStatement(workspace: string, query: PaymentQuery, seqs: Seqs): Statement {
   const listing = listingStatement(workspace, query, seqs);

@@ -35,6 +35,7 @@ import {
   listingCountStatement,
   listingStatement,
   type Seqs,
+  searchPageStatement,
   statementQuery,
 } from "./postgres-listing-statements.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
@@ -738,11 +739,29 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_settled_at: string | null;
     };
     const seqs = { after: Math.max(query.afterSeq, range.after), upTo };
+    // A search's first page and its total come from one scan of its matches (searchPageStatement).
+    // Not with a status, whose page stops at its end; not past the listing's start, whose page holds
+    // fewer seqs than its total counts.
+    const totalWithPage =
+      query.countTotal &&
+      query.limit > 0 &&
+      query.search !== undefined &&
+      query.status === undefined &&
+      query.awaitingApproval !== true &&
+      seqs.after === range.after;
     // A count alone (the overview's total) asks for no rows: no statement for them.
     const rows =
       query.limit === 0
         ? []
-        : (await this.#pool.query<Row>(statementQuery(listingStatement(workspace, query, seqs, query.limit)))).rows;
+        : (
+            await this.#pool.query<Row & { listing_total?: string }>(
+              statementQuery(
+                totalWithPage
+                  ? searchPageStatement(workspace, query, seqs, query.limit)
+                  : listingStatement(workspace, query, seqs, query.limit),
+              ),
+            )
+          ).rows;
     const items = rows.map((row) =>
       row.changed_since
         ? toRecord({
@@ -754,6 +773,8 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
+    // No row: nothing in these seqs matches, so the listing holds none.
+    if (totalWithPage) return { items, total: num(rows[0]?.listing_total ?? 0) };
     return { items, total: await this.#count(workspace, query, { after: range.after, upTo }) };
   }
 

@@ -214,6 +214,28 @@ it("finds the first page and its total through indexes, with no filter, with sta
   }
 });
 
+it("counts a search's first page and its total with one scan of its matches, alone and within a day", async () => {
+  const cases: [Partial<PaymentQuery>, number][] = [
+    [{ search: foldForSearch("ınv-4321") }, expected((g) => g > 1 && String(g).startsWith("4321"))],
+    // İNV-29000 to İNV-29999 fall on the day; İNV-29, İNV-290… and İNV-2900… do not.
+    [
+      { search: foldForSearch("ınv-29"), createdFrom: DAY_START, createdTo: DAY_START + DAY_MS - 1 },
+      expected((g) => g > 1 && onTheDay(g) && String(g).startsWith("29")),
+    ],
+    // Nothing matches: no row to carry the total, which is 0.
+    [{ search: foldForSearch("no such reference") }, 0],
+  ];
+  for (const [filters, total] of cases) {
+    const answer = await listed(filters);
+    expect(answer.total, JSON.stringify(filters)).toBe(total);
+    expect(answer.items.map((p) => p.seq)).toEqual([...answer.items.map((p) => p.seq)].sort((a, b) => b - a));
+    expect(answer.items).toHaveLength(Math.min(20, total));
+    // The page and the total from one statement (a dated one first finds its seqs by two probes).
+    expect(answer.queries, JSON.stringify(filters)).toBe(filters.createdFrom === undefined ? 1 : 2);
+    expect(answer.scans).toEqual([]);
+  }
+});
+
 it("finds a deep page by its cursor through the index", async () => {
   const answer = await listed({ afterSeq: 30_000, descending: false, countTotal: false });
   expect(answer.items.map((p) => p.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 30_001 + i));
