@@ -34,25 +34,35 @@ export async function browsePayments(
     store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true });
   const newer = (above: number, limit: number) =>
     store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit });
-  const { total = 0 } = await store.list(workspace, {
-    ...base,
-    afterSeq: 0,
-    snapshotSeq: snapshot.seq,
-    limit: 0,
-    countTotal: true,
-  });
-  // One row more than the page says whether there is more that way; the other way is asked only
-  // when there can be something: nothing at the snapshot is newer than its newest payments.
   const { newerThan } = position;
   const towardNewer = newerThan !== undefined;
-  const read = towardNewer
-    ? (await newer(newerThan, size + 1)).items
-    : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1)).items;
+  const newest = !towardNewer && position.olderThan === undefined;
+  // The newest page is asked for with its total, in one call: a store that finds both in one read
+  // (a search on PostgreSQL) does, and the others count as they would apart.
+  const newestPage = newest
+    ? await store.list(workspace, {
+        ...base,
+        afterSeq: 0,
+        snapshotSeq: snapshot.seq,
+        limit: size + 1,
+        descending: true,
+        countTotal: true,
+      })
+    : undefined;
+  const { total = 0 } =
+    newestPage ??
+    (await store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: snapshot.seq, limit: 0, countTotal: true }));
+  // One row more than the page says whether there is more that way; the other way is asked only
+  // when there can be something: nothing at the snapshot is newer than its newest payments.
+  const read = newestPage
+    ? newestPage.items
+    : towardNewer
+      ? (await newer(newerThan, size + 1)).items
+      : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1)).items;
   const more = read.length > size;
   const items = towardNewer ? read.slice(0, size).reverse() : read.slice(0, size);
   const first = items[0]?.seq;
   const last = items[items.length - 1]?.seq;
-  const newest = !towardNewer && position.olderThan === undefined;
   return {
     payments: items.map(paymentToApi),
     total,

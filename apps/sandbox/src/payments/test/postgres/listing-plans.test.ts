@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { freshDatabase } from "../../../../test/support/test-stores.js";
 import { openPool } from "../../../infrastructure/postgres/pool.js";
 import { foldForSearch } from "../../../infrastructure/text/search-fold.js";
+import { browsePayments } from "../../payments-browse.js";
 import type { PaymentQuery } from "../../payments-store.js";
 import { PostgresPaymentsStore } from "../../postgres-payments-store.js";
 import { seedWorkspace } from "../../seed.js";
@@ -234,6 +235,19 @@ it("counts a search's first page and its total with one scan of its matches, alo
     expect(answer.queries, JSON.stringify(filters)).toBe(filters.createdFrom === undefined ? 1 : 2);
     expect(answer.scans).toEqual([]);
   }
+});
+
+it("shows the dashboard's newest page of a search with its total from one scan of its matches", async () => {
+  sent.length = 0;
+  const page = await browsePayments(store, WORKSPACE, { search: "İNV-4321" }, {}, 20);
+  expect(page.total).toBe(expected((g) => g > 1 && String(g).startsWith("4321")));
+  expect(page.payments).toHaveLength(11);
+  expect(page.hasOlder).toBe(false);
+  // The snapshot's row, then the page with its total: no count reading every match again.
+  expect(sent.map((query) => (query.text.includes("payment_count, version") ? "snapshot" : "page"))).toEqual([
+    "snapshot",
+    "page",
+  ]);
 });
 
 it("finds a deep page by its cursor through the index", async () => {
