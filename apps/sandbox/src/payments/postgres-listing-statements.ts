@@ -60,6 +60,12 @@ const historyAt = (row: string, version: string, when = "true") => `(
   ORDER BY h.version DESC LIMIT 1
 )`;
 
+/** A listed payment's status at the snapshot: its history's (`h`) when it changed since, else its own. */
+const STATUS_THEN = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
+
+/** A listed payment's row as the store reads it: its columns, and its status and times at the snapshot. */
+const SHOWN_AT_SNAPSHOT = `q.*, ${STATUS_THEN} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at`;
+
 /**
  * The payments of workspace `ws` changed after version `asOf`, by the version index. The upper bound
  * is no bound (the largest version there can be), but it makes the generic plan's estimate a narrow
@@ -122,15 +128,14 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
          UNION ALL
          (SELECT * FROM (SELECT * FROM payments p WHERE ${changedSince($, ws, asOf)} OFFSET 0) p
           WHERE p.seq > ${after} AND p.seq <= ${upTo})`;
-  const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
   const conditions = [
-    ...(status ? [`${statusThen} = ${status}`] : []),
+    ...(status ? [`${STATUS_THEN} = ${status}`] : []),
     ...fields("q"),
-    ...(query.awaitingApproval ? [`${statusThen} = 'pending' AND q.countdown_from IS NULL`] : []),
+    ...(query.awaitingApproval ? [`${STATUS_THEN} = 'pending' AND q.countdown_from IS NULL`] : []),
   ];
   // The history is looked up row by row, and only for a payment changed since.
   const text = `
-    SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at
+    SELECT ${SHOWN_AT_SNAPSHOT}
     FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM (${candidates}) p) q
     LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true${
       conditions.length > 0 ? `\n    WHERE ${conditions.join(" AND ")}` : ""
@@ -154,12 +159,10 @@ export function searchPageStatement(workspace: string, query: PaymentQuery, seqs
   const asOf = $.add(query.asOfVersion);
   const fields = fieldConditions($, query);
   const order = query.descending ? "DESC" : "ASC";
-  const statusThen = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
   const text = `
     WITH matched AS MATERIALIZED (SELECT p.seq FROM payments p WHERE ${[within, ...fields("p")].join(" AND ")}),
     page AS (SELECT seq FROM matched ORDER BY seq ${order} LIMIT ${$.add(limit)})
-    SELECT q.*, ${statusThen} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at,
-           (SELECT count(*) FROM matched) AS listing_total
+    SELECT ${SHOWN_AT_SNAPSHOT}, (SELECT count(*) FROM matched) AS listing_total
     FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p
           WHERE p.workspace = ${ws} AND p.seq IN (SELECT seq FROM page)) q
     LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true
