@@ -63,6 +63,12 @@ const historyAt = (row: string, version: string, when = "true") => `(
 /** A listed payment's status at the snapshot: its history's (`h`) when it changed since, else its own. */
 const STATUS_THEN = "CASE WHEN q.changed_since THEN coalesce(h.status, q.created_status) ELSE q.status END";
 
+/** The conditions a listing's status filter (or the approvals queue) puts on a payment's state at the snapshot. */
+const stateAtSnapshot = (status: string | undefined, awaitingApproval: boolean | undefined) => [
+  ...(status ? [`${STATUS_THEN} = ${status}`] : []),
+  ...(awaitingApproval ? [`${STATUS_THEN} = 'pending' AND q.countdown_from IS NULL`] : []),
+];
+
 /** A listed payment's row as the store reads it: its columns, and its status and times at the snapshot. */
 const SHOWN_AT_SNAPSHOT = `q.*, ${STATUS_THEN} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at`;
 
@@ -128,11 +134,7 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
          UNION ALL
          (SELECT * FROM (SELECT * FROM payments p WHERE ${changedSince($, ws, asOf)} OFFSET 0) p
           WHERE p.seq > ${after} AND p.seq <= ${upTo})`;
-  const conditions = [
-    ...(status ? [`${STATUS_THEN} = ${status}`] : []),
-    ...fields("q"),
-    ...(query.awaitingApproval ? [`${STATUS_THEN} = 'pending' AND q.countdown_from IS NULL`] : []),
-  ];
+  const conditions = [...fields("q"), ...stateAtSnapshot(status, query.awaitingApproval)];
   // The history is looked up row by row, and only for a payment changed since.
   const text = `
     SELECT ${SHOWN_AT_SNAPSHOT}
@@ -144,23 +146,29 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
 }
 
 /**
- * A search's page and its total in one statement (no status filter: every payment in the seqs is
- * listed, so the matches are the fixed fields' alone). A search reads every payment that matches it,
- * through the trigram index, to find its page: their seqs are kept once, counted, and the page read
- * from them by the key, rather than a second statement reading all the matches again for the count.
+ * A search's page and its total in one statement. A search reads every payment that matches it,
+ * through the trigram index, to find its page: the matches' seqs are kept once (with a status filter,
+ * those in that state at the snapshot, their history read only where they changed since), counted,
+ * and the page read from them by the key, rather than a second statement reading all the matches
+ * again for the count.
  */
 export function searchPageStatement(workspace: string, query: PaymentQuery, seqs: Seqs, limit: number): Statement {
-  if (query.status !== undefined || query.awaitingApproval) {
-    throw new Error("A listing by status counts its total apart: its page's candidates stop at the page's end.");
-  }
   const $ = new Parameters();
   const ws = $.add(workspace);
   const within = `p.workspace = ${ws} AND p.seq > ${$.add(seqs.after)} AND p.seq <= ${$.add(seqs.upTo)}`;
   const asOf = $.add(query.asOfVersion);
-  const fields = fieldConditions($, query);
+  const status = query.status === undefined ? undefined : $.add(query.status, "::text");
+  const found = [within, ...fieldConditions($, query)("p")].join(" AND ");
+  const inState = stateAtSnapshot(status, query.awaitingApproval);
+  const matched =
+    inState.length === 0
+      ? `SELECT p.seq FROM payments p WHERE ${found}`
+      : `SELECT q.seq FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p WHERE ${found}) q
+         LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true
+         WHERE ${inState.join(" AND ")}`;
   const order = query.descending ? "DESC" : "ASC";
   const text = `
-    WITH matched AS MATERIALIZED (SELECT p.seq FROM payments p WHERE ${[within, ...fields("p")].join(" AND ")}),
+    WITH matched AS MATERIALIZED (${matched}),
     page AS (SELECT seq FROM matched ORDER BY seq ${order} LIMIT ${$.add(limit)})
     SELECT ${SHOWN_AT_SNAPSHOT}, (SELECT count(*) FROM matched) AS listing_total
     FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p

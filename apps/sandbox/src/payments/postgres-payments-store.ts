@@ -739,16 +739,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_settled_at: string | null;
     };
     const seqs = { after: Math.max(query.afterSeq, range.after), upTo };
-    // A search's first page and its total come from one scan of its matches (searchPageStatement).
-    // Not with a status, whose page stops at its end; not past the listing's start, whose page holds
-    // fewer seqs than its total counts.
+    // A search's first page and its total come from one scan of its matches (searchPageStatement);
+    // not past the listing's start, whose page holds fewer seqs than its total counts.
     const totalWithPage =
-      query.countTotal &&
-      query.limit > 0 &&
-      query.search !== undefined &&
-      query.status === undefined &&
-      query.awaitingApproval !== true &&
-      seqs.after === range.after;
+      query.countTotal && query.limit > 0 && query.search !== undefined && seqs.after === range.after;
     // A count alone (the overview's total) asks for no rows: no statement for them.
     const rows =
       query.limit === 0

@@ -215,9 +215,13 @@ it("finds the first page and its total through indexes, with no filter, with sta
   }
 });
 
-it("counts a search's first page and its total with one scan of its matches, alone and within a day", async () => {
+it("counts a search's first page and its total with one scan of its matches, alone, beside a status and within a day", async () => {
   const cases: [Partial<PaymentQuery>, number][] = [
     [{ search: foldForSearch("ınv-4321") }, expected((g) => g > 1 && String(g).startsWith("4321"))],
+    [
+      { search: foldForSearch("ınv-4321"), status: "failed" },
+      expected((g) => g > 1 && String(g).startsWith("4321") && statusOf(g) === "failed"),
+    ],
     // İNV-29000 to İNV-29999 fall on the day; İNV-29, İNV-290… and İNV-2900… do not.
     [
       { search: foldForSearch("ınv-29"), createdFrom: DAY_START, createdTo: DAY_START + DAY_MS - 1 },
@@ -282,7 +286,13 @@ it("counts exactly at a snapshot while payments change after it: the kept counts
   );
   const eft = expected((g) => methodOf(g) === "eft");
   expect((await store.list(WORKSPACE, { ...at, status: undefined, method: "eft" })).total).toBe(eft);
+  // A search for the cancelled payment's reference, beside a status: as it was at the snapshot.
+  const itsReference = { search: foldForSearch(pending?.reference as string) };
+  expect((await store.list(WORKSPACE, { ...at, ...itsReference })).items.map((p) => p.status)).toEqual(["pending"]);
+  expect((await store.list(WORKSPACE, { ...at, ...itsReference, status: "cancelled" })).total).toBe(0);
   const current = firstPage(await store.snapshot(WORKSPACE), { status: "pending" });
+  expect((await store.list(WORKSPACE, { ...current, ...itsReference, status: "cancelled" })).total).toBe(1);
+  expect((await store.list(WORKSPACE, { ...current, ...itsReference, status: "pending" })).total).toBe(0);
   // One pending fewer, one more: the same count, from other payments.
   expect((await store.list(WORKSPACE, current)).total).toBe(before.total);
   expect((await store.list(WORKSPACE, { ...current, status: undefined, method: "eft" })).total).toBe(eft + 1);
