@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_API_KEYS, DEMO_GATEWAY_KEY, DEMO_GATEWAY_SECRET, seedWorkspace } from "../../src/index.js";
 import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
+import { settlementOff } from "../support/clock-moves.js";
 import { cardPayment } from "../support/harness.js";
 import { type SandboxProcess, startSandboxProcess } from "../support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
@@ -29,6 +30,8 @@ beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl });
   // Both start at once: the migrations and the workspace seeds must each happen exactly once.
   instances = await Promise.all([startSandboxProcess(env()), startSandboxProcess(env())]);
+  // The cases move the clock past the payments' delay and expect them completed, not settled.
+  await settlementOff((instances[0] as SandboxProcess).url, KEY);
 });
 afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop()));

@@ -5,6 +5,7 @@ import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/inde
 import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
 import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
 import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
+import { settlementOff } from "../support/clock-moves.js";
 import { DashboardHttp } from "../support/dashboard-http.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";
 import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
@@ -89,12 +90,7 @@ it("migrates a database that kept keys in clear: the data stays, the keys go", a
   const s = await sandbox(databaseUrl);
   // An hour ahead may cross Istanbul midnight, where settlement would strike: this test is about
   // the migration, so settlement stays off and the status does not depend on the time of day.
-  const settlementOff = await fetch(`${s.url}/_sandbox/settings/settlement`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: JSON.stringify({ enabled: false }),
-  });
-  expect(settlementOff.status).toBe(200);
+  await settlementOff(s.url, KEY);
   const read = await fetch(`${s.url}/v1/payments/${kept.id}`, { headers: { authorization: `Bearer ${KEY}` } });
   expect(read.status).toBe(200);
   // The workspace's clock came along: the payment completed an hour ahead.

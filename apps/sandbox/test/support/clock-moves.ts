@@ -26,3 +26,17 @@ export async function clearOfCutoff(h: Harness, key: string = KEY, marginSeconds
   const now = await clockNow(h, key);
   if (istanbulMidnightAfter(now) - now < marginSeconds * 1000) await pastNextCutoff(h, 60, key);
 }
+
+/**
+ * Turns automatic settlement off for the workspace of `key` on the sandbox at `url` (on every instance
+ * sharing its database), for a case about something else that moves the clock past a payment's delay
+ * and expects it `completed`: run a minute before 21:00 UTC, it would find the payment settled.
+ */
+export async function settlementOff(url: string, key: string = KEY): Promise<void> {
+  const reply = await fetch(`${url}/_sandbox/settings/settlement`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ enabled: false }),
+  });
+  if (reply.status !== 200) throw new Error(`Turning automatic settlement off answered ${reply.status}.`);
+}

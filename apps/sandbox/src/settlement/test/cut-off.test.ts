@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { clearOfCutoff, clockNow, pastNextCutoff } from "../../../test/support/clock-moves.js";
+import { clearOfCutoff, clockNow, pastNextCutoff, settlementOff } from "../../../test/support/clock-moves.js";
 import { type Harness, harness, KEY } from "../../../test/support/harness.js";
 
 /**
@@ -58,4 +58,15 @@ it("clearOfCutoff leaves a clock far from the cut-off where it is", async () => 
   const cutoff = await toBeforeCutoff(3_600);
   await clearOfCutoff(h);
   expect(cutoff - (await clockNow(h))).toBeGreaterThan(3_500_000);
+});
+
+it("settlementOff keeps a payment completed across the cut-off, for cases that move the clock on other instances", async () => {
+  const cutoff = await toBeforeCutoff(20);
+  const id = await pay();
+  await settlementOff(h.url);
+  await h.control("/clock/advance", { seconds: 31 });
+  expect(await clockNow(h)).toBeGreaterThan(cutoff);
+  // The first case, with settlement on, had it settled once the clock passed the cut-off.
+  expect((await read(id)).status).toBe("completed");
+  await h.call("PUT", "/_sandbox/settings/settlement", { key: KEY, json: { enabled: true } });
 });

@@ -4,6 +4,7 @@
  * not moved since that reading.
  */
 import { expect, it } from "vitest";
+import { settlementOff } from "../../../../test/support/clock-moves.js";
 import { KEY } from "../../../../test/support/harness.js";
 import { sandboxCall } from "../../../../test/support/sandbox-call.js";
 import { twoInstancesOnOneDatabase } from "../../../../test/support/test-stores.js";
@@ -14,6 +15,8 @@ const instances = twoInstancesOnOneDatabase({ completeAfterSeconds: COMPLETE_AFT
 
 it("completes a payment on the first read after another instance moved the clock past its delay", async () => {
   const [a, b] = instances();
+  // Completed, not settled, whatever the time of day the clock is moved at.
+  await settlementOff(a.url, KEY);
   const [from, to] = seedWorkspace(KEY)
     .accounts.filter((account) => account.currency === "TRY")
     .map((account) => account.id);

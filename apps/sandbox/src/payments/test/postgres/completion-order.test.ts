@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { settlementOff } from "../../../../test/support/clock-moves.js";
 import { eventually } from "../../../../test/support/eventually.js";
 import { KEY } from "../../../../test/support/harness.js";
 import { twoInstancesOnOneDatabase } from "../../../../test/support/test-stores.js";
@@ -19,6 +20,8 @@ function dueWorkDone(url: string): Promise<true> {
 
 it("completes due payments in the order the listing shows them, whichever instance took each", async () => {
   const [a, b] = instances();
+  // The clock moves past the payments' delay: completed, not settled, whatever the time of day.
+  await settlementOff(a.url, KEY);
   const accounts = (await (await fetch(`${a.url}/v1/accounts`, { headers })).json()) as {
     id: string;
     currency: string;
