@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,7 +110,8 @@ beforeAll(async () => {
   report = await runVerification(parseOptions(["--spec", join(dir, "features.yaml"), "--target", prism.url]));
 });
 afterAll(async () => {
-  await prism.close();
+  await prism?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const result = (id: string) => report.results.find((r) => r.id === id);

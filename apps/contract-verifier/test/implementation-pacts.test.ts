@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RunningSandbox, startSandbox, VERIFY_API_KEY } from "@payspec/sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { verifyFilesOfficially } from "../src/pact/broker-verification.js";
 import { loadPacts } from "../src/pact/pact-file.js";
 import { RunSecrets } from "../src/secrets.js";
@@ -63,6 +63,7 @@ afterAll(() => sandbox.close());
 describe.each(Object.keys(VERDICTS))("a pact as %s writes it", (file) => {
   it("gets each interaction's verdict, and the official Pact verifier agrees on every replay", async () => {
     const dir = await mkdtemp(join(tmpdir(), "payspec-impl-pact-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const json = join(dir, "report.json");
     const path = join(FIXTURES, file);
     await run(process.execPath, [CLI, "pact", path, "--target", sandbox.url, "--json", json], {

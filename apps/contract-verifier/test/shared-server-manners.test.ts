@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -41,6 +41,7 @@ afterAll(async () => {
   await prism.close();
   await petstoreProxy.close();
   await petstore.close();
+  await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   proxy.clear();

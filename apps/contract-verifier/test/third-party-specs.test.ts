@@ -1,9 +1,9 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FaultProxy, type FaultRule, startFaultProxy } from "@payspec/fault-proxy";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 import { progressLine, summary } from "../src/reporters/console-reporter.js";
 import { writeJson, writeJunit } from "../src/reporters/file-reporters.js";
@@ -276,6 +276,7 @@ describe("--spec on third-party specs: each fault is caught by a named check", (
       const lines: string[] = [];
       const report = await runVerification(options, (r, i, n) => lines.push(progressLine(r, i, n, false)));
       const dir = await mkdtemp(join(tmpdir(), "payspec-leak-"));
+      onTestFinished(() => rm(dir, { recursive: true, force: true }));
       await writeJson(report, join(dir, "report.json"));
       await writeJunit(report, join(dir, "junit.xml"));
       const everything = [

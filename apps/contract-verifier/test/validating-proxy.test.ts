@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FaultProxy, startFaultProxy } from "@payspec/fault-proxy";
 import { type RunningSandbox, startSandbox } from "@payspec/sandbox";
 import { cardGatewaySpec, specExamples } from "@payspec/specs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CLI } from "./support/built-cli.js";
 
 const cardPayment = specExamples(cardGatewaySpec).find(
@@ -119,6 +119,7 @@ describe("payspec-verify proxy: checks live traffic and never changes it", () =>
       times: 1,
     });
     const dir = await mkdtemp(join(tmpdir(), "payspec-proxy-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const proxy = await startProxyCli(faults.url, ["--json", join(dir, "report.json")]);
     try {
       const cut = await fetch(`${proxy.url}/v1/accounts`, { headers: auth })
@@ -157,6 +158,7 @@ describe("payspec-verify proxy: checks live traffic and never changes it", () =>
       },
     });
     const dir = await mkdtemp(join(tmpdir(), "payspec-proxy-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const proxy = await startProxyCli(faults.url, [
       "--json",
       join(dir, "report.json"),

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,7 +16,7 @@ import {
   VERIFY_API_KEY,
   workspaceScope,
 } from "@payspec/sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { parseOptions, runVerification } from "../src/index.js";
 import { CLI } from "./support/built-cli.js";
 
@@ -110,6 +110,7 @@ describe("the CLI", () => {
     await new Promise<void>((resolve) => wrong.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(wrong.address() as AddressInfo).port}`;
     const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     try {
       const error = await run(process.execPath, [
         CLI,
@@ -194,6 +195,7 @@ describe("the CLI", () => {
 
   it("reports coverage of declared statuses and constraints, fails under --min-coverage, and exits 0 over it with JUnit and JSON reports without card data", async () => {
     const dir = await mkdtemp(join(tmpdir(), "payspec-verify-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const args = [
       ...[CLI, "--target", sandbox.url, "--profile", "behaviour", "--allow-writes"],
       ...["--json", join(dir, "report.json")],
@@ -251,6 +253,7 @@ describe("the CLI", () => {
       new URL("../../pact-contracts/users-pacts/webshop-payspec-payments.json", import.meta.url),
     );
     const dir = await mkdtemp(join(tmpdir(), "payspec-two-pacts-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const text = await readFile(pact, "utf8");
     await writeFile(join(dir, "first.json"), text);
     await writeFile(join(dir, "second.json"), text);

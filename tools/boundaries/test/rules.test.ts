@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 // The package exports no package.json: its bin sits beside the main entry's folder.
@@ -14,6 +14,7 @@ const depcruise = fileURLToPath(
 /** A small project laid out as this repository is, with the repository's own rules and tsconfig base. */
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "payspec-boundaries-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, ".dependency-cruiser.cjs"), readFileSync(join(ROOT, ".dependency-cruiser.cjs")));
   writeFileSync(join(dir, "tsconfig.base.json"), readFileSync(join(ROOT, "tsconfig.base.json")));
   for (const [path, text] of Object.entries(files)) {

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { generateArtefacts } from "../src/generate.js";
 import { collectAssumptions, describeLocation } from "../src/generators/assumptions.js";
 import { repoRoot } from "../src/specs.js";
@@ -17,6 +17,7 @@ describe("pnpm generate", () => {
 
   it("reports a hand-edited or missing file as stale, and writing fixes it", async () => {
     const root = await mkdtemp(join(tmpdir(), "payspec-codegen-"));
+    onTestFinished(() => rm(root, { recursive: true, force: true }));
     const artefacts = await generateArtefacts();
     expect(await staleArtefacts(root, artefacts)).toHaveLength(artefacts.length);
     await writeArtefacts(root, artefacts);

@@ -1,16 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL("../src/changeset.ts", import.meta.url));
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), "payspec-changeset-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, ".changeset"));
   return dir;
 }

@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { infoVersion, specVersionSources, syncSpecVersions, withInfoVersion } from "../src/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -25,6 +25,7 @@ describe("spec versions follow their packages", () => {
 
   it("rewrites only the info.version line after a version bump", async () => {
     const scratch = mkdtempSync(join(tmpdir(), "payspec-release-"));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     for (const { spec, packageDir } of specVersionSources) {
       mkdirSync(join(scratch, packageDir), { recursive: true });
       mkdirSync(join(scratch, "specs"), { recursive: true });

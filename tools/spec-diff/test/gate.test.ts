@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { gateCommand } from "../src/gate-command.js";
 import { defaultBase, PayspecDiffer, runGate } from "../src/index.js";
 
@@ -36,6 +36,7 @@ const narrowMethodEnum = (file: string) =>
     ),
   );
 
+afterEach(() => rmSync(repo, { recursive: true, force: true }));
 beforeEach(() => {
   repo = mkdtempSync(join(tmpdir(), "payspec-gate-"));
   mkdirSync(join(repo, "specs"));
@@ -155,6 +156,7 @@ describe("no silent pass", () => {
 
   it("says there is nothing to compare only in a repository with a single commit", { timeout: 120_000 }, async () => {
     const single = mkdtempSync(join(tmpdir(), "payspec-single-"));
+    onTestFinished(() => rmSync(single, { recursive: true, force: true }));
     mkdirSync(join(single, "specs"));
     mkdirSync(join(single, ".changeset"));
     cpSync(join(realSpecs, "payments-accounts.openapi.yaml"), join(single, "specs/payments-accounts.openapi.yaml"));

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { postgresBinDir, startPostgres } from "@payspec/test-postgres";
 import { node24BinDir } from "./node-24.js";
@@ -89,6 +89,12 @@ async function sqliteDump(file: string): Promise<string> {
   return stdout;
 }
 
+/** Removes what a server's start wrote to the temporary directory (its saved spec, its files), once it has stopped. */
+async function removeAll(...dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+}
+
+/** The server's OpenAPI document saved to a directory of its own, which its stop removes. */
 async function saveSpec(name: string, url: string): Promise<string> {
   const { status, text } = await getText(url);
   if (status !== 200) throw new Error(`${name} did not serve its OpenAPI document at ${url} (${status}).`);
@@ -181,6 +187,7 @@ export async function startUnleash(): Promise<RealServer> {
     async stop() {
       await server.stop();
       await postgres.stop();
+      await removeAll(dirname(specFile));
     },
   };
 }
@@ -230,7 +237,10 @@ export async function startWireMock(): Promise<RealServer> {
       const settings = (await getText(`${url}/__admin/settings`)).text;
       return [...mappings.mappings.map((m) => JSON.stringify(m)), `settings ${settings}`];
     },
-    stop: () => server.stop(),
+    async stop() {
+      await server.stop();
+      await removeAll(root, dirname(specFile));
+    },
   };
 }
 
@@ -263,7 +273,10 @@ export async function startLoopBackTodo(): Promise<RealServer> {
     verifyArgs: [],
     state: async () => (await getText(`${url}/todos`)).text,
     records: async () => (JSON.parse((await getText(`${url}/todos`)).text) as unknown[]).map((t) => JSON.stringify(t)),
-    stop: () => server.stop(),
+    async stop() {
+      await server.stop();
+      await removeAll(cwd, dirname(specFile));
+    },
   };
 }
 
@@ -346,6 +359,7 @@ export async function startPlatformaticDb(): Promise<RealServer> {
     async stop() {
       await server.stop();
       await postgres.stop();
+      await removeAll(app, dirname(specFile));
     },
   };
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, onTestFinished } from "vitest";
 import { seedWorkspace, startSandbox } from "../../src/index.js";
 import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
 import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
@@ -52,6 +52,7 @@ it("rolls a failing migration back entirely and names it", async () => {
 
 it("collects every feature's migrations in one order; the parts of one version run as one, all or nothing", async () => {
   const root = mkdtempSync(join(tmpdir(), "payspec-migrations-"));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const write = (feature: string, file: string, sql: string) => {
     mkdirSync(join(root, feature), { recursive: true });
     writeFileSync(join(root, feature, file), sql);
