@@ -30,8 +30,8 @@ export async function browsePayments(
 ): Promise<BrowsedPage> {
   const snapshot = await store.snapshot(workspace);
   const base = { asOfVersion: snapshot.version, countTotal: false, ...queryFilters(filters) };
-  const older = (below: number, limit: number) =>
-    store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true });
+  const older = (below: number, limit: number, countTotal = false) =>
+    store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true, countTotal });
   const newer = (above: number, limit: number) =>
     store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit });
   const { newerThan } = position;
@@ -39,16 +39,7 @@ export async function browsePayments(
   const newest = !towardNewer && position.olderThan === undefined;
   // The newest page is asked for with its total, in one call: a store that finds both in one read
   // (a search on PostgreSQL) does, and the others count as they would apart.
-  const newestPage = newest
-    ? await store.list(workspace, {
-        ...base,
-        afterSeq: 0,
-        snapshotSeq: snapshot.seq,
-        limit: size + 1,
-        descending: true,
-        countTotal: true,
-      })
-    : undefined;
+  const newestPage = newest ? await older(snapshot.seq, size + 1, true) : undefined;
   const { total = 0 } =
     newestPage ??
     (await store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: snapshot.seq, limit: 0, countTotal: true }));

@@ -223,19 +223,14 @@ export class PostgresPaymentsStore implements PaymentsStore {
   /** The accounts with what a read asks first: concurrent reads of a workspace share the statement. */
   readonly #accountsWithElapsed = new SharedReadsAsOfLatest<WithElapsed<readonly StoredAccount[]>>(
     async (key, asOf) => {
-      const { workspace, delayMs } = probeKeyParts(key);
-      const { rows } = await this.#pool.query<
-        ElapsedSeenRow & { id: string | null; name: string; currency: string; balance_minor: string }
-      >({
-        name: "payspec_accounts_with_elapsed",
-        text: ACCOUNTS_WITH_ELAPSED,
-        values: [workspace, workspaceScope(workspace), ...elapsedMoments(asOf, delayMs)],
-      });
-      const seen = rows[0] as ElapsedSeenRow;
-      const value = rows
-        .filter((row) => row.id !== null)
-        .map((row) => toAccount(row as Parameters<typeof toAccount>[0]));
-      return { value, offsetMs: num(seen.offset_ms), due: seen.due };
+      const { found, offsetMs, due } = await this.#readWithElapsed<Parameters<typeof toAccount>[0]>(
+        "payspec_accounts_with_elapsed",
+        ACCOUNTS_WITH_ELAPSED,
+        key,
+        [],
+        asOf,
+      );
+      return { value: found.map(toAccount), offsetMs, due };
     },
   );
 
@@ -442,16 +437,38 @@ export class PostgresPaymentsStore implements PaymentsStore {
     ids: readonly string[],
     asOf: number,
   ): Promise<ReadonlyMap<string, WithElapsed<PaymentRecord | undefined>>> {
+    const { found, offsetMs, due } = await this.#readWithElapsed<PaymentRow>(
+      "payspec_payments_with_elapsed",
+      PAYMENT_READS.payspec_payments_with_elapsed,
+      key,
+      [ids],
+      asOf,
+    );
+    const byId = new Map(found.map((row) => [row.id, toRecord(row)]));
+    return new Map(ids.map((id) => [id, { value: byId.get(id), offsetMs, due }]));
+  }
+
+  /**
+   * A statement that reads with elapsedSeen (postgres-read-statements.ts), for the workspace and delay
+   * of probe key `key`, as of `asOf`: its values are the workspace, `params`, then elapsedSeen's own.
+   * The rows it found (not the row of nulls its join gives when it finds none), and what it saw.
+   */
+  async #readWithElapsed<R extends { id: string }>(
+    name: string,
+    text: string,
+    key: string,
+    params: readonly unknown[],
+    asOf: number,
+  ): Promise<{ found: R[]; offsetMs: number; due: boolean }> {
     const { workspace, delayMs } = probeKeyParts(key);
-    const { rows } = await this.#pool.query<ElapsedSeenRow & PaymentRow>({
-      name: "payspec_payments_with_elapsed",
-      text: PAYMENT_READS.payspec_payments_with_elapsed,
-      values: [workspace, ids, workspaceScope(workspace), ...elapsedMoments(asOf, delayMs)],
+    const { rows } = await this.#pool.query<ElapsedSeenRow & (R | { id: null })>({
+      name,
+      text,
+      values: [workspace, ...params, workspaceScope(workspace), ...elapsedMoments(asOf, delayMs)],
     });
     const seen = rows[0] as ElapsedSeenRow;
-    const offsetMs = num(seen.offset_ms);
-    const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, toRecord(row)]));
-    return new Map(ids.map((id) => [id, { value: found.get(id), offsetMs, due: seen.due }]));
+    const found = rows.filter((row): row is ElapsedSeenRow & R => row.id !== null);
+    return { found, offsetMs: num(seen.offset_ms), due: seen.due };
   }
 
   /** The payments of a workspace with these ids, each with its whole history, by id. */

@@ -1,5 +1,6 @@
 import { istanbulMidnightAfter } from "../../src/index.js";
 import { type Harness, KEY } from "./harness.js";
+import { sandboxCall } from "./sandbox-call.js";
 
 /** The workspace's sandbox clock now, read by moving it a millisecond (the control API answers `now`). */
 export async function clockNow(h: Harness, key: string = KEY): Promise<number> {
@@ -33,10 +34,6 @@ export async function clearOfCutoff(h: Harness, key: string = KEY, marginSeconds
  * and expects it `completed`: run a minute before 21:00 UTC, it would find the payment settled.
  */
 export async function settlementOff(url: string, key: string = KEY): Promise<void> {
-  const reply = await fetch(`${url}/_sandbox/settings/settlement`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ enabled: false }),
-  });
+  const reply = await sandboxCall(url, "PUT", "/_sandbox/settings/settlement", { enabled: false }, key);
   if (reply.status !== 200) throw new Error(`Turning automatic settlement off answered ${reply.status}.`);
 }
