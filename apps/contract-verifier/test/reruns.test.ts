@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions, UsageError, type VerificationReport } from "../src/index.js";
 import { CLI } from "./support/built-cli.js";
-import { verifyInlineSpec } from "./support/inline-spec.js";
+import { verifyInlineSpecKeptForRerun } from "./support/inline-spec.js";
 import { type LoopbackServer, sendJson, serveOnLoopback } from "./support/loopback-server.js";
 
 /*
@@ -68,7 +68,7 @@ describe("the printed curl and rerun lines", () => {
     ["--header", `Authorization: Bearer ${TOKEN}`, "AUTHORIZATION", `Bearer ${TOKEN}`],
     ["--auth", `bearer=${TOKEN}`, "BEARER", TOKEN],
   ])("read one variable with one meaning (%s)", async (flag, value, variable, exported) => {
-    const report = await verifyInlineSpec(spec, server.url, flag, value);
+    const report = await verifyInlineSpecKeptForRerun(spec, server.url, flag, value);
     const { curl, rerun } = lines(report);
     expect(curl).toContain(`$${variable}`);
     expect(rerun).toContain(`$${variable}`);
@@ -85,7 +85,7 @@ describe("the printed curl and rerun lines", () => {
   });
 
   it("exit 2 for a rerun whose credential is refused on every request, never 0", async () => {
-    const report = await verifyInlineSpec(spec, server.url, "--header", `Authorization: Bearer ${TOKEN}`);
+    const report = await verifyInlineSpecKeptForRerun(spec, server.url, "--header", `Authorization: Bearer ${TOKEN}`);
     const wrong = await shell(lines(report).rerun, { AUTHORIZATION: TOKEN });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(
@@ -96,7 +96,7 @@ describe("the printed curl and rerun lines", () => {
   });
 
   it("exit 2 for a rerun whose variable is not set", async () => {
-    const report = await verifyInlineSpec(spec, server.url, "--header", `Authorization: Bearer ${TOKEN}`);
+    const report = await verifyInlineSpecKeptForRerun(spec, server.url, "--header", `Authorization: Bearer ${TOKEN}`);
     const unset = await shell(lines(report).rerun, {});
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain("--header authorization has no value: if it comes from a variable ($AUTHORIZATION");
