@@ -442,15 +442,17 @@ export class MemoryPaymentsStore implements PaymentsStore {
       }
     }
     if (!query.countTotal) return { items };
+    const counted = { ...query, snapshotSeq: query.totalUpToSeq ?? query.snapshotSeq };
+    const countedUpTo = Math.min(counted.snapshotSeq, hiByDate);
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
-    let total = Math.max(0, hi - startOfListing);
+    let total = Math.max(0, countedUpTo - startOfListing);
     const filtered =
       query.status || query.method || query.account || query.search !== undefined || query.awaitingApproval;
-    const kept = filtered ? ws.counts.total(payments, query, (p) => asOf(p, query.asOfVersion)) : undefined;
+    const kept = filtered ? ws.counts.total(payments, counted, (p) => asOf(p, query.asOfVersion)) : undefined;
     if (kept !== undefined) total = kept;
     else if (filtered) {
       total = 0;
-      for (let i = startOfListing; i < hi; i++) {
+      for (let i = startOfListing; i < countedUpTo; i++) {
         if (skips(i)) i = lastIndexOf(stretchOf(i));
         else if (matches(asOf(payments[i] as StoredPayment, query.asOfVersion), query)) total++;
       }

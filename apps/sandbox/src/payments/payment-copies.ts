@@ -20,9 +20,11 @@ export async function copyFirstPayment(
   columns: CopiedColumns = {},
 ): Promise<void> {
   // Every column of the table, read from it: a column a migration adds is copied too, not left null.
+  // Not those PostgreSQL computes (the search text): it computes them for the copies as well.
   const names = (
     await db.query<{ column_name: string }>(
-      "SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' ORDER BY ordinal_position",
+      `SELECT column_name FROM information_schema.columns
+       WHERE table_name = 'payments' AND is_generated = 'NEVER' ORDER BY ordinal_position`,
     )
   ).rows.map((r) => r.column_name);
   const numbered: CopiedColumns = {

@@ -30,26 +30,22 @@ export async function browsePayments(
 ): Promise<BrowsedPage> {
   const snapshot = await store.snapshot(workspace);
   const base = { asOfVersion: snapshot.version, countTotal: false, ...queryFilters(filters) };
-  const older = (below: number, limit: number, countTotal = false) =>
-    store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true, countTotal });
-  const newer = (above: number, limit: number) =>
-    store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit });
+  // Each page is read with the snapshot's total, in one call: a store that finds both in one read
+  // (a search on PostgreSQL) does, and the others count as they would apart. The probes for a
+  // further page count nothing.
+  const counted = { countTotal: true, totalUpToSeq: snapshot.seq };
+  const older = (below: number, limit: number, count = {}) =>
+    store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true, ...count });
+  const newer = (above: number, limit: number, count = {}) =>
+    store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit, ...count });
   const { newerThan } = position;
   const towardNewer = newerThan !== undefined;
   const newest = !towardNewer && position.olderThan === undefined;
-  // The newest page is asked for with its total, in one call: a store that finds both in one read
-  // (a search on PostgreSQL) does, and the others count as they would apart.
-  const newestPage = newest ? await older(snapshot.seq, size + 1, true) : undefined;
-  const { total = 0 } =
-    newestPage ??
-    (await store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: snapshot.seq, limit: 0, countTotal: true }));
   // One row more than the page says whether there is more that way; the other way is asked only
   // when there can be something: nothing at the snapshot is newer than its newest payments.
-  const read = newestPage
-    ? newestPage.items
-    : towardNewer
-      ? (await newer(newerThan, size + 1)).items
-      : (await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1)).items;
+  const { items: read, total = 0 } = towardNewer
+    ? await newer(newerThan, size + 1, counted)
+    : await older(Math.min(snapshot.seq, (position.olderThan ?? Number.MAX_SAFE_INTEGER) - 1), size + 1, counted);
   const more = read.length > size;
   const items = towardNewer ? read.slice(0, size).reverse() : read.slice(0, size);
   const first = items[0]?.seq;

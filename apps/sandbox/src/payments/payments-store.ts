@@ -214,6 +214,12 @@ export interface PaymentQuery {
   readonly limit: number;
   /** Count the records the listing holds (only its first page needs to; cursors carry the count). */
   readonly countTotal: boolean;
+  /**
+   * The total counts the listing up to this seq rather than `snapshotSeq`: a dashboard page that
+   * starts below the snapshot's newest payment shows the count of the whole snapshot. At or above
+   * `snapshotSeq`; by default, `snapshotSeq`.
+   */
+  readonly totalUpToSeq?: number;
 }
 
 export type TransitionResult =

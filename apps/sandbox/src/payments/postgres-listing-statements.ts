@@ -1,6 +1,5 @@
 import type pg from "pg";
 import { named } from "../infrastructure/postgres/named-statement.js";
-import { FOLD_FROM, FOLD_TO } from "../infrastructure/text/search-fold.js";
 import type { PaymentQuery } from "./payments-store.js";
 
 /**
@@ -39,13 +38,15 @@ class Parameters {
   }
 }
 
-/** What the dashboard's search looks in, folded in SQL by the same table as `foldForSearch` (the trigram index of migration 0014 is on this very expression). */
-const searchText = (row: string) =>
-  `translate(normalize(coalesce(${row}.reference, '') || E'\\n' || coalesce(${row}.description, ''), NFC), '${FOLD_FROM}', '${FOLD_TO}')`;
+/**
+ * What the dashboard's search looks in: the payment's reference and description, folded as
+ * `foldForSearch` folds them, kept on the row by PostgreSQL (migration 0016) and indexed by trigrams.
+ */
+const searchText = (row: string) => `${row}.search_text`;
 
 /**
  * A search as a LIKE pattern (its words anywhere in the text, `%` and `_` taken as themselves): the
- * form the trigram index of migration 0014 answers; strpos() would read every payment.
+ * form the trigram index of migration 0016 answers; strpos() would read every payment.
  */
 const searchPattern = (search: string) => `%${search.replace(/[\\%_]/g, "\\$&")}%`;
 
@@ -68,6 +69,14 @@ const stateAtSnapshot = (status: string | undefined, awaitingApproval: boolean |
   ...(status ? [`${STATUS_THEN} = ${status}`] : []),
   ...(awaitingApproval ? [`${STATUS_THEN} = 'pending' AND q.countdown_from IS NULL`] : []),
 ];
+
+/** The same conditions on a payment's state as it is now (`p`): its state at the snapshot when unchanged since. */
+const stateNow = (status: string | undefined, awaitingApproval: boolean | undefined) =>
+  status !== undefined
+    ? `p.status = ${status}`
+    : awaitingApproval
+      ? "p.status = 'pending' AND p.countdown_from IS NULL"
+      : undefined;
 
 /** A listed payment's row as the store reads it: its columns, and its status and times at the snapshot. */
 const SHOWN_AT_SNAPSHOT = `q.*, ${STATUS_THEN} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at`;
@@ -116,16 +125,10 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
   const limited = limit === undefined ? "" : ` LIMIT ${$.add(limit)}`;
   const order = query.descending ? "DESC" : "ASC";
   const within = `p.workspace = ${ws} AND p.seq > ${after} AND p.seq <= ${upTo}`;
-  // With a status filter (or the approvals queue: pending, no countdown), a payment unchanged since
-  // the snapshot is in that state now: an index finds those in listing order (a page reads a page of
-  // them, however many there are), and the few changed since are found by their version and judged
-  // by their history below.
-  const narrowed =
-    status !== undefined
-      ? `p.status = ${status}`
-      : query.awaitingApproval
-        ? "p.status = 'pending' AND p.countdown_from IS NULL"
-        : undefined;
+  // With a status filter (or the approvals queue), a payment unchanged since the snapshot is in that
+  // state now: an index finds those in listing order (a page reads a page of them, however many there
+  // are), and the few changed since are found by their version and judged by their history below.
+  const narrowed = stateNow(status, query.awaitingApproval);
   const candidates =
     narrowed === undefined
       ? `SELECT * FROM payments p WHERE ${within}`
@@ -147,29 +150,42 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
 
 /**
  * A search's page and its total in one statement. A search reads every payment that matches it,
- * through the trigram index, to find its page: the matches' seqs are kept once (with a status filter,
- * those in that state at the snapshot, their history read only where they changed since), counted,
- * and the page read from them by the key, rather than a second statement reading all the matches
- * again for the count.
+ * through the trigram index, to find its page: the matches' seqs are kept once, counted, and the page
+ * read from them by the key, rather than a second statement reading all the matches again for the
+ * count. Beside a status filter, the matches kept are those in that state at the snapshot: as they
+ * are now when unchanged since, by their history when changed. The page's seqs lie within the
+ * counted ones: a page further on (the dashboard's older and newer pages) is counted over the whole
+ * listing all the same.
  */
-export function searchPageStatement(workspace: string, query: PaymentQuery, seqs: Seqs, limit: number): Statement {
+export function searchPageStatement(
+  workspace: string,
+  query: PaymentQuery,
+  seqs: { readonly counted: Seqs; readonly page: Seqs },
+  limit: number,
+): Statement {
   const $ = new Parameters();
   const ws = $.add(workspace);
-  const within = `p.workspace = ${ws} AND p.seq > ${$.add(seqs.after)} AND p.seq <= ${$.add(seqs.upTo)}`;
+  const within = `p.workspace = ${ws} AND p.seq > ${$.add(seqs.counted.after)} AND p.seq <= ${$.add(seqs.counted.upTo)}`;
   const asOf = $.add(query.asOfVersion);
   const status = query.status === undefined ? undefined : $.add(query.status, "::text");
   const found = [within, ...fieldConditions($, query)("p")].join(" AND ");
-  const inState = stateAtSnapshot(status, query.awaitingApproval);
+  // Beside a status (or the approvals queue), the matches unchanged since the snapshot are in that
+  // state now, and only those changed since are judged by their history, as listingStatement does.
+  const narrowed = stateNow(status, query.awaitingApproval);
   const matched =
-    inState.length === 0
+    narrowed === undefined
       ? `SELECT p.seq FROM payments p WHERE ${found}`
-      : `SELECT q.seq FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p WHERE ${found}) q
-         LEFT JOIN LATERAL ${historyAt("q", asOf, "q.changed_since")} h ON true
-         WHERE ${inState.join(" AND ")}`;
+      : `SELECT p.seq FROM payments p WHERE ${found} AND ${narrowed} AND p.version <= ${asOf}
+         UNION ALL
+         SELECT q.seq FROM (SELECT p.*, true AS changed_since FROM payments p
+                            WHERE ${found} AND ${changedSince($, ws, asOf)}) q
+         LEFT JOIN LATERAL ${historyAt("q", asOf)} h ON true
+         WHERE ${stateAtSnapshot(status, query.awaitingApproval).join(" AND ")}`;
   const order = query.descending ? "DESC" : "ASC";
+  const onPage = `seq > ${$.add(seqs.page.after)} AND seq <= ${$.add(seqs.page.upTo)}`;
   const text = `
     WITH matched AS MATERIALIZED (${matched}),
-    page AS (SELECT seq FROM matched ORDER BY seq ${order} LIMIT ${$.add(limit)})
+    page AS (SELECT seq FROM matched WHERE ${onPage} ORDER BY seq ${order} LIMIT ${$.add(limit)})
     SELECT ${SHOWN_AT_SNAPSHOT}, (SELECT count(*) FROM matched) AS listing_total
     FROM (SELECT p.*, p.version > ${asOf} AS changed_since FROM payments p
           WHERE p.workspace = ${ws} AND p.seq IN (SELECT seq FROM page)) q

@@ -756,10 +756,11 @@ export class PostgresPaymentsStore implements PaymentsStore {
       then_settled_at: string | null;
     };
     const seqs = { after: Math.max(query.afterSeq, range.after), upTo };
-    // A search's first page and its total come from one scan of its matches (searchPageStatement);
-    // not past the listing's start, whose page holds fewer seqs than its total counts.
-    const totalWithPage =
-      query.countTotal && query.limit > 0 && query.search !== undefined && seqs.after === range.after;
+    // The total counts from the listing's start, up to totalUpToSeq when a page starts below it.
+    const counted = { ...query, snapshotSeq: query.totalUpToSeq ?? query.snapshotSeq };
+    const countedSeqs = { after: range.after, upTo: Math.min(counted.snapshotSeq, range.upTo) };
+    // A search's page and its total come from one scan of its matches (searchPageStatement).
+    const totalWithPage = query.countTotal && query.limit > 0 && query.search !== undefined;
     // A count alone (the overview's total) asks for no rows: no statement for them.
     const rows =
       query.limit === 0
@@ -768,7 +769,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
             await this.#pool.query<Row & { listing_total?: string }>(
               statementQuery(
                 totalWithPage
-                  ? searchPageStatement(workspace, query, seqs, query.limit)
+                  ? searchPageStatement(workspace, query, { counted: countedSeqs, page: seqs }, query.limit)
                   : listingStatement(workspace, query, seqs, query.limit),
               ),
             )
@@ -784,9 +785,10 @@ export class PostgresPaymentsStore implements PaymentsStore {
         : toRecord(row),
     );
     if (!query.countTotal) return { items };
-    // No row: nothing in these seqs matches, so the listing holds none.
-    if (totalWithPage) return { items, total: num(rows[0]?.listing_total ?? 0) };
-    return { items, total: await this.#count(workspace, query, { after: range.after, upTo }) };
+    // The total rides on the page's rows. No row on a page that is the whole listing: it holds none.
+    const pageIsListing = seqs.after === countedSeqs.after && seqs.upTo === countedSeqs.upTo;
+    if (totalWithPage && (rows[0] || pageIsListing)) return { items, total: num(rows[0]?.listing_total ?? 0) };
+    return { items, total: await this.#count(workspace, counted, countedSeqs) };
   }
 
   /**

@@ -9,7 +9,7 @@ const BITS = 16_384;
  * three letters of their folded reference and description, at that piece's hash. A search skips
  * every stretch missing a bit of its words' three-letter pieces (or, for a word of one or two letters,
  * the word's own), so a reference typed in full reads a few stretches rather than every payment;
- * PostgreSQL does the same with its trigram index (migration 0014). A bit set by another piece only
+ * PostgreSQL does the same with its trigram index (migration 0016). A bit set by another piece only
  * makes a stretch read for nothing: no payment that holds the words is ever skipped. What search looks
  * in never changes after a create, so a stretch's bits hold for every snapshot.
  */

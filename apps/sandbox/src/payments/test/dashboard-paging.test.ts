@@ -5,12 +5,13 @@ import { type Harness, harness, KEY } from "../../../test/support/harness.js";
 /**
  * The overview pages newest first, 25 a page: a page offers "Previous page" only when something newer
  * matches, "Next page" only when something older does, and walking back and forth shows the same
- * pages, with a filter and without.
+ * pages, with a filter and without; each page shows the count of the whole listing, not of what
+ * lies past it.
  */
 let h: Harness;
 let browser: DashboardHttp;
 /** The payments made, newest first, as the overview lists them. */
-let newestFirst: { id: string; method: string }[] = [];
+let newestFirst: { id: string; method: string; reference: string }[] = [];
 
 beforeAll(async () => {
   h = await harness({ completeAfterSeconds: 1_000_000 });
@@ -21,10 +22,13 @@ beforeAll(async () => {
     method: i % 2 === 0 ? "eft" : "card",
     from_account: from,
     to_account: to,
+    reference: i % 3 === 0 ? `FATURA-${i}` : `KİRA-${i}`,
   }));
   const made = await h.call("POST", "/v1/payments/batch", { key: KEY, json: { payments } });
   expect(made.status).toBe(200);
-  newestFirst = made.body.results.map((r: { payment: { id: string; method: string } }) => r.payment).reverse();
+  newestFirst = made.body.results
+    .map((r: { payment: { id: string; method: string; reference: string } }) => r.payment)
+    .reverse();
   browser = new DashboardHttp(h.url);
   await browser.signIn(KEY);
 });
@@ -32,6 +36,7 @@ afterAll(() => h?.close());
 
 interface Shown {
   readonly ids: string[];
+  readonly total: number;
   readonly previous?: string;
   readonly next?: string;
 }
@@ -44,12 +49,15 @@ async function shown(path: string): Promise<Shown> {
     new RegExp(`<a rel="${rel}" href="/_sandbox/dashboard([^"]*)"`).exec(page)?.[1]?.replaceAll("&amp;", "&");
   const previous = link("prev");
   const next = link("next");
-  return { ids: [...new Set(ids)], ...(previous ? { previous } : {}), ...(next ? { next } : {}) };
+  const total = Number(/id="payment-count">(\d+) payments?\./.exec(page)?.[1] ?? Number.NaN);
+  return { ids: [...new Set(ids)], total, ...(previous ? { previous } : {}), ...(next ? { next } : {}) };
 }
 
 for (const [filter, keep] of [
   ["", () => true],
   ["?method=card", (p: { method: string }) => p.method === "card"],
+  // A search: on PostgreSQL each page and the count come from one scan of the matches.
+  ["?q=kira", (p: { reference: string }) => p.reference.startsWith("KİRA-")],
 ] as const) {
   it(`walks the pages back and forth${filter ? ` with ${filter.slice(1)}` : ""}, offering only the links that lead somewhere`, async () => {
     const expected = newestFirst.filter(keep).map((p) => p.id);
@@ -61,6 +69,7 @@ for (const [filter, keep] of [
       walked.push(at);
     }
     expect(walked.map((p) => p.ids)).toEqual(pages);
+    expect(walked.map((p) => p.total)).toEqual(pages.map(() => expected.length));
     expect(walked.map((p) => [p.previous !== undefined, p.next !== undefined])).toEqual(
       pages.map((_, i) => [i > 0, i < pages.length - 1]),
     );
@@ -70,6 +79,7 @@ for (const [filter, keep] of [
       back.push(at);
     }
     expect(back.map((p) => p.ids)).toEqual(pages.slice(0, -1).reverse());
+    expect(back.map((p) => p.total)).toEqual(back.map(() => expected.length));
     expect(at.previous).toBeUndefined();
   });
 }

@@ -254,6 +254,30 @@ it("shows the dashboard's newest page of a search with its total from one scan o
   ]);
 });
 
+it("shows the dashboard's older and newer pages of a search with the whole total, each from one scan of its matches", async () => {
+  const total = expected((g) => g > 1 && String(g).startsWith("4321"));
+  const kinds = () => sent.map((query) => (query.text.includes("payment_count, version") ? "snapshot" : "read"));
+  const newest = await browsePayments(store, WORKSPACE, { search: "İNV-4321" }, {}, 4);
+  sent.length = 0;
+  const older = await browsePayments(store, WORKSPACE, { search: "İNV-4321" }, { olderThan: newest.last }, 4);
+  expect(older.total).toBe(total);
+  expect(older.payments).toHaveLength(4);
+  expect(older.first).toBeLessThan(newest.last as number);
+  // The snapshot's row, the page with its total, then a probe of one row for a newer page.
+  expect(kinds()).toEqual(["snapshot", "read", "read"]);
+  expect(sent[1]?.text).toContain("listing_total");
+  sent.length = 0;
+  // Back to the newest page, as its "Previous page" link leads.
+  const newer = await browsePayments(store, WORKSPACE, { search: "İNV-4321" }, { newerThan: older.first }, 4);
+  expect(newer.total).toBe(total);
+  expect(newer.payments.map((p) => p.id)).toEqual(newest.payments.map((p) => p.id));
+  expect(kinds()).toEqual(["snapshot", "read", "read"]);
+  // Past the oldest match the page is empty, and its total still the whole listing's.
+  const oldest = await browsePayments(store, WORKSPACE, { search: "İNV-4321" }, { olderThan: 1 }, 4);
+  expect(oldest.payments).toEqual([]);
+  expect(oldest.total).toBe(total);
+});
+
 it("finds a deep page by its cursor through the index", async () => {
   const answer = await listed({ afterSeq: 30_000, descending: false, countTotal: false });
   expect(answer.items.map((p) => p.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 30_001 + i));
