@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { named } from "../infrastructure/postgres/named-statement.js";
 import type { PaymentQuery } from "./payments-store.js";
+import { PAYMENT_COLUMNS } from "./postgres-payment-rows.js";
 
 /**
  * The listings' statements, one text per shape of filters (only the filters that are set, never
@@ -78,8 +79,12 @@ const stateNow = (status: string | undefined, awaitingApproval: boolean | undefi
       ? "p.status = 'pending' AND p.countdown_from IS NULL"
       : undefined;
 
-/** A listed payment's row as the store reads it: its columns, and its status and times at the snapshot. */
-const SHOWN_AT_SNAPSHOT = `q.*, ${STATUS_THEN} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at`;
+/**
+ * A listed payment's row as the store reads it: the columns a record is made of (not the search text,
+ * nor the rest the row keeps for itself), and its status and times at the snapshot.
+ */
+const SHOWN_AT_SNAPSHOT = `${PAYMENT_COLUMNS.replace(/(\w+)/g, "q.$1")}, q.changed_since,
+  ${STATUS_THEN} AS then_status, h.completed_at AS then_completed_at, h.settled_at AS then_settled_at`;
 
 /**
  * The payments of workspace `ws` changed after version `asOf`, by the version index. The upper bound
