@@ -1,6 +1,6 @@
 import type { Payment } from "@payspec/payments-zod";
 import { type ListingFilters, queryFilters } from "./list-payments.js";
-import type { PaymentsStore } from "./payments-store.js";
+import type { PaymentQuery, PaymentsStore } from "./payments-store.js";
 import { paymentToApi } from "./serialize.js";
 
 /** Where a dashboard page of payments starts: the newest, or just older or newer than a payment. */
@@ -29,14 +29,16 @@ export async function browsePayments(
   size: number,
 ): Promise<BrowsedPage> {
   const snapshot = await store.snapshot(workspace);
-  const base = { asOfVersion: snapshot.version, countTotal: false, ...queryFilters(filters) };
+  const base = { asOfVersion: snapshot.version, ...queryFilters(filters) };
   // Each page is read with the snapshot's total, in one call: a store that finds both in one read
   // (a search on PostgreSQL) does, and the others count as they would apart. The probes for a
   // further page count nothing.
-  const counted = { countTotal: true, totalUpToSeq: snapshot.seq };
-  const older = (below: number, limit: number, count = {}) =>
+  type Counting = Pick<PaymentQuery, "countTotal" | "totalUpToSeq">;
+  const counted: Counting = { countTotal: true, totalUpToSeq: snapshot.seq };
+  const uncounted: Counting = { countTotal: false };
+  const older = (below: number, limit: number, count = uncounted) =>
     store.list(workspace, { ...base, afterSeq: 0, snapshotSeq: below, limit, descending: true, ...count });
-  const newer = (above: number, limit: number, count = {}) =>
+  const newer = (above: number, limit: number, count = uncounted) =>
     store.list(workspace, { ...base, afterSeq: above, snapshotSeq: snapshot.seq, limit, ...count });
   const { newerThan } = position;
   const towardNewer = newerThan !== undefined;
