@@ -12,6 +12,7 @@ import { KeptCounts } from "./kept-counts.js";
 import {
   type Actor,
   AWAITING_COMPLETION,
+  countedQuery,
   type DecideReconciliation,
   insertedPayment,
   type KeepReconciliation,
@@ -442,7 +443,7 @@ export class MemoryPaymentsStore implements PaymentsStore {
       }
     }
     if (!query.countTotal) return { items };
-    const counted = { ...query, snapshotSeq: query.totalUpToSeq ?? query.snapshotSeq };
+    const counted = countedQuery(query);
     const countedUpTo = Math.min(counted.snapshotSeq, hiByDate);
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, countedUpTo - startOfListing);

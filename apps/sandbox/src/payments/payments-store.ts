@@ -222,6 +222,11 @@ export interface PaymentQuery {
   readonly totalUpToSeq?: number;
 }
 
+/** The query a listing's total is counted by: its snapshot moved up to `totalUpToSeq` when that is given. */
+export function countedQuery(query: PaymentQuery): PaymentQuery {
+  return query.totalUpToSeq === undefined ? query : { ...query, snapshotSeq: query.totalUpToSeq };
+}
+
 export type TransitionResult =
   | { readonly ok: true; readonly payment: StoredPayment }
   | { readonly ok: false; readonly reason: "not_found"; readonly payment: undefined }

@@ -8,6 +8,7 @@ import { workspaceScope } from "../infrastructure/time/clock-scopes.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS, istanbulMidnightAtOrBefore } from "../infrastructure/time/istanbul-time.js";
 import {
   type Actor,
+  countedQuery,
   type DecideReconciliation,
   insertedPayment,
   type KeepReconciliation,
@@ -757,7 +758,7 @@ export class PostgresPaymentsStore implements PaymentsStore {
     };
     const seqs = { after: Math.max(query.afterSeq, range.after), upTo };
     // The total counts from the listing's start, up to totalUpToSeq when a page starts below it.
-    const counted = { ...query, snapshotSeq: query.totalUpToSeq ?? query.snapshotSeq };
+    const counted = countedQuery(query);
     const countedSeqs = { after: range.after, upTo: Math.min(counted.snapshotSeq, range.upTo) };
     // A search's page and its total come from one scan of its matches (searchPageStatement).
     const totalWithPage = query.countTotal && query.limit > 0 && query.search !== undefined;
