@@ -61,8 +61,48 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for a server to take): for every test server here. */
+/**
+ * The lowest port the kernel hands out by itself, to a connection's own end or to a listen on port 0
+ * (`net.ipv4.ip_local_port_range`; Linux's default where it cannot be read).
+ */
+function ephemeralPortsStart(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 1024) return low;
+  } catch {
+    // Not Linux: its default is the best guess.
+  }
+  return 32768;
+}
+
+/** Where freePort looks: above the ports services usually claim, below the ones the kernel hands out. */
+const PORTS_FROM = 20000;
+
+/** Whether nothing listens on the port on 127.0.0.1 now: bound, then released. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free TCP port on 127.0.0.1, for a server that is told its port (PostgreSQL, the real servers the
+ * verifier is proven on). It is chosen at random below the kernel's ephemeral range: a port from that
+ * range (what a listen on port 0 gives) can be taken, between this probe and the server's bind, by any
+ * outgoing connection's own end or any other test's listen on port 0: in one CI run, Unleash (which
+ * binds only after its migrations, seconds later) failed with EADDRINUSE. Below the range, only a server
+ * told that very port can take it; a start that still finds it taken is retried on another one
+ * (`startPostgres`, and `startOnFreePort` in @payspec/third-party).
+ */
 export async function freePort(): Promise<number> {
+  const end = ephemeralPortsStart();
+  if (end - PORTS_FROM > 1000)
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = PORTS_FROM + Math.floor(Math.random() * (end - PORTS_FROM));
+      if (await bindable(port)) return port;
+    }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

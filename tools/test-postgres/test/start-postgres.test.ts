@@ -1,7 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PostgresServer, startPostgres } from "../src/index.js";
+import { freePort, type PostgresServer, startPostgres } from "../src/index.js";
 
 let server: PostgresServer;
 
@@ -48,3 +49,22 @@ async function pgDataDir(url: string): Promise<string> {
     await client.end();
   }
 }
+
+describe("freePort", () => {
+  it("hands out ports the kernel never gives a connection's own end, each free to listen on", async () => {
+    // The kernel's range where it tells it (Linux), else Linux's default.
+    const range = "/proc/sys/net/ipv4/ip_local_port_range";
+    const ephemeralFrom = existsSync(range) ? Number(readFileSync(range, "utf8").trim().split(/\s+/)[0]) : 32768;
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThan(1024);
+      expect(port).toBeLessThan(ephemeralFrom);
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => resolve());
+      });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -3,6 +3,15 @@ import { freePort } from "@payspec/test-postgres";
 
 export { freePort };
 
+/**
+ * A server that exited at start because its port was taken (Node's EADDRINUSE, Java's BindException,
+ * Django's "That port is already in use", PostgreSQL's "could not bind"): `startOnFreePort` retries it.
+ */
+export class PortTakenError extends Error {
+  override readonly name = "PortTakenError";
+}
+const PORT_TAKEN = /EADDRINUSE|address already in use|port is already in use|could not bind/i;
+
 export interface ServerProcess {
   readonly child: ChildProcess;
   /** What the process printed so far, for an error message when it does not come up. */
@@ -37,7 +46,10 @@ export async function startProcess(
   process.once("exit", () => child.kill("SIGKILL"));
   const deadline = Date.now() + options.ms;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited at start:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `${options.name} exited at start:\n${output}`;
+      throw PORT_TAKEN.test(output) ? new PortTakenError(message) : new Error(message);
+    }
     if (await options.ready().catch(() => false)) return { child, log: () => output, stop };
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -52,4 +64,23 @@ export async function getText(
 ): Promise<{ status: number; text: string }> {
   const reply = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
   return { status: reply.status, text: await reply.text() };
+}
+
+/**
+ * Starts a server that is told its port: on a free port, and again on another one (at most `attempts`
+ * in all) when another process took that port before the server bound it.
+ */
+export async function startOnFreePort<T>(
+  start: (port: number) => Promise<T>,
+  options: { attempts?: number; choose?: () => Promise<number> } = {},
+): Promise<{ port: number; server: T }> {
+  const { attempts = 3, choose = freePort } = options;
+  for (let attempt = 1; ; attempt++) {
+    const port = await choose();
+    try {
+      return { port, server: await start(port) };
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= attempts) throw error;
+    }
+  }
 }

@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { postgresBinDir, startPostgres } from "@payspec/test-postgres";
 import { node24BinDir } from "./node-24.js";
-import { freePort, getText, startProcess } from "./process-server.js";
+import { getText, startOnFreePort, startProcess } from "./process-server.js";
 import { installFromRegistry } from "./registry-install.js";
+import { startingWith, type Teardown } from "./teardown.js";
 
 /**
  * A real open-source server, installed from the npm registry or Debian's packages and running on
@@ -89,16 +90,18 @@ async function sqliteDump(file: string): Promise<string> {
   return stdout;
 }
 
-/** Removes what a server's start wrote to the temporary directory (its saved spec, its files), once it has stopped. */
-async function removeAll(...dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+/** A new temporary directory, removed by the server's teardown (after its process has stopped). */
+async function temporaryDir(teardown: Teardown, prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  teardown.add(() => rm(dir, { recursive: true, force: true }));
+  return dir;
 }
 
-/** The server's OpenAPI document saved to a directory of its own, which its stop removes. */
-async function saveSpec(name: string, url: string): Promise<string> {
+/** The server's OpenAPI document saved to a directory of its own, which its teardown removes. */
+async function saveSpec(teardown: Teardown, name: string, url: string): Promise<string> {
   const { status, text } = await getText(url);
   if (status !== 200) throw new Error(`${name} did not serve its OpenAPI document at ${url} (${status}).`);
-  const file = join(await mkdtemp(join(tmpdir(), `payspec-${name}-spec-`)), "openapi.json");
+  const file = join(await temporaryDir(teardown, `payspec-${name}-spec-`), "openapi.json");
   await writeFile(file, text);
   return file;
 }
@@ -115,19 +118,19 @@ export const UNLEASH_TOKENS = {
  * Unleash, the feature-flag server (OpenAPI 3.0.3, 162 paths): Node 24 and its own PostgreSQL
  * database, with one token of each kind. Its state is a dump of that database.
  */
-export async function startUnleash(): Promise<RealServer> {
-  const [dir, nodeBin, postgres, port] = await Promise.all([
+export function startUnleash(): Promise<RealServer> {
+  return startingWith(unleash);
+}
+
+async function unleash(teardown: Teardown): Promise<RealServer> {
+  const [dir, nodeBin, postgres] = await Promise.all([
     installFromRegistry("unleash", [UNLEASH_RELEASE]),
     node24BinDir(),
-    startPostgres(),
-    freePort(),
+    teardown.adopt(startPostgres(), (server) => server.stop()),
   ]);
   const database = await postgres.createDatabase("unleash");
-  const url = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    join(nodeBin, "node"),
-    [join(dir, "node_modules", "unleash-server", "dist", "server.js")],
-    {
+  const { port, server } = await startOnFreePort((port) =>
+    startProcess(join(nodeBin, "node"), [join(dir, "node_modules", "unleash-server", "dist", "server.js")], {
       name: "Unleash",
       cwd: dir,
       ms: 180_000,
@@ -146,10 +149,12 @@ export async function startUnleash(): Promise<RealServer> {
         CHECK_VERSION: "false",
         LOG_LEVEL: "error",
       },
-      ready: async () => (await getText(`${url}/health`)).status === 200,
-    },
+      ready: async () => (await getText(`http://127.0.0.1:${port}/health`)).status === 200,
+    }),
   );
-  const specFile = await saveSpec("unleash", `${url}/docs/openapi.json`);
+  teardown.add(() => server.stop());
+  const url = `http://127.0.0.1:${port}`;
+  const specFile = await saveSpec(teardown, "unleash", `${url}/docs/openapi.json`);
   const admin = { authorization: UNLEASH_TOKENS.admin };
   await seed("Unleash", url, admin, [
     ["/api/admin/user-admin", { email: "ayse.seeded@example.com", name: "Ayşe Seeded", rootRole: 3 }],
@@ -184,11 +189,7 @@ export async function startUnleash(): Promise<RealServer> {
         "/api/admin/projects": ["projects", ["id"]],
         "/api/admin/environments": ["environments", ["name"]],
       }),
-    async stop() {
-      await server.stop();
-      await postgres.stop();
-      await removeAll(dirname(specFile));
-    },
+    stop: () => teardown.run(),
   };
 }
 
@@ -199,24 +200,33 @@ export const WIREMOCK_RELEASE = "wiremock@3.13.2";
  * that ships the standalone jar, on the machine's Java. Its state is its stubs, settings and
  * scenarios; the request journal is left out, as it logs every request by design.
  */
-export async function startWireMock(): Promise<RealServer> {
-  const [dir, port] = await Promise.all([installFromRegistry("wiremock", [WIREMOCK_RELEASE]), freePort()]);
-  const url = `http://127.0.0.1:${port}`;
+export function startWireMock(): Promise<RealServer> {
+  return startingWith(wireMock);
+}
+
+async function wireMock(teardown: Teardown): Promise<RealServer> {
+  const [dir, root] = await Promise.all([
+    installFromRegistry("wiremock", [WIREMOCK_RELEASE]),
+    temporaryDir(teardown, "payspec-wiremock-"),
+  ]);
   const version = WIREMOCK_RELEASE.split("@")[1];
   const jar = join(dir, "node_modules", "wiremock", "build", `wiremock-standalone-${version}.jar`);
-  const root = await mkdtemp(join(tmpdir(), "payspec-wiremock-"));
-  const server = await startProcess(
-    "java",
-    ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--disable-banner", "--root-dir", root],
-    {
-      name: "WireMock",
-      cwd: root,
-      ms: 60_000,
-      env: process.env,
-      ready: async () => (await getText(`${url}/__admin/health`)).status === 200,
-    },
+  const { port, server } = await startOnFreePort((port) =>
+    startProcess(
+      "java",
+      ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--disable-banner", "--root-dir", root],
+      {
+        name: "WireMock",
+        cwd: root,
+        ms: 60_000,
+        env: process.env,
+        ready: async () => (await getText(`http://127.0.0.1:${port}/__admin/health`)).status === 200,
+      },
+    ),
   );
-  const specFile = await saveSpec("wiremock", `${url}/__admin/docs/swagger`);
+  teardown.add(() => server.stop());
+  const url = `http://127.0.0.1:${port}`;
+  const specFile = await saveSpec(teardown, "wiremock", `${url}/__admin/docs/swagger`);
   await seed("WireMock", url, {}, [
     ["/__admin/mappings", { request: { method: "GET", url: "/seeded" }, response: { status: 200, body: "seeded" } }],
   ]);
@@ -237,10 +247,7 @@ export async function startWireMock(): Promise<RealServer> {
       const settings = (await getText(`${url}/__admin/settings`)).text;
       return [...mappings.mappings.map((m) => JSON.stringify(m)), `settings ${settings}`];
     },
-    async stop() {
-      await server.stop();
-      await removeAll(root, dirname(specFile));
-    },
+    stop: () => teardown.run(),
   };
 }
 
@@ -251,20 +258,29 @@ export const LOOPBACK_TODO_RELEASE = "@loopback/example-todo@6.0.0";
  * with its in-memory store started from the package's own data file, copied so every start is alike.
  * Its state is the list of todos.
  */
-export async function startLoopBackTodo(): Promise<RealServer> {
-  const [dir, port] = await Promise.all([installFromRegistry("loopback-todo", [LOOPBACK_TODO_RELEASE]), freePort()]);
+export function startLoopBackTodo(): Promise<RealServer> {
+  return startingWith(loopBackTodo);
+}
+
+async function loopBackTodo(teardown: Teardown): Promise<RealServer> {
+  const [dir, cwd] = await Promise.all([
+    installFromRegistry("loopback-todo", [LOOPBACK_TODO_RELEASE]),
+    temporaryDir(teardown, "payspec-loopback-"),
+  ]);
   const app = join(dir, "node_modules", "@loopback", "example-todo");
-  const cwd = await mkdtemp(join(tmpdir(), "payspec-loopback-"));
   await cp(join(app, "data"), join(cwd, "data"), { recursive: true });
+  const { port, server } = await startOnFreePort((port) =>
+    startProcess(process.execPath, [app], {
+      name: "LoopBack todo",
+      cwd,
+      ms: 60_000,
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+      ready: async () => (await getText(`http://127.0.0.1:${port}/openapi.json`)).status === 200,
+    }),
+  );
+  teardown.add(() => server.stop());
   const url = `http://127.0.0.1:${port}`;
-  const server = await startProcess(process.execPath, [app], {
-    name: "LoopBack todo",
-    cwd,
-    ms: 60_000,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
-    ready: async () => (await getText(`${url}/openapi.json`)).status === 200,
-  });
-  const specFile = await saveSpec("loopback-todo", `${url}/openapi.json`);
+  const specFile = await saveSpec(teardown, "loopback-todo", `${url}/openapi.json`);
   return {
     name: "LoopBack todo",
     release: LOOPBACK_TODO_RELEASE,
@@ -273,10 +289,7 @@ export async function startLoopBackTodo(): Promise<RealServer> {
     verifyArgs: [],
     state: async () => (await getText(`${url}/todos`)).text,
     records: async () => (JSON.parse((await getText(`${url}/todos`)).text) as unknown[]).map((t) => JSON.stringify(t)),
-    async stop() {
-      await server.stop();
-      await removeAll(cwd, dirname(specFile));
-    },
+    stop: () => teardown.run(),
   };
 }
 
@@ -308,15 +321,18 @@ console.log("listening on " + app.url);
  * the database's tables), on Node 24 and its own PostgreSQL database: two tables (movies, and quotes
  * that refer to them), seeded through its own API. Every operation needs the admin secret.
  */
-export async function startPlatformaticDb(): Promise<RealServer> {
-  const [dir, nodeBin, postgres, port] = await Promise.all([
+export function startPlatformaticDb(): Promise<RealServer> {
+  return startingWith(platformaticDb);
+}
+
+async function platformaticDb(teardown: Teardown): Promise<RealServer> {
+  const [dir, nodeBin, postgres, app] = await Promise.all([
     installFromRegistry("platformatic-db", [PLATFORMATIC_DB_RELEASE]),
     node24BinDir(),
-    startPostgres(),
-    freePort(),
+    teardown.adopt(startPostgres(), (server) => server.stop()),
+    temporaryDir(teardown, "payspec-platformatic-"),
   ]);
   const database = await postgres.createDatabase("platformatic");
-  const app = await mkdtemp(join(tmpdir(), "payspec-platformatic-"));
   await mkdir(join(app, "migrations"));
   await writeFile(
     join(app, "migrations", "001.do.sql"),
@@ -326,20 +342,23 @@ export async function startPlatformaticDb(): Promise<RealServer> {
     ].join("\n"),
   );
   await writeFile(join(dir, "start.mjs"), PLATFORMATIC_START);
-  const url = `http://127.0.0.1:${port}`;
   const admin = { "x-platformatic-admin-secret": PLATFORMATIC_ADMIN_SECRET };
-  const server = await startProcess(
-    join(nodeBin, "node"),
-    [join(dir, "start.mjs"), app, database, String(port), PLATFORMATIC_ADMIN_SECRET],
-    {
-      name: "Platformatic DB",
-      cwd: dir,
-      ms: 120_000,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC" },
-      ready: async () => (await getText(`${url}/documentation/json`)).status === 200,
-    },
+  const { port, server } = await startOnFreePort((port) =>
+    startProcess(
+      join(nodeBin, "node"),
+      [join(dir, "start.mjs"), app, database, String(port), PLATFORMATIC_ADMIN_SECRET],
+      {
+        name: "Platformatic DB",
+        cwd: dir,
+        ms: 120_000,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC" },
+        ready: async () => (await getText(`http://127.0.0.1:${port}/documentation/json`)).status === 200,
+      },
+    ),
   );
-  const specFile = await saveSpec("platformatic", `${url}/documentation/json`);
+  teardown.add(() => server.stop());
+  const url = `http://127.0.0.1:${port}`;
+  const specFile = await saveSpec(teardown, "platformatic", `${url}/documentation/json`);
   await seed("Platformatic DB", url, admin, [
     ["/movies/", { title: "Kış Uykusu", year: 2014 }],
     ["/movies/", { title: "Ahlat Ağacı", year: 2018 }],
@@ -356,11 +375,7 @@ export async function startPlatformaticDb(): Promise<RealServer> {
       const lists = await Promise.all(["/movies/", "/quotes/"].map((path) => getText(`${url}${path}`, admin)));
       return lists.flatMap(({ text }, i) => (JSON.parse(text) as unknown[]).map((r) => `${i} ${JSON.stringify(r)}`));
     },
-    async stop() {
-      await server.stop();
-      await postgres.stop();
-      await removeAll(app, dirname(specFile));
-    },
+    stop: () => teardown.run(),
   };
 }
 
@@ -409,7 +424,11 @@ main()
  * ara-server refuses Debian's psycopg2 2.9 for PostgreSQL, by a check left from Django 2.2), reads
  * and writes behind HTTP Basic: a label, a playbook and a host seeded through its API.
  */
-export async function startAra(): Promise<RealServer> {
+export function startAra(): Promise<RealServer> {
+  return startingWith(ara);
+}
+
+async function ara(teardown: Teardown): Promise<RealServer> {
   try {
     await exec(ARA_MANAGE, ["--version"], { timeout: 60_000 });
   } catch {
@@ -417,7 +436,7 @@ export async function startAra(): Promise<RealServer> {
       `No ARA server at ${ARA_MANAGE}: run bash scripts/install-system-deps.sh (Debian's ara-server and python3-djangorestframework-spectacular).`,
     );
   }
-  const [port, base] = await Promise.all([freePort(), mkdtemp(join(tmpdir(), "payspec-ara-"))]);
+  const base = await temporaryDir(teardown, "payspec-ara-");
   const database = join(base, "ara.sqlite");
   const env = {
     PATH: "/usr/bin:/bin",
@@ -430,45 +449,40 @@ export async function startAra(): Promise<RealServer> {
     ARA_TIME_ZONE: "UTC",
     DJANGO_SUPERUSER_PASSWORD: ARA_USER.password,
   };
-  const url = `http://127.0.0.1:${port}`;
   const basic = { authorization: `Basic ${Buffer.from(`${ARA_USER.name}:${ARA_USER.password}`).toString("base64")}` };
   const specFile = join(base, "openapi.json");
-  let server: Awaited<ReturnType<typeof startProcess>> | undefined;
-  try {
-    const manageScript = join(base, "manage.py");
-    await writeFile(manageScript, ARA_MANAGE_SCRIPT);
-    const manage = (...args: string[]) => exec(PYTHON, [manageScript, ...args], { cwd: base, env, timeout: 180_000 });
-    await manage("migrate", "--no-input");
-    await manage("createsuperuser", "--no-input", "--username", ARA_USER.name, "--email", "ops@example.com");
-    await writeFile(join(base, "spec.py"), ARA_SPEC_SCRIPT);
-    await exec(PYTHON, [join(base, "spec.py"), specFile], { cwd: base, env, timeout: 180_000 });
-    server = await startProcess(PYTHON, [manageScript, "runserver", `127.0.0.1:${port}`, "--noreload"], {
+  const manageScript = join(base, "manage.py");
+  await writeFile(manageScript, ARA_MANAGE_SCRIPT);
+  const manage = (...args: string[]) => exec(PYTHON, [manageScript, ...args], { cwd: base, env, timeout: 180_000 });
+  await manage("migrate", "--no-input");
+  await manage("createsuperuser", "--no-input", "--username", ARA_USER.name, "--email", "ops@example.com");
+  await writeFile(join(base, "spec.py"), ARA_SPEC_SCRIPT);
+  await exec(PYTHON, [join(base, "spec.py"), specFile], { cwd: base, env, timeout: 180_000 });
+  const { port, server } = await startOnFreePort((port) =>
+    startProcess(PYTHON, [manageScript, "runserver", `127.0.0.1:${port}`, "--noreload"], {
       name: "ARA",
       cwd: base,
       ms: 120_000,
       env,
-      ready: async () => (await getText(`${url}/api/v1/playbooks`, basic)).status === 200,
-    });
-    await seed("ARA", url, basic, [
-      ["/api/v1/labels", { name: "üretim" }],
-      [
-        "/api/v1/playbooks",
-        {
-          name: "Kış dağıtımı",
-          ansible_version: "2.14.3",
-          status: "completed",
-          path: "/srv/deploy/site.yml",
-          controller: "ci.example.com",
-        },
-      ],
-      ["/api/v1/hosts", { name: "web-1.örnek", playbook: 1 }],
-    ]);
-  } catch (error) {
-    await server?.stop();
-    await rm(base, { recursive: true, force: true });
-    throw error;
-  }
-  const running = server;
+      ready: async () => (await getText(`http://127.0.0.1:${port}/api/v1/playbooks`, basic)).status === 200,
+    }),
+  );
+  teardown.add(() => server.stop());
+  const url = `http://127.0.0.1:${port}`;
+  await seed("ARA", url, basic, [
+    ["/api/v1/labels", { name: "üretim" }],
+    [
+      "/api/v1/playbooks",
+      {
+        name: "Kış dağıtımı",
+        ansible_version: "2.14.3",
+        status: "completed",
+        path: "/srv/deploy/site.yml",
+        controller: "ci.example.com",
+      },
+    ],
+    ["/api/v1/hosts", { name: "web-1.örnek", playbook: 1 }],
+  ]);
   const lists = {
     "/api/v1/labels": ["results", ["id", "name"]],
     "/api/v1/playbooks": ["results", ["id", "name", "path", "status"]],
@@ -482,9 +496,6 @@ export async function startAra(): Promise<RealServer> {
     verifyArgs: ["--auth", `basicAuth=${ARA_USER.name}:${ARA_USER.password}`],
     state: () => sqliteDump(database),
     records: () => identities(url, basic, lists),
-    async stop() {
-      await running.stop();
-      await rm(base, { recursive: true, force: true });
-    },
+    stop: () => teardown.run(),
   };
 }
