@@ -105,7 +105,7 @@ describe("the dashboard's back office, in a real browser", () => {
     ]);
     // Filtered by outcome.
     await d.page.getByLabel("Outcome").selectOption("no_payment");
-    await d.page.getByRole("button", { name: "Show" }).click();
+    await d.navigate(() => d.page.getByRole("button", { name: "Show" }).click());
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("YOK-1");
     await keepScreenshot(d.page, "reconciliation");

@@ -191,16 +191,20 @@ describe("every dashboard page, at a desktop's and a phone's width, in English a
         }
         // A confirmation page, too.
         await d.page.goto(`${d.url}/payments/${paymentId}`);
-        await d.page
-          .getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" })
-          .click();
+        await d.navigate(() =>
+          d.page.getByRole("button", { name: language.name === "tr" ? "Ödemeyi iptal et" : "Cancel payment" }).click(),
+        );
+        await d.page.locator("#confirm-question").waitFor();
         results.push(await check("cancel confirmation", `${shotName}-confirm`, combination));
         // And rejecting from the Approvals page asks its own question.
         await d.page.goto(`${d.url}/approvals`);
-        await d.page
-          .getByRole("button", { name: language.name === "tr" ? /^Reddet:/ : /^Reject / })
-          .first()
-          .click();
+        await d.navigate(() =>
+          d.page
+            .getByRole("button", { name: language.name === "tr" ? /^Reddet:/ : /^Reject / })
+            .first()
+            .click(),
+        );
+        await d.page.locator("#confirm-question").waitFor();
         results.push(await check("reject confirmation", `${shotName}-reject-confirm`, combination));
         expect(results.filter(hasProblem)).toEqual([]);
       },

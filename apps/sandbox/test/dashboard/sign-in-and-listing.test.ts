@@ -82,15 +82,15 @@ describe("the sandbox dashboard, in a real browser", () => {
     // Newest first: the last one made heads the first page.
     expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
     expect(await d.page.getByRole("link", { name: "Previous page" }).count()).toBe(0);
-    await d.page.getByRole("link", { name: "Next page" }).click();
+    await d.navigate(() => d.page.getByRole("link", { name: "Next page" }).click());
     expect(await paymentRows().count()).toBe(3);
     expect(await paymentRows().last().textContent()).toContain(made[0]?.id);
     expect(await d.page.getByRole("link", { name: "Next page" }).count()).toBe(0);
-    await d.page.getByRole("link", { name: "Previous page" }).click();
+    await d.navigate(() => d.page.getByRole("link", { name: "Previous page" }).click());
     expect(await paymentRows().count()).toBe(25);
     expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
-    await d.page.getByRole("link", { name: "Next page" }).click();
-    await d.page.getByRole("link", { name: "First page" }).click();
+    await d.navigate(() => d.page.getByRole("link", { name: "Next page" }).click());
+    await d.navigate(() => d.page.getByRole("link", { name: "First page" }).click());
     expect(await paymentRows().first().textContent()).toContain(made[27]?.id);
 
     // One search box: a payment id opens the payment; other text is looked for in references and
@@ -100,7 +100,7 @@ describe("the sandbox dashboard, in a real browser", () => {
     await d.page.getByRole("heading", { name: `Payment ${made[7]?.id}` }).waitFor();
     await d.page.goto(d.url);
     await d.page.getByLabel(/^Search/).fill("FTR-ŞĞİ-0042");
-    await d.page.getByRole("button", { name: "Filter" }).click();
+    await d.navigate(() => d.page.getByRole("button", { name: "Filter" }).click());
     expect(await paymentRows().count()).toBe(1);
     expect(await paymentRows().first().textContent()).toContain(tagged.id);
     const invoice = made[11] as { id: string };
@@ -126,7 +126,7 @@ describe("the sandbox dashboard, in a real browser", () => {
 
     await d.page.goto(d.url);
     await d.page.getByLabel("Status").selectOption("cancelled");
-    await d.page.getByRole("button", { name: "Filter" }).click();
+    await d.navigate(() => d.page.getByRole("button", { name: "Filter" }).click());
     expect(await paymentRows().count()).toBe(1);
     expect(await paymentRows().first().textContent()).toContain(cancelled.id);
     // The dashboard's dates are Istanbul days (src/payments/test/dashboard-dates.test.ts): the day the

@@ -31,6 +31,12 @@ export interface DashboardSession {
   /** `<sandbox>/_sandbox/dashboard`. */
   readonly url: string;
   signIn(key?: string): Promise<void>;
+  /**
+   * Does what starts a navigation (a link's or a form's click) and waits for the document it leads
+   * to. A click returns before that: a count or a check read at once sees the old page, or (as one CI
+   * run did) a new document with nothing in it yet. Only for an action that surely navigates.
+   */
+  navigate(action: () => Promise<unknown>): Promise<void>;
   /** A payment through the API, between the workspace's two TRY accounts. */
   create(key: string, overrides?: Record<string, unknown>): Promise<{ id: string; created_at: string }>;
 }
@@ -99,6 +105,11 @@ export function useDashboard(
       await page.getByLabel(/Workspace API key/).fill(key);
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("heading", { name: "Accounts and payments" }).waitFor();
+    },
+    async navigate(action) {
+      const loaded = page.waitForEvent("domcontentloaded");
+      await action();
+      await loaded;
     },
     async create(key, overrides = {}) {
       const accounts = await h.accounts(key);
