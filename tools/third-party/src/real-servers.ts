@@ -97,6 +97,30 @@ async function temporaryDir(teardown: Teardown, prefix: string): Promise<string>
   return dir;
 }
 
+/** How to run a server's process on the port it is given, and the path that answers 200 once it is ready. */
+interface Launch {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** How long it may take to come up, in ms. */
+  readonly ms: number;
+  readonly readyPath: string;
+  readonly readyHeaders?: Record<string, string>;
+}
+
+/** The server's process on a free port (`startOnFreePort`), stopped by the teardown; its URL. */
+async function serveOnFreePort(teardown: Teardown, launch: (port: number) => Launch): Promise<string> {
+  const { port, server } = await startOnFreePort((port) => {
+    const { command, args, readyPath, readyHeaders, ...options } = launch(port);
+    const ready = async () => (await getText(`http://127.0.0.1:${port}${readyPath}`, readyHeaders)).status === 200;
+    return startProcess(command, args, { ...options, ready });
+  });
+  teardown.add(() => server.stop());
+  return `http://127.0.0.1:${port}`;
+}
+
 /** The server's OpenAPI document saved to a directory of its own, which its teardown removes. */
 async function saveSpec(teardown: Teardown, name: string, url: string): Promise<string> {
   const { status, text } = await getText(url);
@@ -129,31 +153,29 @@ async function unleash(teardown: Teardown): Promise<RealServer> {
     teardown.adopt(startPostgres(), (server) => server.stop()),
   ]);
   const database = await postgres.createDatabase("unleash");
-  const { port, server } = await startOnFreePort((port) =>
-    startProcess(join(nodeBin, "node"), [join(dir, "node_modules", "unleash-server", "dist", "server.js")], {
-      name: "Unleash",
-      cwd: dir,
-      ms: 180_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TZ: "UTC",
-        DATABASE_URL: database,
-        DATABASE_SSL: "false",
-        HTTP_HOST: "127.0.0.1",
-        HTTP_PORT: String(port),
-        INIT_ADMIN_API_TOKENS: UNLEASH_TOKENS.admin,
-        INIT_CLIENT_API_TOKENS: UNLEASH_TOKENS.client,
-        INIT_FRONTEND_API_TOKENS: UNLEASH_TOKENS.frontend,
-        SEND_TELEMETRY: "false",
-        CHECK_VERSION: "false",
-        LOG_LEVEL: "error",
-      },
-      ready: async () => (await getText(`http://127.0.0.1:${port}/health`)).status === 200,
-    }),
-  );
-  teardown.add(() => server.stop());
-  const url = `http://127.0.0.1:${port}`;
+  const url = await serveOnFreePort(teardown, (port) => ({
+    name: "Unleash",
+    command: join(nodeBin, "node"),
+    args: [join(dir, "node_modules", "unleash-server", "dist", "server.js")],
+    cwd: dir,
+    ms: 180_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TZ: "UTC",
+      DATABASE_URL: database,
+      DATABASE_SSL: "false",
+      HTTP_HOST: "127.0.0.1",
+      HTTP_PORT: String(port),
+      INIT_ADMIN_API_TOKENS: UNLEASH_TOKENS.admin,
+      INIT_CLIENT_API_TOKENS: UNLEASH_TOKENS.client,
+      INIT_FRONTEND_API_TOKENS: UNLEASH_TOKENS.frontend,
+      SEND_TELEMETRY: "false",
+      CHECK_VERSION: "false",
+      LOG_LEVEL: "error",
+    },
+    readyPath: "/health",
+  }));
   const specFile = await saveSpec(teardown, "unleash", `${url}/docs/openapi.json`);
   const admin = { authorization: UNLEASH_TOKENS.admin };
   await seed("Unleash", url, admin, [
@@ -211,21 +233,15 @@ async function wireMock(teardown: Teardown): Promise<RealServer> {
   ]);
   const version = WIREMOCK_RELEASE.split("@")[1];
   const jar = join(dir, "node_modules", "wiremock", "build", `wiremock-standalone-${version}.jar`);
-  const { port, server } = await startOnFreePort((port) =>
-    startProcess(
-      "java",
-      ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--disable-banner", "--root-dir", root],
-      {
-        name: "WireMock",
-        cwd: root,
-        ms: 60_000,
-        env: process.env,
-        ready: async () => (await getText(`http://127.0.0.1:${port}/__admin/health`)).status === 200,
-      },
-    ),
-  );
-  teardown.add(() => server.stop());
-  const url = `http://127.0.0.1:${port}`;
+  const url = await serveOnFreePort(teardown, (port) => ({
+    name: "WireMock",
+    command: "java",
+    args: ["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1", "--disable-banner", "--root-dir", root],
+    cwd: root,
+    ms: 60_000,
+    env: process.env,
+    readyPath: "/__admin/health",
+  }));
   const specFile = await saveSpec(teardown, "wiremock", `${url}/__admin/docs/swagger`);
   await seed("WireMock", url, {}, [
     ["/__admin/mappings", { request: { method: "GET", url: "/seeded" }, response: { status: 200, body: "seeded" } }],
@@ -269,17 +285,15 @@ async function loopBackTodo(teardown: Teardown): Promise<RealServer> {
   ]);
   const app = join(dir, "node_modules", "@loopback", "example-todo");
   await cp(join(app, "data"), join(cwd, "data"), { recursive: true });
-  const { port, server } = await startOnFreePort((port) =>
-    startProcess(process.execPath, [app], {
-      name: "LoopBack todo",
-      cwd,
-      ms: 60_000,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
-      ready: async () => (await getText(`http://127.0.0.1:${port}/openapi.json`)).status === 200,
-    }),
-  );
-  teardown.add(() => server.stop());
-  const url = `http://127.0.0.1:${port}`;
+  const url = await serveOnFreePort(teardown, (port) => ({
+    name: "LoopBack todo",
+    command: process.execPath,
+    args: [app],
+    cwd,
+    ms: 60_000,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    readyPath: "/openapi.json",
+  }));
   const specFile = await saveSpec(teardown, "loopback-todo", `${url}/openapi.json`);
   return {
     name: "LoopBack todo",
@@ -343,21 +357,15 @@ async function platformaticDb(teardown: Teardown): Promise<RealServer> {
   );
   await writeFile(join(dir, "start.mjs"), PLATFORMATIC_START);
   const admin = { "x-platformatic-admin-secret": PLATFORMATIC_ADMIN_SECRET };
-  const { port, server } = await startOnFreePort((port) =>
-    startProcess(
-      join(nodeBin, "node"),
-      [join(dir, "start.mjs"), app, database, String(port), PLATFORMATIC_ADMIN_SECRET],
-      {
-        name: "Platformatic DB",
-        cwd: dir,
-        ms: 120_000,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC" },
-        ready: async () => (await getText(`http://127.0.0.1:${port}/documentation/json`)).status === 200,
-      },
-    ),
-  );
-  teardown.add(() => server.stop());
-  const url = `http://127.0.0.1:${port}`;
+  const url = await serveOnFreePort(teardown, (port) => ({
+    name: "Platformatic DB",
+    command: join(nodeBin, "node"),
+    args: [join(dir, "start.mjs"), app, database, String(port), PLATFORMATIC_ADMIN_SECRET],
+    cwd: dir,
+    ms: 120_000,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC" },
+    readyPath: "/documentation/json",
+  }));
   const specFile = await saveSpec(teardown, "platformatic", `${url}/documentation/json`);
   await seed("Platformatic DB", url, admin, [
     ["/movies/", { title: "Kış Uykusu", year: 2014 }],
@@ -458,17 +466,16 @@ async function ara(teardown: Teardown): Promise<RealServer> {
   await manage("createsuperuser", "--no-input", "--username", ARA_USER.name, "--email", "ops@example.com");
   await writeFile(join(base, "spec.py"), ARA_SPEC_SCRIPT);
   await exec(PYTHON, [join(base, "spec.py"), specFile], { cwd: base, env, timeout: 180_000 });
-  const { port, server } = await startOnFreePort((port) =>
-    startProcess(PYTHON, [manageScript, "runserver", `127.0.0.1:${port}`, "--noreload"], {
-      name: "ARA",
-      cwd: base,
-      ms: 120_000,
-      env,
-      ready: async () => (await getText(`http://127.0.0.1:${port}/api/v1/playbooks`, basic)).status === 200,
-    }),
-  );
-  teardown.add(() => server.stop());
-  const url = `http://127.0.0.1:${port}`;
+  const url = await serveOnFreePort(teardown, (port) => ({
+    name: "ARA",
+    command: PYTHON,
+    args: [manageScript, "runserver", `127.0.0.1:${port}`, "--noreload"],
+    cwd: base,
+    ms: 120_000,
+    env,
+    readyPath: "/api/v1/playbooks",
+    readyHeaders: basic,
+  }));
   await seed("ARA", url, basic, [
     ["/api/v1/labels", { name: "üretim" }],
     [
