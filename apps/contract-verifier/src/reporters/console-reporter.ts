@@ -41,11 +41,19 @@ export function formatViolation(v: Violation): string {
   return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}${reproduce}${rerun}`;
 }
 
+/**
+ * What makes two violations one kind of problem: the operation, what was expected and what came
+ * instead, but not the length of a body that could not be read: a server's error page (Jetty's, with
+ * its stack trace) differs by a few bytes from one request to the next, and is still the same problem.
+ */
+const kindOfViolation = (v: Violation) =>
+  `${v.operation}|${v.expected}|${v.actual.replace(/\b\d+ bytes of /g, "bytes of ")}`;
+
 /** Violations of one check that say the same thing are shown once, with how many there were. */
 function distinctViolations(result: CheckResult): { violation: Violation; count: number }[] {
   const groups = new Map<string, { violation: Violation; count: number }>();
   for (const v of result.violations) {
-    const key = `${v.operation}|${v.expected}|${v.actual}`;
+    const key = kindOfViolation(v);
     const group = groups.get(key);
     if (group) group.count++;
     else groups.set(key, { violation: v, count: 1 });
