@@ -62,6 +62,16 @@ function as31Schema(node: unknown, nullableRule: string): unknown {
 
 /** Parses YAML or JSON; a syntax error names the line and column, and the whole problem. */
 function parseSpecText(file: string, text: string): Node {
+  // JSON is YAML too, but the YAML parser reads it some 50 times slower than JSON.parse (278 ms against
+  // 6 ms for Unleash's 748 kB spec, paid again by every rerun line): a JSON spec is read as JSON, and only
+  // one that is not valid JSON goes on to the YAML parser, for its data or for its error's line and column.
+  if (/^\s*\{/.test(text)) {
+    try {
+      return JSON.parse(text) as Node;
+    } catch {
+      // not JSON after all: YAML reads it, or says where it is wrong
+    }
+  }
   const document = parseDocument(text, { uniqueKeys: false });
   const error = document.errors[0];
   if (error) {

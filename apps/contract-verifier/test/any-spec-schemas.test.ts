@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
 import { startPrismOf } from "./prism-of-spec.js";
 
@@ -150,6 +151,27 @@ describe("--spec: data for every schema, and checks that mean what they say", ()
       expect(violation.actual).toContain("a 16-digit number that passes Luhn (a full card number), at cardNumber");
     expect(cardData?.violations.every((v) => v.operation.startsWith("GET /accounts/"))).toBe(true);
     expect(JSON.stringify(cardData)).not.toContain("createdAtMs");
+  });
+
+  it("reads the same document written as JSON, a trailing comma (which YAML allows) included", async () => {
+    const json = JSON.stringify(parse(SPEC), null, 2).replace(/\n}$/, ",\n}");
+    expect(() => JSON.parse(json), "the file is not plain JSON").toThrow(SyntaxError);
+    await writeFile(join(dir, "features.json"), json);
+    await writeFile(join(dir, "features-plain.json"), JSON.stringify(parse(SPEC)));
+    const outcomes = (r: VerificationReport) => r.results.map((c) => `${c.id} ${c.status}`);
+    for (const file of ["features.json", "features-plain.json"]) {
+      const again = await runVerification(parseOptions(["--spec", join(dir, file), "--target", prism.url]));
+      expect(outcomes(again), file).toEqual(outcomes(report));
+    }
+  });
+
+  it("a syntax error in a JSON spec names the line and column too", async () => {
+    await writeFile(join(dir, "broken.json"), '{\n  "openapi": "3.1.0",\n  "info": {\n    "title": "x"\n\n');
+    await expect(
+      runVerification(parseOptions(["--spec", join(dir, "broken.json"), "--target", prism.url])),
+    ).rejects.toThrow(
+      /is neither valid YAML nor JSON: at line 6, column 1, Flow map .+\. Fix the file there and run again\./,
+    );
   });
 
   it("a syntax error names the line and column", async () => {
