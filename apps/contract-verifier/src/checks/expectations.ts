@@ -3,6 +3,13 @@ import type { CheckRun } from "../check.js";
 import type { RecordedExchange } from "../exchange.js";
 import type { ApiName } from "../options.js";
 
+/**
+ * A report's words for an answer with its unreadable body's length left out. That length is not part
+ * of the problem: a server's error page (WireMock's Jetty, with its stack trace) differs by a few
+ * hundred bytes from one request to the next, by which of its threads took it.
+ */
+export const withoutBodyLength = (text: string) => text.replace(/\b\d+ bytes of /g, "bytes of ");
+
 function describe(reply: RecordedExchange): string {
   const body =
     reply.body === undefined

@@ -1,4 +1,5 @@
 import type { CheckResult, Violation } from "../check.js";
+import { withoutBodyLength } from "../checks/expectations.js";
 import type { VerificationReport } from "../runner.js";
 import { SERVER_DOWN_CHECK } from "../server-down-result.js";
 
@@ -41,13 +42,8 @@ export function formatViolation(v: Violation): string {
   return `  ✗ ${v.check} — ${v.operation}${request}\n    expected: ${v.expected}\n    actual:   ${v.actual}${reproduce}${rerun}`;
 }
 
-/**
- * What makes two violations one kind of problem: the operation, what was expected and what came
- * instead, but not the length of a body that could not be read: a server's error page (Jetty's, with
- * its stack trace) differs by a few bytes from one request to the next, and is still the same problem.
- */
-const kindOfViolation = (v: Violation) =>
-  `${v.operation}|${v.expected}|${v.actual.replace(/\b\d+ bytes of /g, "bytes of ")}`;
+/** What makes two violations one kind of problem: the operation, what was expected and what came instead. */
+const kindOfViolation = (v: Violation) => `${v.operation}|${v.expected}|${withoutBodyLength(v.actual)}`;
 
 /** Violations of one check that say the same thing are shown once, with how many there were. */
 function distinctViolations(result: CheckResult): { violation: Violation; count: number }[] {
