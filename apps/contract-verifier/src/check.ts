@@ -39,10 +39,17 @@ export interface CheckRun {
   readonly ctx: VerifyContext;
   /** Sends a request to the check's API (or the one named) and records it. */
   send(request: Parameters<VerifyContext["send"]>[1], api?: ApiName): Promise<RecordedExchange>;
-  /** Records a violation unless `ok`. Returns `ok`. */
+  /**
+   * Records a violation unless `ok`. Returns `ok`. `actual` may be a field read from the provider's
+   * answer as it came: a field the provider left out is shown as absent, never a crash of the run.
+   */
   expect(
     ok: boolean,
-    violation: Omit<Violation, "check" | "request" | "operation"> & { operation?: string; exchange?: RecordedExchange },
+    violation: Omit<Violation, "check" | "request" | "operation" | "actual"> & {
+      actual: unknown;
+      operation?: string;
+      exchange?: RecordedExchange;
+    },
   ): boolean;
   /** Notes a finding about the spec, not the provider: reported, never failing the check. */
   warn(message: string): void;
@@ -66,6 +73,11 @@ export interface Check {
   readonly operation: string;
   /** The operationId of a per-operation check, for --include-operations and --exclude-operations. */
   readonly operationId?: string;
+  /**
+   * Runs after every other check of the run: it judges what they all did (the day's report must hold
+   * every card payment the run made, whichever check made it and whenever).
+   */
+  readonly runsLast?: true;
   run(run: CheckRun): Promise<void>;
 }
 

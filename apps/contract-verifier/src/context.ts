@@ -57,6 +57,17 @@ export interface ApiHandle {
 
 export type Authentication = "default" | "none" | { readonly authorization: string };
 
+/** A successful card payment of the run, as its answer said: what the day's report must show of it. */
+export interface PaidCard {
+  readonly day: string;
+  readonly referenceId: string;
+  readonly transactionId: string;
+  /** As the provider answered them: not checked here (the answer's own checks judge them). */
+  readonly amount: unknown;
+  readonly currency: unknown;
+  readonly maskedCard: unknown;
+}
+
 export interface SendOptions extends RequestSpec {
   /** Credentials: the run's own (default), none, or a given Authorization header. */
   readonly auth?: Authentication;
@@ -73,7 +84,7 @@ export class VerifyContext {
    */
   random: () => number;
   /** The successful card payments the run made, by referenceId (lower case): the day's report must hold each. */
-  readonly paidCards = new Map<string, { readonly day: string; readonly transactionId: string }>();
+  readonly paidCards = new Map<string, PaidCard>();
   /** Ids the server returned from its list operations, for path parameters (runs of another spec). */
   readonly discovered = new DiscoveredIds();
   readonly #pacing: RequestPacing | undefined;
@@ -296,6 +307,22 @@ export class VerifyContext {
   }
 
   /**
+   * After the run's last request: whether the target still answers. A server that a late request
+   * brought down would otherwise go unnoticed, every check of the run having got its answer.
+   */
+  async probeAfterLastRequest(): Promise<ServerDown | undefined> {
+    if (this.#down) return undefined;
+    for (const api of Object.keys(this.apis) as ApiName[]) {
+      const why = await unanswered(this.api(api).baseUrl, Math.min(this.options.timeoutMs, 5_000), this.options.headers);
+      if (why !== undefined) {
+        this.#down = new ServerDown(why, [...this.#recent]);
+        return this.#down;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Waits, at most `ms`, for the fallen target to answer again (--wait-for-restart). True when it
    * did: the run goes on; the requests it remembered are those of the new life.
    */
@@ -320,9 +347,14 @@ export class VerifyContext {
     const paid = (reply.body as { response?: Record<string, unknown> } | undefined)?.response;
     if (reply.status !== 200 || paid?.paymentStatus !== "SUCCESS") return;
     if (typeof paid.referenceId !== "string" || typeof paid.createdDate !== "string") return;
+    const card = paid.cardDetails as { cardNumber?: unknown } | undefined;
     this.paidCards.set(paid.referenceId.toLowerCase(), {
       day: paid.createdDate.slice(0, 10),
+      referenceId: paid.referenceId,
       transactionId: String(paid.transactionId ?? paid.id ?? ""),
+      amount: paid.amount,
+      currency: paid.currency,
+      maskedCard: card?.cardNumber,
     });
   }
 

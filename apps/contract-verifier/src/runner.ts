@@ -1,6 +1,7 @@
 import { loadAnySpec, serverBasePath, UnusableSpec } from "./any-spec.js";
 import { CannotRun } from "./cannot-run.js";
 import { type Check, type CheckResult, type CheckRun, SetupFailed, SkipCheck, type Violation } from "./check.js";
+import { shownActual } from "./checks/expectations.js";
 import { gatewayScenarios } from "./checks/gateway-scenarios.js";
 import { listingChecks } from "./checks/listing-semantics.js";
 import { operationChecks } from "./checks/operation-checks.js";
@@ -81,7 +82,9 @@ export function selectChecks(options: VerifyOptions, context: VerifyContext): Ch
       checkChosen(options, c.id) &&
       mayCall(options, operationOf(c)),
   );
-  const chosen = options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile;
+  const chosen = (options.only ? inProfile.filter((c) => options.only?.includes(c.id)) : inProfile).sort(
+    (a, b) => Number(a.runsLast ?? false) - Number(b.runsLast ?? false),
+  );
   if (options.only && chosen.length === 0) {
     const destroying = all.find((c) => options.only?.includes(c.id) && destroysUnmade(options, operationOf(c)));
     if (destroying)
@@ -287,7 +290,7 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
               }
             : {}),
           expected: v.expected,
-          actual: v.actual,
+          actual: shownActual(v.actual),
           rerun: rerunFlags(context.options, check.id),
         });
       }
@@ -338,6 +341,11 @@ async function runCheck(check: Check, context: VerifyContext): Promise<CheckResu
     } else if (error instanceof SetupFailed) {
       status = "error";
       note = `setup failed: ${error.message}`;
+    } else if (error instanceof TypeError && violations.length > 0) {
+      // A check read a field the provider left out: the violations already recorded (the answer's
+      // schema problems) are the finding, not the check's stumble over what was missing.
+      status = "failed";
+      note = "stopped at an answer that lacks what the spec requires; its violations say what";
     } else {
       status = "error";
       note = `the check could not complete: ${(error as Error).message}`;
@@ -622,6 +630,13 @@ export async function runVerification(
     });
   } finally {
     clockProblems = context.serverDown ? [] : await context.restoreClocks();
+  }
+  const stoppedAtTheEnd = await context.probeAfterLastRequest();
+  if (stoppedAtTheEnd) {
+    results.push(
+      serverDownResult(stoppedAtTheEnd, options, false, (api, request) => context.reproduce(api, request), "after"),
+    );
+    onResult(results[results.length - 1] as CheckResult, results.length - 1, results.length);
   }
   assertCredentialsNotRefusedEverywhere(context);
   const closing = [cardDataResult(context), credentialsResult(context), ...acceptanceResult(context)].filter((r) =>

@@ -18,6 +18,8 @@ export function serverDownResult(
   options: VerifyOptions,
   back: boolean,
   reproduce: (api: ApiName, request: SentRequest) => string,
+  /** "after": every request of the run was answered, and the probe after the last one was not. */
+  when: "during" | "after" = "during",
 ): CheckResult {
   const violations: Violation[] = down.recent.map((sent, i) => ({
     check: SERVER_DOWN_CHECK,
@@ -35,9 +37,12 @@ export function serverDownResult(
     profile: "schema",
     status: "failed",
     violations,
-    note: back
-      ? "the server stopped answering and came back within --wait-for-restart; the run went on"
-      : "the server stopped answering; the run stopped sending requests",
+    note:
+      when === "after"
+        ? "the server no longer answers after the run's last request: the requests named here came last; every check before had its answer"
+        : back
+          ? "the server stopped answering and came back within --wait-for-restart; the run went on"
+          : "the server stopped answering; the run stopped sending requests",
     requests: 0,
     durationMs: 0,
     medianResponseMs: 0,

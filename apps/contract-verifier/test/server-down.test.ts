@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { SERVER_DOWN_CHECK } from "../src/server-down-result.js";
 import { verifyInlineSpec } from "./support/inline-spec.js";
 import { bodyText, sendJson } from "./support/loopback-server.js";
@@ -135,5 +135,53 @@ describe("a target that stops answering mid-run", () => {
     expect(down?.note).toContain("came back");
     expect(report.results.find((r) => r.id === "positive.health")?.status).toBe("passed");
     expect(server.afterDeath).toContain("GET /health");
+  });
+});
+
+describe("a target that stops answering after the run's last request", () => {
+  /** A provider that answers every request, and dies right after answering the `dieAfter`-th. */
+  async function serving(dieAfter: number) {
+    let answered = 0;
+    const server: Server = createServer(async (req, res) => {
+      await bodyText(req);
+      if (req.url === "/features/validate") sendJson(res, 400, {});
+      else if (req.url === "/features" || req.url === "/tags") sendJson(res, 200, ["a"]);
+      else sendJson(res, 200, {});
+      if (++answered === dieAfter) res.on("finish", () => server.close() && server.closeAllConnections());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      answered: () => answered,
+      stop: () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
+    };
+  }
+
+  it("is named: a last probe finds it silent, and the report says so after the checks' own results", async () => {
+    // How many requests a run sends this provider: the same each time, for the same seed. The last
+    // is the probe after the checks, which the dying provider does not answer.
+    const counting = await serving(Number.POSITIVE_INFINITY);
+    onTestFinished(counting.stop);
+    const faithful = await verifyInlineSpec(spec, counting.url, "--seed", "2");
+    expect(faithful.results.map((r) => r.id)).not.toContain(SERVER_DOWN_CHECK);
+    const requests = counting.answered();
+    expect(requests).toBeGreaterThan(4);
+
+    const dying = await serving(requests - 1);
+    onTestFinished(dying.stop);
+    const report = await verifyInlineSpec(spec, dying.url, "--seed", "2");
+    expect(dying.answered()).toBe(requests - 1);
+    const down = report.results.find((r) => r.id === SERVER_DOWN_CHECK);
+    expect(down?.status).toBe("failed");
+    expect(down?.note).toContain("no longer answers after the run's last request");
+    expect(down?.violations[0]?.actual).toContain("the last request before the server stopped answering");
+    expect(down?.violations[0]?.actual).toContain("ECONNREFUSED");
+    // Every check had its answer: only this finding fails.
+    expect(report.results.filter((r) => r.status === "failed").map((r) => r.id)).toEqual(
+      faithful.results
+        .filter((r) => r.status === "failed")
+        .map((r) => r.id)
+        .concat(SERVER_DOWN_CHECK),
+    );
   });
 });

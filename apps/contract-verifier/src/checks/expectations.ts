@@ -10,6 +10,17 @@ import type { ApiName } from "../options.js";
  */
 export const withoutBodyLength = (text: string) => text.replace(/\b\d+ bytes of /g, "bytes of ");
 
+/**
+ * What a check saw, as its violation shows it. A value read from the provider's answer may be absent
+ * or of another type than the spec says (the provider is what is being checked): it is shown as such.
+ */
+export function shownActual(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "absent (the answer has no such field)";
+  const text = JSON.stringify(value) ?? String(value);
+  return redactCardData(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+}
+
 function describe(reply: RecordedExchange): string {
   const body =
     reply.body === undefined

@@ -1,5 +1,7 @@
+import type { DailyTransactionsReportRow } from "@payspec/card-gateway-client";
 import { parseDailyReport, ReportFormatError } from "@payspec/card-gateway-client";
 import type { Check, CheckRun } from "../check.js";
+import type { PaidCard } from "../context.js";
 import { cardPaymentRequest, istanbulToday } from "../operation-requests.js";
 import { describeReply, expectClientError, expectSuccess } from "./expectations.js";
 
@@ -45,6 +47,31 @@ async function report(run: CheckRun, date: string) {
     });
     return undefined;
   }
+}
+
+/** The report's rows for one successful card payment of the run: exactly one, with its reference, amount, currency and masked card. */
+function expectInReport(run: CheckRun, day: string, rows: readonly DailyTransactionsReportRow[], paid: PaidCard): void {
+  const mine = rows.filter((r) => r.referenceId.toLowerCase() === paid.referenceId.toLowerCase());
+  const row = mine[0];
+  if (
+    !run.expect(mine.length === 1, {
+      expected: `the payment ${paid.transactionId} (reference ${paid.referenceId}) in the report of ${day} exactly once`,
+      actual: `${mine.length} rows`,
+    }) ||
+    !row
+  )
+    return;
+  const shown = { transactionId: row.transactionId, amount: row.amount, currency: row.currency, card: row.cardNumber };
+  const answered = {
+    transactionId: paid.transactionId,
+    amount: paid.amount,
+    currency: paid.currency,
+    card: paid.maskedCard,
+  };
+  run.expect(JSON.stringify(shown) === JSON.stringify(answered), {
+    expected: `its row as the payment was answered: ${JSON.stringify(answered)}`,
+    actual: JSON.stringify(shown),
+  });
 }
 
 /** The gateway scenarios: token reuse, duplicate references, lookup, the day's report. */
@@ -142,6 +169,25 @@ export function gatewayScenarios(): Check[] {
           expected: "no full card number in any cell",
           actual: `${fullNumbers.length} rows with a full card number`,
         });
+      },
+    },
+    {
+      id: "report.every-payment",
+      title:
+        "after every other check, each day's report holds every successful card payment the run made, once, with its amount",
+      api: "gateway",
+      profile: "behaviour",
+      operation: `GET ${REPORT}`,
+      runsLast: true,
+      async run(run) {
+        const byDay = new Map<string, PaidCard[]>();
+        for (const paid of run.ctx.paidCards.values()) byDay.set(paid.day, [...(byDay.get(paid.day) ?? []), paid]);
+        if (byDay.size === 0) return run.skip("the run made no successful card payment to look for");
+        for (const [day, paidThatDay] of byDay) {
+          const rows = await report(run, day);
+          if (!rows) continue;
+          for (const paid of paidThatDay) expectInReport(run, day, rows, paid);
+        }
       },
     },
     {
