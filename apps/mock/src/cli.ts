@@ -21,10 +21,19 @@ async function main(): Promise<number> {
   }
   const port = args.port ?? portNumber(process.env.PORT ?? String(DEFAULT_MOCK_PORT));
   if (port === undefined) {
-    process.stderr.write(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}".\n`);
+    process.stderr.write(
+      `payspec-mock: PORT must be a whole number from 0 to 65535, got "${process.env.PORT}": fix it or unset it for ${DEFAULT_MOCK_PORT}.\n`,
+    );
     return 2;
   }
-  const dynamic = args.on.has("dynamic") || process.env.PAYSPEC_MOCK_DYNAMIC === "true";
+  const dynamicSetting = process.env.PAYSPEC_MOCK_DYNAMIC;
+  if (dynamicSetting !== undefined && !["", "true", "false"].includes(dynamicSetting)) {
+    process.stderr.write(
+      `payspec-mock: PAYSPEC_MOCK_DYNAMIC must be true or false, got "${dynamicSetting}": fix it or unset it for the specs' examples.\n`,
+    );
+    return 2;
+  }
+  const dynamic = args.on.has("dynamic") || dynamicSetting === "true";
   const host = args.host ?? process.env.HOST ?? "127.0.0.1";
   // Prism is loaded once the arguments are read (seconds on a busy machine): -h and a mistyped flag answer at once.
   const { startMock } = await import("./server.js");

@@ -93,6 +93,14 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   });
   // After the log's hook, so a logged answer is the one the handler made, whatever the fault then does.
   registerFaultHooks(app);
+  // What an orchestrator probes (the sandbox's paths): the mock holds no state and needs no database,
+  // so once its specs are loaded (before it listens) it is alive and ready alike.
+  for (const [path, status] of [
+    ["/healthz", "ok"],
+    ["/readyz", "ready"],
+  ] as const) {
+    app.get(path, async (_request, reply) => reply.header("cache-control", "no-store").send({ status }));
+  }
 
   app.all("/*", async (request, reply) => {
     const url = new URL(request.url, "http://mock.local");

@@ -45,6 +45,7 @@ describe("Prefer: fault=… strikes the one request that asks", () => {
     expect([failed.status, JSON.parse(failed.body).code]).toEqual([500, "internal_error"]);
     const unavailable = await accounts("fault=error-503, retry-after=7");
     expect([unavailable.status, unavailable.headers?.["retry-after"]]).toEqual([503, "7"]);
+    expect(JSON.parse(unavailable.body).code).toBe("service_unavailable");
     const limited = await accounts("fault=rate-limit");
     expect([limited.status, limited.headers?.["retry-after"]]).toEqual([429, "1"]);
     expect(JSON.parse(limited.body)).toMatchObject({
@@ -61,7 +62,7 @@ describe("Prefer: fault=… strikes the one request that asks", () => {
     expect(login.status).toBe(503);
     const body = JSON.parse(login.body);
     expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-    expect(typeof body.code).toBe("number");
+    expect(body.code).toBe(5003);
   });
 
   it("latency-before and latency-after: the answer, late by what was asked", async () => {

@@ -9,7 +9,8 @@ export type FailureKind =
   | "account_not_found"
   | "currency_mismatch"
   | "payment_not_cancellable"
-  | "internal_error";
+  | "internal_error"
+  | "service_unavailable";
 
 const STATUS: Record<FailureKind, number> = {
   invalid_request: 400,
@@ -20,6 +21,7 @@ const STATUS: Record<FailureKind, number> = {
   not_found: 404,
   payment_not_cancellable: 409,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 /** The gateway's integer codes (see the gateway spec's error table). */
@@ -29,6 +31,7 @@ const GATEWAY_CODE: Partial<Record<FailureKind, number>> = {
   forbidden: 1003,
   not_found: 4004,
   internal_error: 5000,
+  service_unavailable: 5003,
 };
 
 /** One invalid field of a request, as the payments API's `errors` list shows it. */
@@ -46,6 +49,8 @@ export interface FailureOptions {
   readonly status?: number;
   /** Every invalid field, when validation found them (the payments API lists them; the gateway's message names them). */
   readonly errors?: readonly FieldError[];
+  /** Seconds the caller should wait before sending the request again (a 503's or 429's `Retry-After`). */
+  readonly retryAfterSeconds?: number;
 }
 
 /**

@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ApiFailure, apiOf } from "./api-failure.js";
-import { fromFastify, registerErrorHandling, send } from "./error-handler.js";
+import { type FailureOf, fromFastify, registerErrorHandling, send } from "./error-handler.js";
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";
 import { registerRequestLog, requestLogger } from "./request-log.js";
 import { routeMatcher } from "./route-matcher.js";
@@ -23,6 +23,8 @@ export interface ApiServerOptions {
   readonly refuseUnstorableText?: boolean;
   /** Log each answer as a JSON line (Fastify's own logger, with the request's id) to this. Off when unset. */
   readonly requestLog?: (line: string) => void;
+  /** Errors of the server's own backing services that have an answer of their own (a 503 while its database is away). */
+  readonly failureOf?: FailureOf;
 }
 
 /**
@@ -105,6 +107,7 @@ export function createApiServer({
   operations,
   refuseUnstorableText = false,
   requestLog,
+  failureOf,
 }: ApiServerOptions): FastifyInstance {
   const app = Fastify({
     ...(requestLog ? requestLogger(requestLog) : { logger: false }),
@@ -138,6 +141,6 @@ export function createApiServer({
   closeConnectionsAsTheyFallIdle(app);
   if (requestLog) registerRequestLog(app);
   const matcher = routeMatcher(Object.fromEntries(operations.map((operation) => [operation, operation])));
-  registerErrorHandling(app, matcher.allowedMethods);
+  registerErrorHandling(app, matcher.allowedMethods, failureOf);
   return app;
 }

@@ -23,6 +23,8 @@ export function fromFastify(error: FastifyError): ApiFailure {
 }
 
 export function send(reply: FastifyReply, request: FastifyRequest, failure: ApiFailure): FastifyReply {
+  if (failure.options.retryAfterSeconds !== undefined)
+    reply.header("retry-after", String(failure.options.retryAfterSeconds));
   const body = apiOf(request.url) === "gateway" ? failure.gatewayBody() : failure.paymentsBody();
   return reply.code(failure.status).type("application/json").send(body);
 }
@@ -41,10 +43,21 @@ export function sendMethodNotAllowed(
   return send(reply, request, new ApiFailure("invalid_request", message, { status: 405 }));
 }
 
+/**
+ * What a server knows of its own failures beyond Fastify's: an error that means a backing service
+ * (its database) is out of reach for now, as the failure to answer with (a 503 with Retry-After), or
+ * undefined for any other error.
+ */
+export type FailureOf = (error: unknown) => ApiFailure | undefined;
+
 /** Every failure, expected or not, answers in the called API's error shape. */
-export function registerErrorHandling(app: FastifyInstance, allowedMethods: AllowedMethods = () => []): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  allowedMethods: AllowedMethods = () => [],
+  failureOf: FailureOf = () => undefined,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const failure = error instanceof ApiFailure ? error : fromFastify(error);
+    const failure = error instanceof ApiFailure ? error : (failureOf(error) ?? fromFastify(error));
     if (failure.status >= 500) request.log.error({ err: error }, "unhandled server error");
     return send(reply, request, failure);
   });

@@ -41,11 +41,10 @@ export async function actBeforeHandling(strike: FaultStrike, reply: FastifyReply
         "This request failed on purpose (fault error-500); nothing was done. Retry it.",
       );
     case "error-503":
-      reply.header("retry-after", String(strike.retryAfterSeconds));
       throw new ApiFailure(
-        "internal_error",
+        "service_unavailable",
         `The service is unavailable (fault error-503); nothing was done. Retry after ${strike.retryAfterSeconds} s.`,
-        { status: 503 },
+        { retryAfterSeconds: strike.retryAfterSeconds },
       );
     case "rate-limit":
       reply.header("retry-after", String(strike.retryAfterSeconds));

@@ -18,7 +18,13 @@ export {
   redactCardValue,
 } from "./card-number-masking.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
-export { type AllowedMethods, registerErrorHandling, send, sendMethodNotAllowed } from "./error-handler.js";
+export {
+  type AllowedMethods,
+  type FailureOf,
+  registerErrorHandling,
+  send,
+  sendMethodNotAllowed,
+} from "./error-handler.js";
 export { actBeforeHandling, type FaultHookOptions, type FaultStrike, registerFaultHooks } from "./fault-actions.js";
 export { FAULT_DEFAULTS, FAULT_LIMITS, FAULT_NAMES, FAULTS, type FaultName, isFaultName } from "./fault-catalogue.js";
 export { BODY_LIMIT_BYTES, registerJsonBodyParser } from "./json-body-parser.js";

@@ -14,6 +14,13 @@ export interface PostgresServer {
   createDatabase(name?: string): Promise<string>;
   /** Stops the server (fast shutdown) and removes its data directory. */
   stop(): Promise<void>;
+  /**
+   * Takes the server away as an outage does, keeping its data: a fast shutdown (every connection
+   * terminated, nothing listening), until `comeBack()` starts it again on the same port.
+   */
+  goAway(): Promise<void>;
+  /** Starts the server taken away by `goAway()` again, on the same port and data; resolves once it accepts connections. */
+  comeBack(): Promise<void>;
 }
 
 export interface StartPostgresOptions {
@@ -171,8 +178,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     { ...asUser, stdio: "pipe" },
   );
   const fast = options.fast ?? true;
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+  /** One life of the server on `port`: its process, its log, and the exit hook that kills it with us. */
+  const serve = (port: number) => {
     const args = ["-D", dataDir, "-p", String(port), "-k", dataDir, "-c", "listen_addresses=127.0.0.1"];
     args.push("-c", "max_connections=300");
     if (fast) args.push("-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off");
@@ -183,29 +190,48 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     });
     const kill = () => child.kill("SIGQUIT");
     process.once("exit", kill);
+    const ended = async () => {
+      process.removeListener("exit", kill);
+      child.kill("SIGINT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exitOf(child);
+      clearTimeout(timer);
+    };
+    return { child, log: () => log, ended };
+  };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let life = serve(port);
     const url = `postgres://payspec@127.0.0.1:${port}/postgres`;
     try {
-      await waitReady(url, child, () => log, 30_000);
+      await waitReady(url, life.child, life.log, 30_000);
     } catch (error) {
-      child.kill("SIGKILL");
-      await exitOf(child);
-      process.removeListener("exit", kill);
+      life.child.kill("SIGKILL");
+      await life.ended();
       // Another process may have taken the port between our probe and the server's bind.
-      if (attempt < 3 && log.includes("could not bind")) continue;
+      if (attempt < 3 && life.log().includes("could not bind")) continue;
       rmSync(dataDir, { recursive: true, force: true });
       throw error;
     }
+    let away = false;
     return {
       url,
       port,
       createDatabase: (name?: string) => createDatabase(url, name),
       async stop() {
-        process.removeListener("exit", kill);
-        child.kill("SIGINT");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-        await exitOf(child);
-        clearTimeout(timer);
+        if (!away) await life.ended();
         rmSync(dataDir, { recursive: true, force: true });
+      },
+      async goAway() {
+        if (away) return;
+        away = true;
+        await life.ended();
+      },
+      async comeBack() {
+        if (!away) return;
+        life = serve(port);
+        away = false;
+        await waitReady(url, life.child, life.log, 30_000);
       },
     };
   }

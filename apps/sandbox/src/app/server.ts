@@ -14,6 +14,7 @@ import { registerControlApi } from "../infrastructure/control-api/control-api.js
 import { registerDashboard } from "../infrastructure/dashboard-shell/dashboard.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { SandboxMetrics } from "../infrastructure/metrics/sandbox-metrics.js";
+import { databaseAwayFailure } from "../infrastructure/postgres/database-unavailable.js";
 import { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { Mailer, mailFeature } from "../mail/index.js";
@@ -221,6 +222,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app = createApiServer({
     operations: [...Object.keys(paymentsRoutes), ...Object.keys(gatewayRoutes)],
     refuseUnstorableText: true,
+    // While the database is away every request answers 503 with Retry-After, never a 500.
+    failureOf: databaseAwayFailure,
     ...(config.logRequests ? { requestLog: log ?? ((line) => process.stdout.write(`${line}\n`)) } : {}),
   });
   metrics.observeRequests(app);

@@ -1,5 +1,10 @@
 import type { PaymentStatus } from "@payspec/payments-zod";
 import type pg from "pg";
+import {
+  CommitOutcomeUnknown,
+  isDatabaseAway,
+  neverReachedDatabase,
+} from "../infrastructure/postgres/database-unavailable.js";
 import { BatchedReads, SharedReads, SharedReadsAsOfLatest } from "../infrastructure/postgres/shared-reads.js";
 import { inTransaction } from "../infrastructure/postgres/transaction.js";
 import { lockWorkspace } from "../infrastructure/postgres/workspace-lock.js";
@@ -350,6 +355,13 @@ export class PostgresPaymentsStore implements PaymentsStore {
       } catch (error) {
         if (group.length === 1) {
           group[0]?.reject(error as Error);
+          continue;
+        }
+        // With the database away, each alone would fail the same way; and a statement cut off after it
+        // was sent may have committed, so sending a draft again could store it twice.
+        if (isDatabaseAway(error)) {
+          const answer = neverReachedDatabase(error) ? (error as Error) : new CommitOutcomeUnknown(error);
+          for (const g of group) g.reject(answer);
           continue;
         }
         // The statement is atomic: none of the group was stored. One bad value must not fail the

@@ -64,6 +64,16 @@ describe("payspec-sandbox", () => {
     const badSmtp = await fails(SANDBOX, ["--port", "0"], { PAYSPEC_SMTP_URL: "mail.example.com:25" });
     expect(badSmtp.code).toBe(2);
     expect(badSmtp.stderr).toContain("PAYSPEC_SMTP_URL must be an smtp:// or smtps:// URL");
+    for (const [name, value] of [
+      ["PAYSPEC_SAMPLE_PAYMENTS", "no"],
+      ["PAYSPEC_SANDBOX_CONTROL", "disabled"],
+      ["PAYSPEC_LOG", "verbose"],
+    ]) {
+      const badSwitch = await fails(SANDBOX, ["--port", "0"], { [name as string]: value as string });
+      expect(badSwitch.code).toBe(2);
+      expect(badSwitch.stderr.trim().split("\n")).toHaveLength(1);
+      expect(badSwitch.stderr).toContain(`${name} must be `);
+    }
     const badOption = await fails(SANDBOX, ["--prot", "5000"]);
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain("Usage: payspec-sandbox");
@@ -86,5 +96,17 @@ describe("payspec-mock", () => {
     const help = await fails(MOCK, ["-h"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: payspec-mock");
+  });
+
+  it("names a bad setting in one sentence: PORT, PAYSPEC_MOCK_DYNAMIC", async () => {
+    for (const [name, value] of [
+      ["PORT", "http"],
+      ["PAYSPEC_MOCK_DYNAMIC", "yes"],
+    ]) {
+      const bad = await fails(MOCK, [], { [name as string]: value as string });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+      expect(bad.stderr).toContain(`payspec-mock: ${name} must be`);
+    }
   });
 });

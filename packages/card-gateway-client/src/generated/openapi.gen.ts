@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 2f0678e288cc3d5a9fbe0673c01fd8974b5aa4e44b0d3087ef6d7739a1a6190c)
+// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 29e9faca8858dddf8b6791bfa624983446475d63d784012d9cdc10d90d10ce5a)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -444,6 +444,21 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The gateway cannot serve the request now (its store is out of reach, or the instance is
+         *     stopping) and did nothing with it: send it again after `Retry-After` seconds (a card payment
+         *     with the same `referenceId`, which never charges twice).
+         */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before sending the request again. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -473,6 +488,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCardPayment: {
@@ -501,6 +517,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentByReference: {
@@ -529,6 +546,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDailyTransactionsReport: {
@@ -564,6 +582,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

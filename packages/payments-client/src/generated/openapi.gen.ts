@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 a69fe0d6f8ee500e0f1006c2d05a09b07f541cbaa12559ef1f8eec122f3eab0e)
+// source: specs/payments-accounts.openapi.yaml (info.version 2.0.0, sha256 f82fb9d067860199e18ef73b629b586910fc68471769ed5a4112efa185ef9228)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -283,11 +283,11 @@ export type components = {
              * @description Machine-readable reason. `invalid_request` (400), `account_not_found` (400, an account
              *     id that is not in the workspace), `currency_mismatch` (400, an account does not hold the
              *     payment's currency), `unauthorized` (401), `not_found` (404),
-             *     `payment_not_cancellable` (409), `internal_error` (500). Treat unknown codes like the
-             *     HTTP status they come with.
+             *     `payment_not_cancellable` (409), `internal_error` (500), `service_unavailable` (503,
+             *     with `Retry-After`). Treat unknown codes like the HTTP status they come with.
              * @enum {string}
              */
-            code: "invalid_request" | "account_not_found" | "currency_mismatch" | "unauthorized" | "not_found" | "payment_not_cancellable" | "internal_error";
+            code: "invalid_request" | "account_not_found" | "currency_mismatch" | "unauthorized" | "not_found" | "payment_not_cancellable" | "internal_error" | "service_unavailable";
             /** @description What was wrong and what to do, for people. */
             message: string;
             /** @description The field, parameter or header at fault, where there is one (for example `amount`, `limit`, `payments[3].currency`). */
@@ -354,6 +354,22 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The service cannot serve the request now (its database is out of reach, or the instance is
+         *     stopping) and did nothing with it: send it again after `Retry-After` seconds. Only when the
+         *     message says the outcome is unknown (the store went away while saving) may a create have been
+         *     stored: look it up before sending it again.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before sending the request again. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description The payment id. */
@@ -385,6 +401,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayments: {
@@ -419,6 +436,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPayment: {
@@ -451,6 +469,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -478,6 +497,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelPayment: {
@@ -506,6 +526,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["NotCancellable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentBatch: {
@@ -533,6 +554,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -159,7 +159,10 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
       await declare({ operation: "createPayment", fault, ...(status === 500 ? {} : { retryAfterSeconds: 2 }) });
       const seen = await send("POST", "/v1/payments", payment(`ERR-${status}`));
       expect(seen.status).toBe(status);
-      expect(JSON.parse(seen.body)).toMatchObject({ code: "internal_error", message: expect.stringContaining(fault) });
+      expect(JSON.parse(seen.body)).toMatchObject({
+        code: status === 503 ? "service_unavailable" : "internal_error",
+        message: expect.stringContaining(fault),
+      });
       expect(seen.headers?.["retry-after"]).toBe(status === 500 ? undefined : "2");
       expect(await stored(`ERR-${status}`)).toBe(0);
     }
@@ -232,7 +235,7 @@ describe("each fault: what the client sees, and what the sandbox stored", () => 
     expect(made.status).toBe(201);
     const seen = await h.call("GET", "/api/v1/payments/reference/00000000-0000-4000-8000-000000000000", { token });
     expect(seen.status).toBe(503);
-    expect(seen.body).toMatchObject({ code: 5000 });
+    expect(seen.body).toMatchObject({ code: 5003 });
     h.problems.splice(0);
     expect((await send("GET", "/v1/accounts")).status).toBe(200);
   });

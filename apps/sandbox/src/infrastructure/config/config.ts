@@ -86,6 +86,15 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   return value;
 }
 
+/** A setting that takes one of a few words; unset or empty is its default. */
+function oneOf<const T extends string>(name: string, raw: string | undefined, words: readonly T[]): T | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if ((words as readonly string[]).includes(raw)) return raw as T;
+  throw new StartupProblem(
+    `${name} must be ${words.join(" or ")}, got "${raw}": fix it or unset it for the default.`,
+  );
+}
+
 function poolSize(raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 1000) {
@@ -128,9 +137,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConf
     gatewayKey: env.PAYSPEC_GATEWAY_KEY || DEMO_GATEWAY_KEY,
     gatewaySecret: env.PAYSPEC_GATEWAY_SECRET || DEMO_GATEWAY_SECRET,
     tokenTtlSeconds: positiveNumber("PAYSPEC_TOKEN_TTL_SECONDS", env.PAYSPEC_TOKEN_TTL_SECONDS, 3600),
-    control: env.PAYSPEC_SANDBOX_CONTROL !== "off",
-    logRequests: env.PAYSPEC_LOG === "requests",
-    samplePayments: env.PAYSPEC_SAMPLE_PAYMENTS === "on",
+    control: oneOf("PAYSPEC_SANDBOX_CONTROL", env.PAYSPEC_SANDBOX_CONTROL, ["on", "off"]) !== "off",
+    logRequests: oneOf("PAYSPEC_LOG", env.PAYSPEC_LOG, ["requests", "off"]) === "requests",
+    samplePayments: oneOf("PAYSPEC_SAMPLE_PAYMENTS", env.PAYSPEC_SAMPLE_PAYMENTS, ["on", "off"]) === "on",
     dashboardIdleSeconds: positiveNumber("PAYSPEC_DASHBOARD_IDLE_SECONDS", env.PAYSPEC_DASHBOARD_IDLE_SECONDS, 1800),
     dashboardMaxSeconds: positiveNumber("PAYSPEC_DASHBOARD_MAX_SECONDS", env.PAYSPEC_DASHBOARD_MAX_SECONDS, 43_200),
     mailFrom: env.PAYSPEC_MAIL_FROM || "payspec sandbox <sandbox@payspec.localhost>",

@@ -4,6 +4,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { holdLocale, isLocale, type Locale, negotiateLocale, runInLocale, t } from "../i18n/locale.js";
+import { isDatabaseAway, RETRY_AFTER_SECONDS } from "../postgres/database-unavailable.js";
 import type { SandboxSecret } from "../secret/sandbox-secret.js";
 import type { DashboardContext, DashboardPages } from "./context.js";
 import {
@@ -45,6 +46,11 @@ function errorMessage(status: number): string {
     return t(
       "That request could not be read. Go back and try again.",
       "Bu istek okunamadı. Geri dönüp yeniden deneyin.",
+    );
+  if (status === 503)
+    return t(
+      `The sandbox cannot reach its database right now; nothing was done. Reload the page in ${RETRY_AFTER_SECONDS} seconds.`,
+      `Sandbox şu anda veritabanına ulaşamıyor; hiçbir işlem yapılmadı. Sayfayı ${RETRY_AFTER_SECONDS} saniye sonra yenileyin.`,
     );
   return t(
     "Something went wrong on our side. Reload the page.",
@@ -130,8 +136,9 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
     // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
     dashboard.setErrorHandler((error: Error & { statusCode?: number; status?: number }, _request, reply) => {
+      if (isDatabaseAway(error)) return errorPage(reply.header("retry-after", String(RETRY_AFTER_SECONDS)), 503);
       const given = error.statusCode ?? error.status ?? 500;
-      return errorPage(reply, given >= 400 && given < 500 ? given : 500);
+      return errorPage(reply, (given >= 400 && given < 500) || given === 503 ? given : 500);
     });
 
     dashboard.decorateRequest("dashboardKey", "");

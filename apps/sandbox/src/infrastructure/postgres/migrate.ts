@@ -103,6 +103,12 @@ export async function migrate(
   context: MigrationContext = IDENTITY,
 ): Promise<number[]> {
   const client = await pool.connect();
+  // A connection broken between statements must fail the migration, not end the process (see inTransaction).
+  let broken: Error | undefined;
+  const onBroken = (error: Error) => {
+    broken = error;
+  };
+  client.on("error", onBroken);
   try {
     await client.query("SELECT pg_advisory_lock($1, $2)", MIGRATION_LOCK);
     try {
@@ -143,7 +149,8 @@ export async function migrate(
       await client.query("SELECT pg_advisory_unlock($1, $2)", MIGRATION_LOCK);
     }
   } finally {
-    client.release();
+    client.off("error", onBroken);
+    client.release(broken);
   }
 }
 

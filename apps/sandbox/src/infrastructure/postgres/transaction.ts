@@ -1,13 +1,25 @@
 import type pg from "pg";
+import { CommitOutcomeUnknown, isDatabaseAway } from "./database-unavailable.js";
 
 /** Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back when it throws. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection that breaks between two statements (the server stopped, the backend terminated)
+  // emits an error that no query is there to receive: unheard, it would end the process. Heard here,
+  // the statement that follows fails with it and the client is not returned to the pool.
+  const onBroken = (error: Error) => {
+    broken = error;
+  };
+  client.on("error", onBroken);
   try {
     await client.query("BEGIN");
     const result = await work(client);
-    await client.query("COMMIT");
+    await client.query("COMMIT").catch((error: unknown) => {
+      // Refused by the server (a deferred constraint), the transaction did not happen; with the
+      // connection gone, nobody knows.
+      throw isDatabaseAway(error) ? new CommitOutcomeUnknown(error) : error;
+    });
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: Error) => {
@@ -16,6 +28,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     });
     throw error;
   } finally {
+    client.off("error", onBroken);
     client.release(broken);
   }
 }
