@@ -8,6 +8,9 @@
 #   autocannon, saying so, where it is missing);
 # - a Java runtime, for WireMock, one of the real servers the contract verifier is proven on (its jar
 #   comes from the npm registry);
+# - podman (with runc, and the dnsname plugin so that containers find each other by name), debootstrap
+#   and podman-compose, for the images, the compose stack and the upgrade tests (deploy/): no image
+#   registry is needed, the tests build their Debian and Node bases themselves;
 # - ARA's server (Python, Django REST framework) and drf-spectacular, another of those real servers,
 #   from Debian's own packages. Where systemd runs, ara-server's package would start a service on
 #   0.0.0.0:8080: it is kept from starting and disabled (the tests start their own on 127.0.0.1).
@@ -18,6 +21,11 @@ compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 [ -x /usr/bin/ara-manage ] || missing+=(ara-server)
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+[ -x /usr/sbin/runc ] || missing+=(runc)
+[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
+command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
+command -v podman-compose >/dev/null 2>&1 || missing+=(podman-compose)
 /usr/bin/python3 -c "import drf_spectacular" >/dev/null 2>&1 || missing+=(python3-djangorestframework-spectacular)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -1,4 +1,5 @@
 export { FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server-kit";
+export { SHUTDOWN_BOUND_MS } from "./app/graceful-shutdown.js";
 export { memoryStores, postgresStores } from "./app/open-stores.js";
 export type { SandboxStores } from "./app/sandbox-stores.js";
 export { buildSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox } from "./app/server.js";

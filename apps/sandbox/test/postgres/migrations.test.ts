@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it, onTestFinished } from "vitest";
 import { seedWorkspace, startSandbox } from "../../src/index.js";
-import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
+import { ADDITIVE_MARKER, migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
 import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
 import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
@@ -42,6 +42,37 @@ it("refuses a database migrated by a newer sandbox, saying what to do", async ()
     /schema version 9999, newer than this sandbox knows .*upgrade @payspec\/sandbox/,
   );
 });
+
+it("starts beside a newer release's additive migrations, recording which migrations older releases may serve", async () => {
+  await migrate(pool());
+  // What the next release records for an additive migration (ADDITIVE_MARKER on its first line).
+  await pool().query(
+    "INSERT INTO payspec_migrations (version, name, older_may_serve) VALUES (9998, 'next_release', true)",
+  );
+  await expect(migrate(pool())).resolves.toEqual([]);
+  const recorded = await pool().query(
+    "SELECT version, older_may_serve FROM payspec_migrations WHERE version <= 2 ORDER BY 1",
+  );
+  expect(recorded.rows).toEqual([
+    { version: 1, older_may_serve: false },
+    { version: 2, older_may_serve: false },
+  ]);
+  const additive = migrations([{ feature: "demo", dir: additiveDir() }]);
+  expect(additive.map((m) => [m.version, m.olderMayServe === true])).toEqual([
+    [3, false],
+    [9000, true],
+    [9001, false],
+  ]);
+});
+
+/** A feature folder with one additive and one other migration, besides the migrator's own 0003. */
+function additiveDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "payspec-additive-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, "9000_add_note.sql"), `${ADDITIVE_MARKER}\nALTER TABLE payments ADD COLUMN note text;\n`);
+  writeFileSync(join(dir, "9001_drop_note.sql"), "ALTER TABLE payments DROP COLUMN note;\n");
+  return dir;
+}
 
 it("rolls a failing migration back entirely and names it", async () => {
   const broken = [{ version: 1, name: "broken", sql: "CREATE TABLE half_done (x int); SELECT no_such_function();" }];

@@ -90,9 +90,7 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
 function oneOf<const T extends string>(name: string, raw: string | undefined, words: readonly T[]): T | undefined {
   if (raw === undefined || raw === "") return undefined;
   if ((words as readonly string[]).includes(raw)) return raw as T;
-  throw new StartupProblem(
-    `${name} must be ${words.join(" or ")}, got "${raw}": fix it or unset it for the default.`,
-  );
+  throw new StartupProblem(`${name} must be ${words.join(" or ")}, got "${raw}": fix it or unset it for the default.`);
 }
 
 function poolSize(raw: string): number {

@@ -14,6 +14,13 @@ export interface MigrationContext {
 export interface Migration {
   readonly version: number;
   readonly name: string;
+  /**
+   * Instances of the releases before it keep working on the database it migrates (it adds tables,
+   * nullable or defaulted columns, indexes; it drops, renames and tightens nothing): a rolling upgrade
+   * may run them side by side. A SQL file says so on its first line (ADDITIVE_MARKER); every part of
+   * a version must.
+   */
+  readonly olderMayServe?: boolean;
   /** A SQL file's statements, or code for what SQL cannot do (a keyed hash needs the sandbox secret). */
   readonly sql?: string;
   readonly run?: (client: pg.ClientBase, context: MigrationContext) => Promise<void>;
@@ -48,6 +55,9 @@ const hashApiKeys: Migration = {
     }
   },
 };
+
+/** The first line of a migration that older instances may serve beside (see Migration.olderMayServe). */
+export const ADDITIVE_MARKER = "-- payspec: additive, older instances keep working";
 
 /** Where each feature keeps its migrations: `src/<feature>/migrations/`, or in a build `dist/migrations/<feature>/`. */
 export function featureMigrationDirs(): { readonly feature: string; readonly dir: string }[] {
@@ -85,6 +95,7 @@ export function migrations(dirs = featureMigrationDirs()): Migration[] {
     version,
     name: [...new Set(of.map((part) => part.name))].join(" + "),
     sql: of.map((part) => `-- ${part.feature}\n${part.sql}`).join("\n"),
+    olderMayServe: of.every((part) => part.sql.startsWith(ADDITIVE_MARKER)),
   }));
   return [...fromFiles, hashApiKeys].sort((a, b) => a.version - b.version);
 }
@@ -117,13 +128,20 @@ export async function migrate(
         name text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
-      const { rows } = await client.query<{ version: number }>("SELECT version FROM payspec_migrations");
+      // Which migrations an older release may serve beside: recorded with each, read by every release
+      // from this one on (releases before it refuse any newer schema).
+      await client.query(
+        "ALTER TABLE payspec_migrations ADD COLUMN IF NOT EXISTS older_may_serve boolean NOT NULL DEFAULT false",
+      );
+      const { rows } = await client.query<{ version: number; older_may_serve: boolean }>(
+        "SELECT version, older_may_serve FROM payspec_migrations",
+      );
       const applied = new Set(rows.map((r) => r.version));
       const newest = Math.max(0, ...available.map((m) => m.version));
-      const unknown = [...applied].filter((v) => v > newest);
-      if (unknown.length > 0) {
+      const unreadable = rows.filter((r) => r.version > newest && !r.older_may_serve).map((r) => r.version);
+      if (unreadable.length > 0) {
         throw new Error(
-          `This database has schema version ${Math.max(...unknown)}, newer than this sandbox knows (${newest}): upgrade @payspec/sandbox, or point PAYSPEC_DATABASE_URL at another database.`,
+          `This database has schema version ${Math.max(...unreadable)}, newer than this sandbox knows (${newest}) and not one it can serve: upgrade @payspec/sandbox, or point PAYSPEC_DATABASE_URL at another database.`,
         );
       }
       const ran: number[] = [];
@@ -133,9 +151,10 @@ export async function migrate(
         try {
           if (migration.sql) await client.query(migration.sql);
           await migration.run?.(client, context);
-          await client.query("INSERT INTO payspec_migrations (version, name) VALUES ($1, $2)", [
+          await client.query("INSERT INTO payspec_migrations (version, name, older_may_serve) VALUES ($1, $2, $3)", [
             migration.version,
             migration.name,
+            migration.olderMayServe === true,
           ]);
           await client.query("COMMIT");
         } catch (error) {
@@ -155,19 +174,26 @@ export async function migrate(
 }
 
 /**
- * Why this database is not at the schema `available` ends with (another instance rolled it back, or
- * it is not yet migrated), or undefined when it is: `/readyz` asks on every probe.
+ * Why this instance cannot serve the database's schema (not yet migrated to what it needs, or migrated
+ * by a newer release it cannot serve beside), or undefined when it can: `/readyz` asks on every probe.
  */
-export async function schemaProblem(
-  pool: pg.Pool,
-  available: readonly Migration[] = migrations(),
-): Promise<string | undefined> {
-  const newest = Math.max(0, ...available.map((m) => m.version));
-  const { rows } = await pool.query<{ version: number | null }>(
-    "SELECT max(version) AS version FROM payspec_migrations",
+export async function schemaProblem(pool: pg.Pool, newest: number): Promise<string | undefined> {
+  const { rows } = await pool.query<{ version: number | null; newer_unreadable: number | null }>(
+    `SELECT max(version) AS version,
+            max(version) FILTER (WHERE version > $1 AND NOT older_may_serve) AS newer_unreadable
+       FROM payspec_migrations`,
+    [newest],
   );
   const version = rows[0]?.version ?? 0;
-  return version === newest
+  if (version < newest)
+    return `the database's schema is version ${version}, this sandbox needs ${newest}: restart an instance to migrate it`;
+  const unreadable = rows[0]?.newer_unreadable;
+  return unreadable === null || unreadable === undefined
     ? undefined
-    : `the database's schema is version ${version}, this sandbox needs ${newest}: restart an instance to migrate it`;
+    : `the database was migrated to version ${unreadable} by a newer release, which this one cannot serve beside: upgrade this instance`;
+}
+
+/** The newest schema version this sandbox knows. */
+export function newestVersion(available: readonly Migration[] = migrations()): number {
+  return Math.max(0, ...available.map((m) => m.version));
 }

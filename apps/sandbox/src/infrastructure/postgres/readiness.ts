@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { schemaProblem } from "./migrate.js";
+import { newestVersion, schemaProblem } from "./migrate.js";
 
 /** A readiness probe answers in time or says so: Kubernetes' own default probe timeout is 1 s. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -9,7 +9,11 @@ const PROBE_TIMEOUT_MS = 2_000;
  * schema of another version), or undefined when it can. The reason names no address or credential:
  * `/readyz` answers anyone who can reach the port.
  */
+/** Read from the migration files once, not at every probe. */
+let newest: number | undefined;
+
 export async function databaseProblem(pool: pg.Pool): Promise<string | undefined> {
+  newest ??= newestVersion();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(
@@ -19,7 +23,7 @@ export async function databaseProblem(pool: pg.Pool): Promise<string | undefined
   });
   try {
     return await Promise.race([
-      schemaProblem(pool).catch(
+      schemaProblem(pool, newest).catch(
         () => "the database does not answer: check that PostgreSQL runs and accepts connections",
       ),
       late,

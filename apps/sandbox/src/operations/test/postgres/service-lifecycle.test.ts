@@ -68,7 +68,12 @@ it("adds the process's metrics; is not ready while its database refuses connecti
     await db.query("INSERT INTO payspec_migrations (version, name) VALUES (9999, 'from_a_newer_sandbox')");
     const newer = await readiness(sandbox.url);
     expect(newer.status).toBe(503);
-    expect(newer.body.problems).toEqual([expect.stringContaining("schema is version 9999")]);
+    expect(newer.body.problems).toEqual([
+      expect.stringContaining("migrated to version 9999 by a newer release, which this one cannot serve beside"),
+    ]);
+    // A newer release's additive migration: this instance serves on beside it.
+    await db.query("UPDATE payspec_migrations SET older_may_serve = true WHERE version = 9999");
+    expect((await readiness(sandbox.url)).status).toBe(200);
     await db.query("DELETE FROM payspec_migrations WHERE version = 9999");
     expect((await readiness(sandbox.url)).status).toBe(200);
   } finally {
