@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 2.0.0, sha256 29e9faca8858dddf8b6791bfa624983446475d63d784012d9cdc10d90d10ce5a)
+// source: specs/card-gateway.openapi.yaml (info.version 3.0.0, sha256 f885c07b5aceb6bd0422dfc20a3565e1ea1e56a6a4fe9f1dd71ea997be1eb021)
 // regenerate with `pnpm generate`.
 
 /** The daily transactions report's columns, in the file's order: Turkish header and row field. */
