@@ -2,6 +2,8 @@
 // wall time and the ten slowest test files (read from vitest's own lines as turbo prints them).
 // Stops after the first phase that fails (its commands all finish), with its exit code.
 import { execFileSync, spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The four longest suites: each waits on servers, browsers, containers and npm more than on a core. */
 const LONG_SUITES = ["@payspec/sandbox", "@payspec/contract-verifier", "@payspec/consumer-test", "@payspec/deploy"];
@@ -167,15 +169,17 @@ if (left.length > 0) {
   if (failed === 0) failed = 1;
 } else console.log("No process a test started outlived the run.");
 
+/** podman as the container tests run it here (deploy/test/support/podman.ts writes that file). */
+const CONTAINERS = { ...process.env, CONTAINERS_CONF: join(tmpdir(), "payspec-containers.conf") };
+
 /**
  * What the container tests make under `payspec-test-*` names (containers, compose projects' networks
  * and volumes): one left now was not removed by its test. Removed here, and the run fails.
  */
 function leftoverContainers() {
-  const env = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? "/tmp/payspec-containers.conf" };
   const list = (args) => {
     try {
-      return execFileSync("podman", args, { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] })
+      return execFileSync("podman", args, { encoding: "utf8", env: CONTAINERS, stdio: ["ignore", "pipe", "ignore"] })
         .split("\n")
         .filter((name) => name.startsWith("payspec-test-"));
     } catch {

@@ -313,7 +313,11 @@ export class VerifyContext {
   async probeAfterLastRequest(): Promise<ServerDown | undefined> {
     if (this.#down) return undefined;
     for (const api of Object.keys(this.apis) as ApiName[]) {
-      const why = await unanswered(this.api(api).baseUrl, Math.min(this.options.timeoutMs, 5_000), this.options.headers);
+      const why = await unanswered(
+        this.api(api).baseUrl,
+        Math.min(this.options.timeoutMs, 5_000),
+        this.options.headers,
+      );
       if (why !== undefined) {
         this.#down = new ServerDown(why, [...this.#recent]);
         return this.#down;
