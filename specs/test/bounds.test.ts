@@ -314,7 +314,7 @@ describe("card-gateway bounds from the seed", () => {
       ["no message", { code: 6001 }, false],
     ]);
     const responses = (cardGatewaySpec as Node).paths["/api/v1/payments/reference/{referenceId}"].get.responses;
-    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
+    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "403", "404", "500", "503"]);
   });
 
   it("serves the daily report as xlsx with the twelve Turkish columns in order", () => {

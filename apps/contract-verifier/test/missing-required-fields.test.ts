@@ -18,19 +18,33 @@ import { progressLine, summary } from "../src/reporters/console-reporter.js";
 const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
 
 interface Answering {
-  readonly method: string;
-  readonly template: string;
+  /** The operations whose answers lose the property: one (`GET /v1/payments/{id}`), or every one. */
+  readonly operations: string;
   readonly property: string;
+  readonly when: (request: { method: string; url: string }) => boolean;
 }
 
-/** Every property some response of an operation requires, at any depth: one case per operation and property. */
-function requiredInResponses(spec: object): Answering[] {
+/**
+ * Every property some response of an operation requires, at any depth. The payments API, one case per
+ * operation and property: a check reads one answer's field once another answer's setup went through
+ * (the crash this covers: a GET by id without `status`, after a batch that had it). The gateway's card
+ * payment and lookup answer the same payment, so one case per property, left out of every answer.
+ */
+function requiredInResponses(spec: object, perOperation: boolean): Answering[] {
   const cases: Answering[] = [];
   const paths = (spec as { paths: Record<string, Record<string, { responses?: object }>> }).paths;
   for (const [template, operations] of Object.entries(paths))
     for (const [method, operation] of Object.entries(operations))
-      for (const property of requiredIn(spec, operation.responses))
-        cases.push({ method: method.toUpperCase(), template, property });
+      for (const property of requiredIn(spec, operation.responses)) {
+        if (perOperation)
+          cases.push({
+            operations: `${method.toUpperCase()} ${template}`,
+            property,
+            when: asksFor(method.toUpperCase(), template),
+          });
+        else if (!cases.some((c) => c.property === property))
+          cases.push({ operations: "every answer", property, when: () => true });
+      }
   return cases;
 }
 
@@ -72,24 +86,24 @@ function without(name: string, value: unknown, removed: { count: number }): unkn
 }
 
 const APIS = [
-  { api: "payments", spec: paymentsAccountsSpec },
-  { api: "gateway", spec: cardGatewaySpec },
+  { api: "payments", spec: paymentsAccountsSpec, perOperation: true },
+  { api: "gateway", spec: cardGatewaySpec, perOperation: false },
 ] as const;
 
 // A JS error's words in a report are the verifier stumbling, not a finding about the provider.
 const STUMBLE = /Cannot read properties|is not a function|is not iterable|undefined \(reading|of undefined/;
 
-describe.each(APIS)("a $api provider that leaves out a required property", ({ api, spec }) => {
-  const cases = requiredInResponses(spec);
-  it("covers every operation's required properties", () => {
-    expect(new Set(cases.map((c) => c.template)).size).toBe(Object.keys(spec.paths).length);
+describe.each(APIS)("a $api provider that leaves out a required property", ({ api, spec, perOperation }) => {
+  const cases = requiredInResponses(spec, perOperation);
+  it("covers every property some answer requires", () => {
+    expect(new Set(cases.map((c) => c.property)).size).toBeGreaterThan(perOperation ? 20 : 35);
   });
   it.each(cases)(
-    "$method $template without $property: the run ends with a finding naming it, and every report is written",
-    async ({ method, template, property: name }) => {
+    "$operations without $property: the run ends with a finding naming it, and every report is written",
+    async ({ when, property: name }) => {
       const removed = { count: 0 };
       suite.proxy.inject({
-        when: asksFor(method, template),
+        when,
         fault: { kind: "rewrite", rewrite: (body) => without(name, body, removed) },
       });
       let report: Awaited<ReturnType<typeof runVerification>>;

@@ -56,9 +56,14 @@ const rowOf = (sheet: ExcelJS.Worksheet, reference: string | undefined) => {
   return undefined;
 };
 
+// The checks that pay, and the report's; the negative and credential checks make no payment and are
+// left out to keep a run per row short.
 const verify = () =>
   runVerification(
-    parseOptions(["--target", suite.proxy.url, "--api", "gateway", "--profile", "behaviour", "--seed", "7"]),
+    parseOptions([
+      ...["--target", suite.proxy.url, "--api", "gateway", "--profile", "behaviour", "--seed", "7"],
+      ...["--exclude-checks", "negative,auth,generated"],
+    ]),
   );
 
 const reportFindings = (report: VerificationReport) =>

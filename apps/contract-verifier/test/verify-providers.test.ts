@@ -209,7 +209,7 @@ describe("the CLI", () => {
     const below = await run(process.execPath, [...args, "--min-coverage", "99", "--coverage"]).catch((e) => e);
     expect(below.code).toBe(1);
     expect(below.stdout).toMatch(/coverage \d+\.\d% is below --min-coverage 99%/);
-    expect(below.stdout).toMatch(/GET \/v1\/payments\/\{id\}\s+200 400 401 404 \(not seen: 500\)/);
+    expect(below.stdout).toMatch(/GET \/v1\/payments\/\{id\}\s+200 400 401 404 \(not seen: 500 503\)/);
     const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
     const create = report.coverage.operations.find((o: { operation: string }) => o.operation === "POST /v1/payments");
     expect(create.seen).toEqual(["201", "400", "401"]);

@@ -26,19 +26,22 @@ describe("spec versions follow their packages", () => {
   it("rewrites only the info.version line after a version bump", async () => {
     const scratch = mkdtempSync(join(tmpdir(), "payspec-release-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    // The next major of today's spec version: a bump the specs have not had yet.
+    const today = infoVersion(readFileSync(join(root, specVersionSources[0].spec), "utf8"));
+    const next = `${Number(today.split(".")[0]) + 1}.0.0`;
     for (const { spec, packageDir } of specVersionSources) {
       mkdirSync(join(scratch, packageDir), { recursive: true });
       mkdirSync(join(scratch, "specs"), { recursive: true });
       cpSync(join(root, spec), join(scratch, spec));
-      writeFileSync(join(scratch, packageDir, "package.json"), JSON.stringify({ version: "3.0.0" }));
+      writeFileSync(join(scratch, packageDir, "package.json"), JSON.stringify({ version: next }));
     }
     const before = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
     const synced = await syncSpecVersions(scratch);
-    expect(synced.map((s) => s.to)).toEqual(["3.0.0", "3.0.0"]);
+    expect(synced.map((s) => s.to)).toEqual([next, next]);
     const after = readFileSync(join(scratch, specVersionSources[0].spec), "utf8");
-    expect(infoVersion(after)).toBe("3.0.0");
-    expect(after).toBe(withInfoVersion(before, "3.0.0"));
-    expect(after.split("\n").filter((line, i) => line !== before.split("\n")[i])).toEqual(["  version: 3.0.0"]);
+    expect(infoVersion(after)).toBe(next);
+    expect(after).toBe(withInfoVersion(before, next));
+    expect(after.split("\n").filter((line, i) => line !== before.split("\n")[i])).toEqual([`  version: ${next}`]);
     expect(await syncSpecVersions(scratch)).toEqual([]);
   });
 });

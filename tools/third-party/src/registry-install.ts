@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,23 +16,39 @@ export async function installFromRegistry(folder: string, packages: readonly str
   const dir = join(CACHE_DIR, folder);
   const marker = join(dir, "payspec-installed.json");
   const wanted = JSON.stringify([...packages].sort());
-  if (existsSync(marker) && (await readFile(marker, "utf8")) === wanted) return dir;
-  await mkdir(dir, { recursive: true });
-  // A package.json of its own keeps npm from walking up into another project.
-  await writeFile(join(dir, "package.json"), `${JSON.stringify({ private: true, name: `payspec-${folder}` })}\n`);
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      "npm",
-      ["install", "--no-audit", "--no-fund", "--no-save", "--ignore-scripts", "--loglevel=error", ...packages],
-      { cwd: dir, env: plainEnv(), timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, _stdout, stderr) =>
-        error
-          ? reject(new Error(`npm could not install ${packages.join(", ")} from the registry: ${stderr.trim()}`))
-          : resolve(),
-    );
-  });
-  await writeFile(marker, wanted);
-  return dir;
+  const installed = async () => existsSync(marker) && (await readFile(marker, "utf8")) === wanted;
+  if (await installed()) return dir;
+  // Installed beside it, then moved into place at once: several test suites ask for the same folder at
+  // the same time, and one ran Node 24 while another's npm was still writing it (ETXTBSY).
+  await mkdir(CACHE_DIR, { recursive: true });
+  const staging = await mkdtemp(join(CACHE_DIR, `${folder}.installing-`));
+  try {
+    // A package.json of its own keeps npm from walking up into another project.
+    await writeFile(join(staging, "package.json"), `${JSON.stringify({ private: true, name: `payspec-${folder}` })}\n`);
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--no-save", "--ignore-scripts", "--loglevel=error", ...packages],
+        { cwd: staging, env: plainEnv(), timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+        (error, _stdout, stderr) =>
+          error
+            ? reject(new Error(`npm could not install ${packages.join(", ")} from the registry: ${stderr.trim()}`))
+            : resolve(),
+      );
+    });
+    await writeFile(join(staging, "payspec-installed.json"), wanted);
+    if (await installed()) return dir; // another suite finished first: its copy serves
+    await rm(dir, { recursive: true, force: true });
+    try {
+      await rename(staging, dir);
+    } catch (error) {
+      // Another suite moved its copy in between the two lines above.
+      if (!(await installed())) throw error;
+    }
+    return dir;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -67,7 +67,7 @@ describe("payspec-verify pact on a pact nobody here wrote (plain pact-js and fet
       "an interaction the spec allows | request body /amount must be >= 1 (minimum)",
     ]);
     expect(problems(results.get("a request for a payment that is gone"))).toEqual([
-      "an interaction the spec allows | getPayment (GET /v1/payments/{id}): status 410 is not declared (declared: 200, 400, 401, 404, 500)",
+      "an interaction the spec allows | getPayment (GET /v1/payments/{id}): status 410 is not declared (declared: 200, 400, 401, 404, 500, 503)",
     ]);
     expect(problems(results.get("a request for a payment with its risk score"))).toEqual([
       "an interaction the spec allows | response body field $.risk_score is not in the spec",
