@@ -5,10 +5,14 @@
  * payment's own Approve button. A dashboard submit waits while the workflow is on (the payments
  * feature's new-payment page reads the setting; `awaitsApproval` says which payments wait).
  */
+import { clockDeclaration } from "../clock/index.js";
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
+import { paymentsDeclaration } from "../payments/index.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
 import { approvalsPage } from "./approvals-pages.js";
+import type { ApprovalStores } from "./open-approval-stores.js";
 import { approveOnPaymentPage } from "./payment-approval-pages.js";
 
 export { approvalsWaiting } from "./approvals-pages.js";
@@ -38,3 +42,17 @@ export function approvalWorkflowFeature(deps: ApprovalDeps): SandboxFeature {
     },
   };
 }
+
+export const approvalWorkflowDeclaration: FeatureDeclaration<undefined, ApprovalStores> = {
+  name: "approval-workflow",
+  needs: [paymentsDeclaration, clockDeclaration],
+  build: ({ stores, use }) => ({
+    provides: undefined,
+    feature: approvalWorkflowFeature({
+      payments: use(paymentsDeclaration).payments,
+      approvalWorkflow: stores.approvalWorkflow,
+      fourEyes: stores.fourEyes,
+      clocks: use(clockDeclaration),
+    }),
+  }),
+};

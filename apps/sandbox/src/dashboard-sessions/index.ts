@@ -4,10 +4,13 @@
  * form's CSRF token, and the sign-in and sign-out pages. The dashboard shell asks it who is signed in.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { apiKeysDeclaration, UNKNOWN_KEY } from "../api-keys/index.js";
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { DashboardSessions } from "./dashboard-sessions.js";
+import type { SessionStores } from "./open-session-stores.js";
 import type { SessionStore } from "./session-store.js";
 import { type SignInDeps, signInPage, signInPages } from "./sign-in-pages.js";
 
@@ -41,3 +44,25 @@ export function dashboardSessionsFeature({ store, secret, timeouts, ...signIn }:
 }
 export { openSessionStores, type SessionStores } from "./open-session-stores.js";
 export type { SessionStore } from "./session-store.js";
+
+/** Sign-in with a workspace's key (configured or made in the sandbox) or the gateway's credentials. */
+export const dashboardSessionsDeclaration: FeatureDeclaration<SessionsFeature, SessionStores> = {
+  name: "dashboard-sessions",
+  needs: [apiKeysDeclaration],
+  build: ({ config, stores, secret, use }) => {
+    const { apiKeys, signerOf } = use(apiKeysDeclaration);
+    const feature = dashboardSessionsFeature({
+      store: stores.sessions,
+      secret,
+      timeouts: { idleSeconds: config.dashboardIdleSeconds, maxSeconds: config.dashboardMaxSeconds },
+      authenticate: async (key) => {
+        const signedIn = await apiKeys.authenticate(key);
+        return signedIn.ok
+          ? { ok: true, tag: workspaceTag(signedIn.workspace), signer: signerOf(key) }
+          : { ok: false, message: signedIn.message, unknown: signedIn.message === UNKNOWN_KEY };
+      },
+      gatewayCredentials: { key: config.gatewayKey, secret: config.gatewaySecret },
+    });
+    return { provides: feature, feature };
+  },
+};

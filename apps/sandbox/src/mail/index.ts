@@ -3,19 +3,21 @@
  * PAYSPEC_SMTP_URL is set, with retries), the outbox store, the workspace's report recipients, and
  * their control routes and dashboard pages (Outbox, Settings → Reports).
  */
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
-import type { Mailer } from "./mailer.js";
+import { Mailer } from "./mailer.js";
+import type { MailStores } from "./open-mail-stores.js";
 import { registerOutboxControls } from "./outbox-controls.js";
 import { outboxPages } from "./outbox-pages.js";
 import { WorkspaceMail } from "./workspace-mail.js";
 
 export { letterLinks } from "./compose.js";
-export { Mailer } from "./mailer.js";
 export { type MailStores, openMailStores } from "./open-mail-stores.js";
 export type { MailAttachment, MailDelivery, OutboxMessage, OutboxStore } from "./outbox-store.js";
 export { parseRecipients } from "./recipients.js";
+export { Mailer };
 
 export function mailFeature(deps: {
   readonly mailer: Mailer;
@@ -42,3 +44,18 @@ export function mailFeature(deps: {
     backgroundLoops: () => mailer.loopStatus(),
   };
 }
+
+/** The Mailer every feature that writes e-mail sends through (the outbox, and SMTP when configured). */
+export const mailDeclaration: FeatureDeclaration<Mailer, MailStores> = {
+  name: "mail",
+  needs: [],
+  build: ({ config, stores }) => {
+    const mailer = new Mailer(stores.outbox, {
+      language: stores.mailLanguage,
+      from: config.mailFrom,
+      retryMs: config.smtpRetryMs,
+      ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+    });
+    return { provides: mailer, feature: mailFeature({ mailer, reportRecipients: stores.reportRecipients }) };
+  },
+};

@@ -4,13 +4,20 @@
  * the settlement cut-off), workspaces and their seed, the payments store (memory and PostgreSQL), the
  * forced-status control route and the overview, payment and new-payment pages.
  */
+import { apiKeysDeclaration } from "../api-keys/index.js";
 import type { SandboxClocks } from "../clock/index.js";
-import { workspaceScope } from "../clock/index.js";
+import { clockDeclaration, workspaceScope } from "../clock/index.js";
+import { faultsDeclaration } from "../faults/index.js";
+import { VERIFY_API_KEY } from "../infrastructure/config/config.js";
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { DueWork } from "./due-work.js";
+import { type ElapsedTime, elapsedTime } from "./elapsed-time.js";
 import { newPaymentPage } from "./new-payment-pages.js";
+import type { PaymentsStores } from "./open-payments-stores.js";
 import { registerPaymentControls } from "./payment-controls.js";
+import { registerPaymentsApi } from "./payments-api.js";
 import { paymentsPages } from "./payments-pages.js";
 import type { PaymentsStore } from "./payments-store.js";
 import { addSamplePayments } from "./sample-payments.js";
@@ -93,3 +100,59 @@ export {
 export type { PaymentRow } from "./postgres-payment-rows.js";
 export { seedWorkspace, workspaceTag } from "./seed.js";
 export { paymentToApi } from "./serialize.js";
+
+export interface PaymentsLedger {
+  readonly payments: PaymentsStore;
+  /** Statuses brought up to a workspace's clock (completion, the settlement cut-off) before a read. */
+  readonly catchUp: ElapsedTime;
+}
+
+/**
+ * The ledger: every configured workspace seeded (a shared store keeps the ones it has) before the
+ * sandbox answers, its due work in the background.
+ */
+export const paymentsDeclaration: FeatureDeclaration<
+  PaymentsLedger,
+  PaymentsStores & {
+    readonly approvalWorkflow: WorkspaceSetting<boolean>;
+    readonly autoSettlement: WorkspaceSetting<boolean>;
+  }
+> = {
+  name: "payments",
+  needs: [clockDeclaration],
+  build: async ({ config, stores, use }) => {
+    const completeAfterMs = config.completeAfterSeconds * 1000;
+    const feature = paymentsFeature({
+      payments: stores.payments,
+      clocks: use(clockDeclaration),
+      approvalWorkflow: stores.approvalWorkflow,
+      autoSettlement: stores.autoSettlement,
+      workspaceKeys: config.apiKeys,
+      samplesFor: (key) => config.samplePayments && key !== VERIFY_API_KEY,
+      completeAfterMs,
+    });
+    await feature.ensureWorkspaces();
+    return { provides: { payments: stores.payments, catchUp: elapsedTime(stores.payments, completeAfterMs) }, feature };
+  },
+};
+
+/** The payments API (`/v1`): authenticated by the workspaces' keys, struck by their declared faults. */
+export const paymentsApiDeclaration: FeatureDeclaration<undefined, PaymentsStores> = {
+  name: "payments-api",
+  needs: [paymentsDeclaration, clockDeclaration, apiKeysDeclaration, faultsDeclaration],
+  build: ({ config, stores, secret, use }) => ({
+    provides: undefined,
+    feature: {
+      name: "payments-api",
+      apiRoutes: (app) =>
+        registerPaymentsApi(app, {
+          config,
+          store: stores.payments,
+          clocks: use(clockDeclaration),
+          secret,
+          apiKeys: use(apiKeysDeclaration).apiKeys,
+          faults: use(faultsDeclaration),
+        }),
+    },
+  }),
+};

@@ -3,7 +3,11 @@
  * and currency (matched ones become `reconciled`), each run kept with its lines and a CSV report;
  * the statement reader, the runs' store, control routes and the Reconciliation pages.
  */
+import { clockDeclaration } from "../clock/index.js";
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
+import { paymentsDeclaration } from "../payments/index.js";
+import type { ReconciliationStores } from "./open-reconciliation-stores.js";
 import { registerReconciliationControls } from "./reconciliation-controls.js";
 import { reconciliationPages } from "./reconciliation-pages.js";
 import { type ReconciliationDeps, Reconciliations } from "./reconciliations.js";
@@ -28,3 +32,17 @@ export function reconciliationFeature(deps: ReconciliationDeps): SandboxFeature 
     },
   };
 }
+
+export const reconciliationDeclaration: FeatureDeclaration<undefined, ReconciliationStores> = {
+  name: "reconciliation",
+  needs: [paymentsDeclaration, clockDeclaration],
+  build: ({ stores, use }) => ({
+    provides: undefined,
+    feature: reconciliationFeature({
+      reconciliation: stores.reconciliation,
+      statementMappings: stores.statementMappings,
+      clocks: use(clockDeclaration),
+      elapsedTime: use(paymentsDeclaration).catchUp,
+    }),
+  }),
+};

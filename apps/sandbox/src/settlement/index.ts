@@ -3,12 +3,21 @@
  * The cut-off itself (completed → settled at the first Istanbul midnight after completion) is a
  * status change of the payments ledger, which reads this switch.
  */
+import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
 import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 
+import type { SettlementStores } from "./open-settlement-stores.js";
+
 export { openSettlementStores, type SettlementStores } from "./open-settlement-stores.js";
+
+export const settlementDeclaration: FeatureDeclaration<undefined, SettlementStores> = {
+  name: "settlement",
+  needs: [],
+  build: ({ stores }) => ({ provides: undefined, feature: settlementFeature(stores.autoSettlement) }),
+};
 
 export function settlementFeature(autoSettlement: WorkspaceSetting<boolean>): SandboxFeature {
   return {

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { eventually } from "../../../../test/support/eventually.js";
 import { sandboxCall } from "../../../../test/support/sandbox-call.js";
 import { type SandboxProcess, startSandboxProcess } from "../../../../test/support/sandbox-process.js";
 import { freshDatabase, TEST_SECRET } from "../../../../test/support/test-stores.js";
@@ -61,7 +62,10 @@ it("adds the process's metrics; is not ready while its database refuses connecti
   } finally {
     await admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
   }
-  expect((await readiness(sandbox.url)).status).toBe(200);
+  // Ready again on its own, within 5 s of the database's return (a probe still waiting may answer first).
+  await eventually(async () => ((await readiness(sandbox.url)).status === 200 ? true : undefined), "ready again", {
+    withinMs: 5_000,
+  });
 
   const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
