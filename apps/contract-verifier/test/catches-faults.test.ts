@@ -4,6 +4,7 @@ import { redactCardData } from "@payspec/server-kit";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CannotRun, parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import { reportEdited } from "./support/edited-report.js";
 
 const suite = proxiedDuringSuite(() => startSandbox(), { beforeAll, afterAll, beforeEach });
 
@@ -25,19 +26,6 @@ function failedChecks(report: VerificationReport): Record<string, string[]> {
 }
 
 const path = (url: string) => url.split("?")[0] ?? url;
-
-/** The daily report's .xlsx with its sheet changed by `edit` on the way to the verifier. */
-function reportEdited(edit: (sheet: ExcelJS.Worksheet) => void): FaultRule["fault"] {
-  return {
-    kind: "replaceBytes",
-    replace: async (bytes) => {
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(bytes as never);
-      edit(workbook.worksheets[0] as ExcelJS.Worksheet);
-      return Buffer.from(await workbook.xlsx.writeBuffer());
-    },
-  };
-}
 
 interface KnownFault {
   readonly fault: string;

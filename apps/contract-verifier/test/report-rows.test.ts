@@ -1,8 +1,9 @@
 import { type FaultRule, proxiedDuringSuite } from "@payspec/fault-proxy";
 import { startSandbox } from "@payspec/sandbox";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseOptions, runVerification, type VerificationReport } from "../src/index.js";
+import { reportEdited } from "./support/edited-report.js";
 
 /**
  * The day's report must hold every successful card payment the run made that day, each with its
@@ -35,20 +36,10 @@ function successesSeen(): { rule: FaultRule; references: string[] } {
 }
 
 /** Every report on its way to the verifier, with its rows changed by `edit`. */
-function reportsEdited(edit: (sheet: ExcelJS.Worksheet) => void): FaultRule {
-  return {
-    when: (r) => r.url.startsWith(REPORT),
-    fault: {
-      kind: "replaceBytes",
-      replace: async (bytes) => {
-        const workbook = new ExcelJS.Workbook();
-        await workbook.xlsx.load(bytes as never);
-        edit(workbook.worksheets[0] as ExcelJS.Worksheet);
-        return Buffer.from(await workbook.xlsx.writeBuffer());
-      },
-    },
-  };
-}
+const reportsEdited = (edit: (sheet: ExcelJS.Worksheet) => void): FaultRule => ({
+  when: (r) => r.url.startsWith(REPORT),
+  fault: reportEdited(edit),
+});
 
 const rowOf = (sheet: ExcelJS.Worksheet, reference: string | undefined) => {
   for (let r = 2; r <= sheet.rowCount; r++)
