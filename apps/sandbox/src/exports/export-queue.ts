@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
-import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { BackgroundWork } from "../infrastructure/background/background-work.js";
 import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
@@ -52,12 +52,12 @@ class Stopping extends Error {}
  * is leased to one at a time, and one whose instance died (its lease not renewed) is started again
  * by another, so each job ends in exactly one file and one e-mail.
  */
-export class ExportQueue {
+export class ExportQueue extends BackgroundWork {
   readonly #deps: ExportQueueDeps;
   readonly #instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  readonly #loop = new PollingLoop("exports", () => this.#runQueued(), POLL_MS);
 
   constructor(deps: ExportQueueDeps) {
+    super("exports", POLL_MS);
     this.#deps = deps;
   }
 
@@ -114,25 +114,8 @@ export class ExportQueue {
     return signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, job.workspaceTag, job.id, job.expiresAt);
   }
 
-  /** Its background loop, for `/readyz` and `/metrics`. */
-  loopStatus(): LoopStatus {
-    return this.#loop.status();
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  wake(): void {
-    this.#loop.wake();
-  }
-
-  async stop(): Promise<void> {
-    await this.#loop.stop();
-  }
-
-  async #runQueued(): Promise<void> {
-    while (!this.#loop.stopped) {
+  protected async runOnce(): Promise<void> {
+    while (!this.loop.stopped) {
       const now = Date.now();
       const job = await this.#deps.jobs.claim(this.#instance, now, now + this.#deps.leaseMs);
       if (!job) return;
@@ -200,7 +183,7 @@ export class ExportQueue {
     const { jobs } = this.#deps;
     const instance = this.#instance;
     const leaseMs = this.#deps.leaseMs;
-    const loop = this.#loop;
+    const loop = this.loop;
     let rows = 0;
     const counted = (async function* () {
       for await (const payment of source) {

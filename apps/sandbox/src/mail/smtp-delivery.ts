@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { BackgroundWork } from "../infrastructure/background/background-work.js";
 import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 
 /** Attempts before a message is given up as failed: with a 1 s first retry, about a minute of trying. */
@@ -19,13 +19,13 @@ export interface SmtpDeliveryOptions {
  * and recording every outcome on the message, so the Outbox shows what happened and nothing is lost
  * silently. Any instance may send any message; a lease keeps two from sending one at once.
  */
-export class SmtpDelivery {
+export class SmtpDelivery extends BackgroundWork {
   readonly #outbox: OutboxStore;
   readonly #options: SmtpDeliveryOptions;
   readonly #transport: Transporter;
-  readonly #loop = new PollingLoop("mail", () => this.#deliverDue(), POLL_MS);
 
   constructor(outbox: OutboxStore, options: SmtpDeliveryOptions) {
+    super("mail", POLL_MS);
     this.#outbox = outbox;
     this.#options = options;
     // Short timeouts: an unreachable server is a failed attempt to retry, not a hung worker.
@@ -36,30 +36,16 @@ export class SmtpDelivery {
     } as never);
   }
 
-  /** Its background loop, for `/readyz` and `/metrics`. */
-  loopStatus(): LoopStatus {
-    return this.#loop.status();
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  /** Looks for due messages now (a message was just queued). */
-  wake(): void {
-    this.#loop.wake();
-  }
-
-  async stop(): Promise<void> {
-    await this.#loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     this.#transport.close();
   }
 
-  async #deliverDue(): Promise<void> {
+  protected async runOnce(): Promise<void> {
     for (;;) {
       const now = Date.now();
       const due = await this.#outbox.claimDue(now, now + LEASE_MS, 10);
-      if (due.length === 0 || this.#loop.stopped) return;
+      if (due.length === 0 || this.loop.stopped) return;
       for (const message of due) await this.#deliver(message);
     }
   }

@@ -1,5 +1,5 @@
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
-import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { BackgroundWork } from "../infrastructure/background/background-work.js";
 import { applyElapsedTime } from "./elapsed-time.js";
 import type { PaymentsStore } from "./payments-store.js";
 
@@ -19,24 +19,22 @@ interface DueWorkDeps {
  * turns, and each payment moves once). A request does only one chunk itself (REQUEST_CHUNKS), so
  * however many payments fell due at once, no request waits for more than that.
  */
-export class DueWork {
-  readonly #loop: PollingLoop;
+export class DueWork extends BackgroundWork {
   readonly #deps: DueWorkDeps;
 
   constructor(deps: DueWorkDeps) {
+    super("payments-due", DUE_WORK_INTERVAL_MS);
     this.#deps = deps;
-    this.#loop = new PollingLoop(
-      "payments-due",
-      async () => {
-        for (const key of deps.workspaceKeys) {
-          const now = await deps.clocks.now(workspaceScope(key));
-          // A store that holds its payments in this process answers at once when nothing is due.
-          if (deps.payments.nothingElapsed?.(key, now, deps.completeAfterMs) === true) continue;
-          await applyElapsedTime(deps.payments, key, now, deps.completeAfterMs);
-        }
-      },
-      DUE_WORK_INTERVAL_MS,
-    );
+  }
+
+  protected async runOnce(): Promise<void> {
+    const deps = this.#deps;
+    for (const key of deps.workspaceKeys) {
+      const now = await deps.clocks.now(workspaceScope(key));
+      // A store that holds its payments in this process answers at once when nothing is due.
+      if (deps.payments.nothingElapsed?.(key, now, deps.completeAfterMs) === true) continue;
+      await applyElapsedTime(deps.payments, key, now, deps.completeAfterMs);
+    }
   }
 
   /** Payments due and not yet completed, every workspace together, at each one's clock (for `/metrics`). */
@@ -50,18 +48,5 @@ export class DueWork {
       );
     }
     return due;
-  }
-
-  /** Its background loop, for `/readyz` and `/metrics`. */
-  loopStatus(): LoopStatus {
-    return this.#loop.status();
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.#loop.stop();
   }
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { ExportJob } from "../exports/index.js";
 import { EXPORT_PAGE, exportFilename, paymentsFile, signedDownloadUrl } from "../exports/index.js";
-import { type LoopStatus, PollingLoop } from "../infrastructure/background/polling-loop.js";
+import { BackgroundWork } from "../infrastructure/background/background-work.js";
 import { calendarDay, count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
@@ -88,11 +88,11 @@ export interface ReportSchedulesDeps {
  * period just ended, as CSV or PDF, e-mailed to the schedule's recipients (attached when small,
  * linked when large). Every instance looks for due schedules; each due time is delivered once.
  */
-export class ReportSchedules {
+export class ReportSchedules extends BackgroundWork {
   readonly #deps: ReportSchedulesDeps;
-  readonly #loop = new PollingLoop("scheduled-reports", () => this.runDue(), POLL_MS);
 
   constructor(deps: ReportSchedulesDeps) {
+    super("scheduled-reports", POLL_MS);
     this.#deps = deps;
   }
 
@@ -241,17 +241,8 @@ export class ReportSchedules {
     return this.#deps.store.deliveries(workspaceTag(workspace), id, limit);
   }
 
-  /** Its background loop, for `/readyz` and `/metrics`. */
-  loopStatus(): LoopStatus {
-    return this.#loop.status();
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.#loop.stop();
+  protected runOnce(): Promise<void> {
+    return this.runDue();
   }
 
   /** Delivers what is due now in every workspace (the loop does this every half second). */
@@ -259,7 +250,7 @@ export class ReportSchedules {
     for (const workspace of this.#deps.workspaceKeys) {
       const now = await this.#deps.clocks.now(workspaceScope(workspace));
       for (const schedule of await this.#deps.store.due(workspaceTag(workspace), now)) {
-        if (this.#loop.stopped) return;
+        if (this.loop.stopped) return;
         await this.#deliverDue(workspace, schedule, now);
       }
     }

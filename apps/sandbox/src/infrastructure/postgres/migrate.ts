@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
+import { onOwnConnection } from "./transaction.js";
 
 /** pg_advisory_lock's two-int key for migrations: any constant every instance shares ("pays", "pec" in ASCII). */
 const MIGRATION_LOCK = [0x70617973, 0x706563];
@@ -113,14 +114,7 @@ export async function migrate(
   available: readonly Migration[] = migrations(),
   context: MigrationContext = IDENTITY,
 ): Promise<number[]> {
-  const client = await pool.connect();
-  // A connection broken between statements must fail the migration, not end the process (see inTransaction).
-  let broken: Error | undefined;
-  const onBroken = (error: Error) => {
-    broken = error;
-  };
-  client.on("error", onBroken);
-  try {
+  return onOwnConnection(pool, async (client) => {
     await client.query("SELECT pg_advisory_lock($1, $2)", MIGRATION_LOCK);
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS payspec_migrations (
@@ -167,10 +161,7 @@ export async function migrate(
     } finally {
       await client.query("SELECT pg_advisory_unlock($1, $2)", MIGRATION_LOCK);
     }
-  } finally {
-    client.off("error", onBroken);
-    client.release(broken);
-  }
+  });
 }
 
 /**
