@@ -7,6 +7,27 @@ import { parseOptions, USAGE, UsageError } from "./options.js";
 const pactCommand = () => import("./pact/pact-command.js");
 const proxyCommand = () => import("./proxy/proxy-command.js");
 
+/**
+ * SIGINT or SIGTERM (Ctrl-C, a CI job cancelled): the check under way finishes, no other starts, and
+ * what the run created is deleted before it exits with its report. A second signal exits at once.
+ */
+function stopOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (controller.signal.aborted) {
+        process.stderr.write(`payspec verify: ${signal} again: stopping without cleaning up what the run created.\n`);
+        process.exit(130);
+      }
+      process.stderr.write(
+        `payspec verify: ${signal}: finishing the check under way, then deleting what the run created (${signal} again stops at once).\n`,
+      );
+      controller.abort(signal);
+    });
+  }
+  return controller.signal;
+}
+
 /** Exit codes: 0 everything passed, 1 violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
@@ -33,8 +54,10 @@ async function main(argv: readonly string[]): Promise<number> {
         import("./coverage.js"),
       ]);
     const tty = process.stdout.isTTY === true;
-    const report = await runVerification(options, (result, index, total) =>
-      process.stdout.write(progressLine(result, index, total, tty)),
+    const report = await runVerification(
+      options,
+      (result, index, total) => process.stdout.write(progressLine(result, index, total, tty)),
+      stopOnSignals(),
     );
     if (options.junitFile) await writeJunit(report, options.junitFile);
     if (options.jsonFile) await writeJson(report, options.jsonFile);

@@ -11,6 +11,8 @@ import {
 import { basicAuthorization } from "./basic-auth.js";
 import { SetupFailed, SkipCheck } from "./check-outcomes.js";
 import { CoverageRecorder } from "./coverage.js";
+import { CreatedRecords } from "./created-records.js";
+import { deletableCollections } from "./destructive-calls.js";
 import { DiscoveredIds } from "./discovered-ids.js";
 import {
   exchange,
@@ -20,6 +22,7 @@ import {
   type SentRequest,
   unanswered,
 } from "./exchange.js";
+import { operationsOf } from "./operation-requests.js";
 import {
   type ApiName,
   credentialKeysFor,
@@ -87,6 +90,10 @@ export class VerifyContext {
   readonly paidCards = new Map<string, PaidCard>();
   /** Ids the server returned from its list operations, for path parameters (runs of another spec). */
   readonly discovered = new DiscoveredIds();
+  /** What a run of another spec created on the server, to delete at its end (CreatedRecords). */
+  created: CreatedRecords | undefined;
+  /** The collections whose members the spec deletes: adding one to a listed parent is undone at the end. */
+  deletableChildren: ReadonlySet<string> = new Set();
   readonly #pacing: RequestPacing | undefined;
   readonly apis: Partial<Record<ApiName, ApiHandle>> = {};
   #token: Promise<string> | undefined;
@@ -152,6 +159,10 @@ export class VerifyContext {
         checker: createResponseChecker(anySpec, { showValue: shownValue }),
         validator: createSpecValidator(anySpec, { showValue: shownValue }),
       };
+      const operations = operationsOf("openapi", anySpec);
+      this.created = new CreatedRecords(operations);
+      // Only when the run deletes what it adds: --keep-created keeps a child in a listed parent out.
+      if (!options.keepCreated) this.deletableChildren = deletableCollections(operations);
     }
     if (options.paymentsUrl) {
       this.apis.payments = {
@@ -237,6 +248,7 @@ export class VerifyContext {
     // rerun line that names them.
     if (check !== "(discovery)") this.#scanForSensitiveData(reply, check, api);
     this.#notePaidCard(api, request, reply);
+    if (api === "openapi") this.created?.note(request.method, request.path, reply.status, reply, request.json);
     this.#noteClockMove(api, request, reply);
     this.answers.push({ check, status: reply.status });
     if (carries && reply.status !== 429) {

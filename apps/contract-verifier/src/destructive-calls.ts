@@ -18,7 +18,10 @@ const SETTINGS = /\/(settings|config|configuration|preferences|ui-config)\/?$/i;
  * strict for a shared server: DELETE, PUT and PATCH act on what exists; a POST does when its path
  * names an existing thing (`/users/{id}/roles`) or its name says it removes.
  */
-export function destroys(op: { method: string; template: string; operationId: string }): string | undefined {
+export function destroys(
+  op: { method: string; template: string; operationId: string },
+  deletableChildren: ReadonlySet<string> = new Set(),
+): string | undefined {
   const method = op.method.toUpperCase();
   if (SAFE_METHODS.includes(method)) return undefined;
   const named = op.template.includes("{");
@@ -27,7 +30,21 @@ export function destroys(op: { method: string; template: string; operationId: st
   if (DESTROYING_VERB.test(`${op.template} ${op.operationId}`))
     return "says by its name that it removes, resets, overwrites or saves what exists";
   if (SETTINGS.test(op.template)) return "changes the server's settings";
+  // A POST to a collection inside an existing thing (`POST /projects/{id}/features`) only adds a child,
+  // which the spec can delete and the run deletes at its end: it may go into a parent the server listed.
+  if (named && deletableChildren.has(op.template.replace(/\/+$/, ""))) return undefined;
   return named ? "acts on an existing thing that its path names" : undefined;
+}
+
+/** The collections whose members the spec deletes (`/projects/{id}/features` for `DELETE /projects/{id}/features/{name}`). */
+export function deletableCollections(operations: readonly { method: string; template: string }[]): Set<string> {
+  const collections = new Set<string>();
+  for (const op of operations) {
+    if (op.method.toUpperCase() !== "DELETE") continue;
+    const match = /^(.*)\/\{[^}/]+\}\/*$/.exec(op.template);
+    if (match?.[1] && !/\}$/.test(match[1])) collections.add(match[1]);
+  }
+  return collections;
 }
 
 /**
@@ -35,8 +52,11 @@ export function destroys(op: { method: string; template: string; operationId: st
  * path names the thing. One whose path names nothing (`DELETE /cache`, `PUT /settings`,
  * `POST /reset`) acts on what exists whatever the run makes, so it is never called by default.
  */
-export function needsOwnIds(op: { method: string; template: string; operationId: string }): boolean {
-  return destroys(op) !== undefined && op.template.includes("{");
+export function needsOwnIds(
+  op: { method: string; template: string; operationId: string },
+  deletableChildren?: ReadonlySet<string>,
+): boolean {
+  return destroys(op, deletableChildren) !== undefined && op.template.includes("{");
 }
 
 /** Why an operation is never called without --allow-destructive, or undefined when it may be (with its own ids). */

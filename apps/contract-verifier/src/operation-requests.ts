@@ -273,7 +273,7 @@ export function anySpecRequest(
 function serverId(ctx: VerifyContext, op: OperationInfo, name: string, pointer: string, schema: Node | undefined) {
   const spec = ctx.api(op.api).spec as Node;
   const type = (resolveRef(spec, schema ?? {}, [])[0] as Node | undefined)?.type;
-  const own = needsOwnIds(op) && !ctx.options.allowDestructive;
+  const own = needsOwnIds(op, ctx.deletableChildren) && !ctx.options.allowDestructive;
   for (const text of ctx.discovered.candidates(op.template, name)) {
     if (own && !ctx.discovered.made(text)) continue;
     const value = (type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;

@@ -26,6 +26,8 @@ export interface VerifyOptions {
    * singletons such as settings): for a throw-away server. Without it, only what the run made.
    */
   readonly allowDestructive?: boolean;
+  /** Leave what a run of another spec created on the server instead of deleting it at the end. */
+  readonly keepCreated?: boolean;
   /** After the target stops answering mid-run, wait this long (ms) for it to come back before stopping. */
   readonly waitForRestartMs?: number;
   /** Check ids or prefixes (`auth`, `negative.addPet`) to run only, and to leave out. */
@@ -105,6 +107,9 @@ export const USAGE = `payspec verify: check a running provider against the paysp
   --allow-destructive     (--spec) also DELETE, PUT and PATCH what this run did not create (ids the
                           server listed, settings, resets): only on a throw-away server. Without
                           it a run acts only on what it created first, and says what it left alone
+  --keep-created          (--spec) leave what the run created; by default every record it made is
+                          deleted at its end (and when interrupted) through the spec's own DELETE,
+                          and the report lists what could not be
   --wait-for-restart S    when the target stops answering mid-run, wait up to S seconds for it to
                           come back before stopping the run (default: stop at once)
   --read-only             only GET, HEAD and OPTIONS requests, no control API, no clock moves: safe
@@ -182,6 +187,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
         "--allow-destructive",
         "--read-only",
         "--strict-acceptance",
+        "--keep-created",
       ].includes(arg)
     ) {
       switches.add(arg.slice(2));
@@ -362,6 +368,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ...(switches.has("coverage") ? { showCoverage: true } : {}),
     ...(switches.has("allow-writes") ? { allowWrites: true } : {}),
     ...(switches.has("allow-destructive") ? { allowDestructive: true } : {}),
+    ...(switches.has("keep-created") ? { keepCreated: true } : {}),
     ...(waitText !== undefined ? { waitForRestartMs: Number(waitText) * 1000 } : {}),
     ...(readOnly ? { readOnly } : {}),
     ...(switches.has("strict-acceptance") ? { strictAcceptance: true } : {}),
@@ -509,6 +516,10 @@ export function rerunFlags(options: VerifyOptions, checkId: string): string {
   if (options.timeoutMs !== 10_000) flags.push("--timeout-ms", String(options.timeoutMs));
   if (options.readOnly) flags.push("--read-only");
   if (options.strictAcceptance) flags.push("--strict-acceptance");
+  if (options.keepCreated) flags.push("--keep-created");
+  // What the run may call decides what its checks did: a rerun calls the same operations.
+  if (options.includeOperations) flags.push("--include-operations", shellQuote(options.includeOperations.join(",")));
+  if (options.excludeOperations) flags.push("--exclude-operations", shellQuote(options.excludeOperations.join(",")));
   for (const scheme of Object.keys(options.auth ?? {})) flags.push("--auth", `"${scheme}=$${variableFor(scheme)}"`);
   if (options.rateLimit !== undefined) flags.push("--rate-limit", `${options.rateLimit}/s`);
   if (options.retryAfterMaxMs !== undefined) flags.push("--retry-after-max", String(options.retryAfterMaxMs / 1000));

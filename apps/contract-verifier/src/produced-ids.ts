@@ -36,7 +36,7 @@ export async function produceIds(context: VerifyContext, allowed: (op: Operation
     for (const [, name] of op.template.matchAll(/\{([^}]+)\}/g)) {
       const parameter = name as string;
       // An operation that may destroy acts only on what the run made: a listed id is not enough for it.
-      const own = needsOwnIds(op) && !context.options.allowDestructive;
+      const own = needsOwnIds(op, context.deletableChildren) && !context.options.allowDestructive;
       const known = context.discovered.candidates(op.template, parameter);
       if (own ? known.some((id) => context.discovered.made(id)) : known.length > 0) continue;
       const producer = producerFor(spec, operations, op, parameter);

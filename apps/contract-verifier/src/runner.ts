@@ -8,6 +8,7 @@ import { operationChecks } from "./checks/operation-checks.js";
 import { paymentsScenarios } from "./checks/payments-scenarios.js";
 import { VerifyContext } from "./context.js";
 import type { CoverageReport } from "./coverage.js";
+import { type CleanupReport, type LeftRecord, leftRecord } from "./created-records.js";
 import { assertCredentialsAccepted } from "./credentials-check.js";
 import { neverCalled } from "./destructive-calls.js";
 import { NoAnswer, type RecordedExchange, unanswered } from "./exchange.js";
@@ -61,6 +62,8 @@ export interface VerificationReport {
   readonly counts: Record<CheckResult["status"], number>;
   /** Declared statuses answered and request constraints broken, per operation. */
   readonly coverage?: CoverageReport;
+  /** A run of another spec that wrote: what it created and deleted at its end, and what it left. */
+  readonly cleanup?: CleanupReport;
   /** Set when --min-coverage was given and the run stayed below it. */
   readonly coverageShortfall?: string;
   /** What looks wrong with the run itself or the spec (credentials, base path, undeclared statuses). */
@@ -182,7 +185,10 @@ async function discoverIds(context: VerifyContext): Promise<void> {
     if (required) continue;
     try {
       const reply = await context.send("openapi", { method: "GET", path: op.template }, "(discovery)");
-      if (reply.status >= 200 && reply.status < 300) context.discovered.harvest(op.template, reply.body);
+      if (reply.status >= 200 && reply.status < 300) {
+        context.discovered.harvest(op.template, reply.body);
+        context.created?.listedBefore(op.template, reply.body);
+      }
     } catch (error) {
       if (!(error instanceof NoAnswer) && !(error instanceof SkipCheck)) throw error;
     }
@@ -528,6 +534,7 @@ async function checksUntilDown(
   results: CheckResult[],
   onResult: (result: CheckResult, index: number, total: number) => void,
   before: () => Promise<void>,
+  interrupted?: AbortSignal,
 ): Promise<void> {
   const { options } = context;
   let notRun: string | undefined;
@@ -547,6 +554,8 @@ async function checksUntilDown(
   }
   for (const [i, check] of checks.entries()) {
     let result: CheckResult;
+    if (!notRun && interrupted?.aborted)
+      notRun = `the run was interrupted (${String(interrupted.reason ?? "a signal")}) before this check`;
     if (notRun) result = notRunResult(check, notRun);
     else {
       try {
@@ -587,6 +596,8 @@ function assertCredentialsNotRefusedEverywhere(context: VerifyContext): void {
 export async function runVerification(
   options: VerifyOptions,
   onResult: (result: CheckResult, index: number, total: number) => void = () => {},
+  /** Aborted (SIGINT, SIGTERM): no further check starts, and what the run created is still deleted. */
+  interrupted?: AbortSignal,
 ): Promise<VerificationReport> {
   let anySpec: object | undefined;
   if (options.specFile) {
@@ -623,14 +634,22 @@ export async function runVerification(
   const results: CheckResult[] = [];
   let clockProblems: string[] = [];
   try {
-    await checksUntilDown(context, checks, results, onResult, async () => {
-      if (!anySpec) return;
-      await discoverIds(context);
-      if (!options.readOnly) await produceIds(context, (op) => mayCall(options, op));
-    });
+    await checksUntilDown(
+      context,
+      checks,
+      results,
+      onResult,
+      async () => {
+        if (!anySpec) return;
+        await discoverIds(context);
+        if (!options.readOnly) await produceIds(context, (op) => mayCall(options, op));
+      },
+      interrupted,
+    );
   } finally {
     clockProblems = context.serverDown ? [] : await context.restoreClocks();
   }
+  const cleanup = await cleanUp(context, interrupted?.aborted === true);
   const stoppedAtTheEnd = await context.probeAfterLastRequest();
   if (stoppedAtTheEnd) {
     results.push(
@@ -679,6 +698,7 @@ export async function runVerification(
     results,
     counts,
     coverage,
+    ...(cleanup ? { cleanup } : {}),
     ...(shortfall ? { coverageShortfall: shortfall } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
@@ -694,4 +714,58 @@ function withBasePath(options: VerifyOptions, specBasePath: string): VerifyOptio
   const joined =
     !basePath || new URL(target).pathname.replace(/\/+$/, "").endsWith(basePath) ? target : `${target}${basePath}`;
   return { ...options, openapiUrl: joined, basePath };
+}
+
+/**
+ * Deletes what a run of another spec created (RESTler's garbage collection), the newest first so
+ * children go before their parents, through the spec's own DELETE; lists what it could not delete
+ * (no DELETE in the spec, a refusal, no answer) with why. `--keep-created` keeps all of it, listed.
+ * The exit code stays what the checks decided.
+ */
+async function cleanUp(context: VerifyContext, interrupted: boolean): Promise<CleanupReport | undefined> {
+  const created = context.created;
+  if (!created || context.options.readOnly) return undefined;
+  const marks = interrupted ? { interrupted: true as const } : {};
+  const left: LeftRecord[] = [];
+  const leave = (record: (typeof created.pending)[number], why: string) => left.push(leftRecord(record, why));
+  // What appeared in the lists the run read before its checks, made by its writes as a side effect.
+  for (const list of created.lists) {
+    if (context.serverDown) break;
+    const reply = await context.send("openapi", { method: "GET", path: list }, "(cleanup)").catch((error: unknown) => {
+      if (error instanceof NoAnswer || error instanceof ServerDown || error instanceof SkipCheck) return undefined;
+      throw error;
+    });
+    if (!reply || reply.status < 200 || reply.status >= 300) continue;
+    const { ours, others } = created.appeared(list, reply.body);
+    created.adopt(ours);
+    for (const id of others)
+      left.push({
+        madeBy: `not the run (appeared in GET ${list} during it)`,
+        id,
+        why: "not deleted: nothing the run sent is in it",
+      });
+  }
+  if (context.options.keepCreated) {
+    for (const record of created.pending) leave(record, "kept: --keep-created");
+    return { deleted: created.deleted, left, kept: true, ...marks };
+  }
+  for (const record of created.pending) {
+    if (!record.deletePath) {
+      leave(record, "the spec has no DELETE for it");
+      continue;
+    }
+    if (context.serverDown) {
+      leave(record, "the server stopped answering before it could be deleted");
+      continue;
+    }
+    try {
+      const reply = await context.send("openapi", { method: "DELETE", path: record.deletePath }, "(cleanup)");
+      if (!(reply.status >= 200 && reply.status < 300) && reply.status !== 404 && reply.status !== 410)
+        leave(record, `DELETE ${record.deletePath} answered ${reply.status}`);
+    } catch (error) {
+      if (!(error instanceof NoAnswer) && !(error instanceof ServerDown) && !(error instanceof SkipCheck)) throw error;
+      leave(record, `DELETE ${record.deletePath} got no answer (${(error as Error).message})`);
+    }
+  }
+  return { deleted: created.deleted, left, ...marks };
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, Violation } from "../check.js";
 import { withoutBodyLength } from "../checks/expectations.js";
+import type { CleanupReport } from "../created-records.js";
 import type { VerificationReport } from "../runner.js";
 import { SERVER_DOWN_CHECK } from "../server-down-result.js";
 
@@ -108,10 +109,23 @@ export function summary(report: VerificationReport, reportFiles: readonly string
     );
     for (const f of failures) lines.push(`  ${MARK[f.status]} ${f.id}: ${clip(reasonOf(f), 200)}`);
   }
+  if (report.cleanup) lines.push("", ...cleanupLines(report.cleanup));
   if (report.warnings && report.warnings.length > 0) {
     lines.push("", "Warnings (about the spec or the run; they fail nothing):");
     for (const warning of report.warnings) lines.push(`  ! ${warning}`);
   }
   lines.push("", closingLine(report.counts));
   return lines.join("\n");
+}
+
+/** What the run created and deleted, and each record it left with why: a shared server's owners read it. */
+export function cleanupLines(cleanup: CleanupReport): string[] {
+  const left = cleanup.left.length;
+  const head = cleanup.kept
+    ? `Created records kept (--keep-created): ${left}; deleted by the run's own checks: ${cleanup.deleted}.`
+    : `Cleanup${cleanup.interrupted ? " (the run was interrupted)" : ""}: deleted ${cleanup.deleted} record${cleanup.deleted === 1 ? "" : "s"} the run created; ${left === 0 ? "left none." : `left ${left}:`}`;
+  const shown = cleanup.left
+    .slice(0, 20)
+    .map((r) => `  - ${r.path ?? r.madeBy} (id ${r.id}, made by ${r.madeBy}): ${r.why}`);
+  return [head, ...shown, ...(left > 20 ? [`  … and ${left - 20} more (every one in the JSON report)`] : [])];
 }

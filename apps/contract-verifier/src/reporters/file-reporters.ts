@@ -34,6 +34,11 @@ export async function writeJunit(report: VerificationReport, file: string): Prom
       .property("profile", report.profile)
       .property("seed", String(report.seed));
     for (const warning of report.warnings ?? []) suite.property("warning", warning);
+    if (api === "openapi" && report.cleanup) {
+      suite.property("created-and-deleted", String(report.cleanup.deleted));
+      for (const left of report.cleanup.left)
+        suite.property("left-on-server", `${left.path ?? left.madeBy} (id ${left.id}): ${left.why}`);
+    }
     for (const result of results) {
       const testCase = suite
         .testCase()

@@ -85,16 +85,25 @@ export function realServerSuite(name: string, start: () => Promise<RealServer>):
       }
     }, 480_000);
 
-    it("fails a full run only for triaged true positives, and every record that was there before is there after", async () => {
+    it("fails a full run only for triaged true positives, finds the lists as they were after it, and with --keep-created as they were plus what it lists", async () => {
       const before = await server.records();
       const report = await verify([]);
-      const after = new Set(await server.records());
-      // A full run may add what it creates; it must not change or delete what it did not create.
-      expect(before.filter((record) => !after.has(record))).toEqual([]);
+      const after = await server.records();
+      // It changed and deleted nothing it did not create, and deleted what it created.
+      expect(before.filter((record) => !after.includes(record))).toEqual([]);
+      expect(after.filter((record) => !before.includes(record))).toEqual([]);
       expect(report.counts.passed).toBeGreaterThan(0);
       expectAllTriaged(report);
+      const left = report.cleanup?.left ?? [];
       console.info(
-        `${server.release} full run: ${JSON.stringify(report.counts)} in ${(report.durationMs / 1000).toFixed(1)} s ${JSON.stringify(tally(report.results))}`,
+        `${server.release} full run: ${JSON.stringify(report.counts)} in ${(report.durationMs / 1000).toFixed(1)} s ${JSON.stringify(tally(report.results))}; deleted ${report.cleanup?.deleted} records it created, left ${left.length} (${[...new Set(left.map((l) => `${l.madeBy.replace(/\d+/g, "N")}: ${l.why}`))].join("; ")})`,
+      );
+      // --keep-created: what stays is what the report lists as kept.
+      const kept = await verify(["--keep-created"]);
+      const added = (await server.records()).filter((record) => !after.includes(record));
+      expect(kept.cleanup?.kept).toBe(true);
+      expect(added.length, `not listed: ${added.slice(0, 3).join(" | ")}`).toBeLessThanOrEqual(
+        kept.cleanup?.left.length ?? 0,
       );
     }, 480_000);
   });
