@@ -5,6 +5,7 @@ import { parseOptions, USAGE, UsageError } from "./options.js";
 // What a run needs (the specs, their validators, the HTTP client, the reporters) is loaded once the
 // options are read: --help and a mistyped option answer at once, not after a second of loading.
 const pactCommand = () => import("./pact/pact-command.js");
+const replayCommand = () => import("./replay/replay-command.js");
 const proxyCommand = () => import("./proxy/proxy-command.js");
 
 /**
@@ -32,19 +33,23 @@ function stopOnSignals(): AbortSignal {
 async function main(argv: readonly string[]): Promise<number> {
   const proxyMode = argv[0] === "proxy";
   const pactMode = argv[0] === "pact";
-  const help = proxyMode
-    ? "payspec-verify proxy --help"
-    : pactMode
-      ? "payspec-verify pact --help"
-      : "payspec-verify --help";
+  const replayMode = argv[0] === "replay";
+  const help = proxyMode || pactMode || replayMode ? `payspec-verify ${argv[0]} --help` : "payspec-verify --help";
   if (argv.includes("--help") || argv.includes("-h")) {
-    const usage = proxyMode ? (await proxyCommand()).PROXY_USAGE : pactMode ? (await pactCommand()).PACT_USAGE : USAGE;
+    const usage = proxyMode
+      ? (await proxyCommand()).PROXY_USAGE
+      : pactMode
+        ? (await pactCommand()).PACT_USAGE
+        : replayMode
+          ? (await replayCommand()).REPLAY_USAGE
+          : USAGE;
     process.stdout.write(`${usage}\n`);
     return 0;
   }
   try {
     if (proxyMode) return await (await proxyCommand()).runProxyCommand(argv.slice(1));
     if (pactMode) return await (await pactCommand()).runPactCommand(argv.slice(1));
+    if (replayMode) return await (await replayCommand()).runReplayCommand(argv.slice(1));
     const options = parseOptions(argv);
     const [{ runVerification }, { progressLine, summary }, { writeJson, writeJunit }, { coverageTable }] =
       await Promise.all([

@@ -31,6 +31,7 @@ import {
   type VerifyOptions,
   variableFor,
 } from "./options.js";
+import { shapeOf } from "./replay/answer-shape.js";
 import { type CredentialPlaceholders, curlFor } from "./reproduction.js";
 import { checkSeed, RETRY_AFTER_ATTEMPTS, RETRY_AFTER_CAP_MS, RequestPacing, retryAfterMs } from "./request-pacing.js";
 import { RunSecrets } from "./secrets.js";
@@ -287,7 +288,7 @@ export class VerifyContext {
         throw error;
       }
       this.#remember(check, api, reply.request, reply.status);
-      this.#record(check, api, reply.request, reply.status);
+      this.#record(check, api, reply.request, reply);
       const wait = retryAfterMs(reply.status, reply.headers);
       if (wait === undefined) return reply;
       // Still refused after the last wait, or asked to wait longer than the run waits (Unleash's login
@@ -374,10 +375,20 @@ export class VerifyContext {
     });
   }
 
-  /** One line of the cassette: which check sent what (credentials already masked), and what came back. */
-  #record(check: string, api: ApiName, request: RecordedExchange["request"] | undefined, status: number | string) {
+  /**
+   * One line of the cassette: which check sent what (credentials already masked), what came back (its
+   * status, and the shape of a JSON answer: its keys and types, never a value), for `payspec-verify replay`.
+   */
+  #record(
+    check: string,
+    api: ApiName,
+    request: RecordedExchange["request"] | undefined,
+    answer: RecordedExchange | string,
+  ) {
     if (!this.options.recordFile || !request) return;
-    appendFileSync(this.options.recordFile, `${JSON.stringify({ check, api, ...request, answered: status })}\n`);
+    const answered = typeof answer === "string" ? answer : answer.status;
+    const shape = typeof answer === "string" || answer.body === undefined ? {} : { shape: shapeOf(answer.body) };
+    appendFileSync(this.options.recordFile, `${JSON.stringify({ check, api, ...request, answered, ...shape })}\n`);
   }
 
   /**

@@ -8,6 +8,8 @@ export interface SentRequest {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** The body as kept was cut short (reports keep its start): it cannot be sent again as it was. */
+  readonly bodyCut?: true;
 }
 
 /** One request and what came back, with its timing. */
@@ -139,6 +141,7 @@ export async function exchange(
     path: redactCardData(secrets ? secrets.maskPath(spec.path) : spec.path),
     headers: redactHeaders(headers, secrets),
     ...(body === undefined ? {} : { body: recordedBody(body, secrets) }),
+    ...(body !== undefined && body.length > KEPT ? { bodyCut: true as const } : {}),
   };
   const start = process.hrtime.bigint();
   let status: number;

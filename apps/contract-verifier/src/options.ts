@@ -136,6 +136,8 @@ Live traffic: payspec-verify proxy --listen PORT --upstream URL   (see payspec-v
 
 Consumer pacts: payspec-verify pact FILE|DIR... [--target URL]   (see payspec-verify pact --help)
 
+Replay a --record cassette: payspec-verify replay FILE --target URL   (see payspec-verify replay --help)
+
 Any OpenAPI 3.0 or 3.1 spec, schema-level checks only:
   --spec FILE --target URL [--header "Name: value"]... [--auth SCHEME=VALUE]... [--base-path /v1]
                           (--header repeats; use it for credentials, or --auth per security scheme
