@@ -5,6 +5,7 @@ import {
   actBeforeHandling,
   apiOf,
   coerceNumbers,
+  assertChargeTransactionType,
   createApiServer,
   parseRequest,
   registerFaultHooks,
@@ -52,6 +53,7 @@ const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 const NUMERIC_QUERY = ["limit"];
 const BATCH_PATH = "/v1/payments/batch";
 const BATCH_OPERATION = `POST ${BATCH_PATH}`;
+const CARD_PAYMENT = "POST /api/v1/payments/card";
 /** Tries at schema-generated data before the spec's example is served instead. */
 const DYNAMIC_TRIES = 8;
 
@@ -137,6 +139,9 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
         ...(Object.keys(query).length || withQuery.has(matched.key) ? { query } : {}),
       });
     }
+    // As the sandbox: a cancellation, refund or capture is refused here, never "charged" from an example.
+    if (matched.key === CARD_PAYMENT)
+      assertChargeTransactionType((request.body as { transactionType?: unknown } | undefined)?.transactionType);
 
     const prefer = preferFor(fault.rest, query);
     if (url.pathname === REPORT_PATH && !/code=(?!200)/.test(prefer)) {

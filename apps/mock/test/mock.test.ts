@@ -182,6 +182,20 @@ describe("bad requests get the API's own error shape", () => {
     expect(body.message).toMatch(/^card\.cvc: /);
   });
 
+  it("refuses VOID, REFUND and POSTAUTH on the card payment endpoint as the sandbox does, never answering them as charged", async () => {
+    for (const transactionType of ["VOID", "REFUND", "POSTAUTH"]) {
+      const reply = await fetch(`${mock.url}/api/v1/payments/card`, {
+        method: "POST",
+        headers: { authorization: "Bearer t", "content-type": "application/json" },
+        body: JSON.stringify({ ...card, transactionType }),
+      });
+      expect(reply.status, transactionType).toBe(400);
+      const body = await json(reply);
+      expect(body.code).toBe(6001);
+      expect(body.message).toContain(`transactionType ${transactionType} is`);
+    }
+  });
+
   it("answers malformed JSON at once with 400, where Prism alone would hang", async () => {
     const reply = await fetch(`${mock.url}/v1/payments`, {
       method: "POST",

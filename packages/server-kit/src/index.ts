@@ -17,6 +17,7 @@ export {
   redactCardData,
   redactCardValue,
 } from "./card-number-masking.js";
+export { assertChargeTransactionType } from "./card-transaction-types.js";
 export { dailyReportFile, type ReportedPayment } from "./daily-report-file.js";
 export {
   type AllowedMethods,

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { CardPayment, CardPaymentRequest } from "@payspec/card-gateway-zod";
-import { ApiFailure } from "@payspec/server-kit";
+import { ApiFailure, assertChargeTransactionType } from "@payspec/server-kit";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDateTime } from "../infrastructure/time/istanbul-time.js";
 import { binInfo, commissionRate, maskCardNumber, outcomeOf } from "./card-catalogue.js";
@@ -85,6 +85,7 @@ export async function processCardPayment(
   received: CardPaymentRequest,
   now: number,
 ): Promise<CardPaymentReply> {
+  assertChargeTransactionType(received.transactionType);
   const request = { ...received, referenceId: canonicalReference(received.referenceId) };
   const print = fingerprint(request, secret);
   const existing = await store.byReference(request.referenceId);
@@ -103,9 +104,11 @@ export async function processCardPayment(
     });
   }
   if (outcome === "three-d-secure-required") {
-    throw new ApiFailure("invalid_request", "This card requires 3-D Secure; use the 3-D Secure payment endpoint.", {
-      gatewayCode: 6004,
-    });
+    throw new ApiFailure(
+      "invalid_request",
+      "This card requires 3-D Secure, which goes through the gateway's 3-D Secure endpoint: payspec does not model it (not shown in the gateway's documentation), so the sandbox charges no card that needs it. Test with a card that does not: any of the sandbox's test cards but this one.",
+      { gatewayCode: 6004 },
+    );
   }
   const bin = binInfo(request.card.cardNumber);
   const approved = outcome === "success";

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 3.0.0, sha256 f885c07b5aceb6bd0422dfc20a3565e1ea1e56a6a4fe9f1dd71ea997be1eb021)
+// source: specs/card-gateway.openapi.yaml (info.version 3.0.0, sha256 d545745a28b9ee65394a70c10023b9beb45b2246ebcda72bfe65442470d9f0e2)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -37,8 +37,14 @@ export type paths = {
          * Pay with a card
          * @description Charges a card after a risk check. A payment that fails the risk check is rejected
          *     automatically (400, code 6003). Cards that require 3-D Secure must use the 3-D Secure
-         *     endpoint (400, code 6004). A bank decline is a recorded payment with `paymentStatus`
-         *     FAILURE (200).
+         *     endpoint (400, code 6004), which the documentation does not show and payspec does not model.
+         *     A bank decline is a recorded payment with `paymentStatus` FAILURE (200).
+         *
+         *     **A charge only.** `transactionType` AUTH (the default) and PREAUTH are charges made here.
+         *     VOID, REFUND and POSTAUTH are a cancellation, a refund and the capture of a pre-authorization:
+         *     they belong to the gateway's cancellation and refund endpoint, which the documentation does
+         *     not show and payspec does not model, and are answered 400 with code 6001 naming
+         *     `transactionType`. None is ever charged.
          *
          *     **referenceId is the idempotency key.** Sending the same `referenceId` again with the same
          *     request never charges twice: it returns the original payment. The same `referenceId` with a
@@ -185,7 +191,7 @@ export type components = {
             walletMemberId?: string;
             currency: components["schemas"]["CardPaymentCurrency"];
             /**
-             * @description Defaults to AUTH.
+             * @description Defaults to AUTH. This endpoint charges AUTH and PREAUTH; VOID, REFUND and POSTAUTH are answered 400 (code 6001).
              * @default AUTH
              */
             transactionType?: components["schemas"]["TransactionType"];

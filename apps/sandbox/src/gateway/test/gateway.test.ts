@@ -143,6 +143,32 @@ describe("card payments", () => {
     expect(await reportRows(today)).toHaveLength(2);
   });
 
+  it("charges AUTH and PREAUTH, and refuses VOID, REFUND and POSTAUTH naming where they belong, charging nothing", async () => {
+    const preauth = await pay(cardPayment({ transactionType: "PREAUTH" }));
+    expect([preauth.status, preauth.body.response.transactionType]).toEqual([200, "PREAUTH"]);
+    for (const transactionType of ["VOID", "REFUND", "POSTAUTH"]) {
+      const request = cardPayment({ transactionType });
+      const refused = await pay(request);
+      expect(refused.status, transactionType).toBe(400);
+      expect(refused.body.code).toBe(6001);
+      expect(refused.body.message).toMatch(
+        new RegExp(`^transactionType ${transactionType} is .*cancellation and refund endpoint.*Send AUTH`),
+      );
+      const lookedUp = await h.call("GET", `/api/v1/payments/reference/${request.referenceId}`, { token });
+      expect(lookedUp.status).toBe(404);
+    }
+    const today = preauth.body.response.createdDate.slice(0, 10);
+    expect(await reportRows(today)).toHaveLength(2);
+  });
+
+  it("says what to test with instead of a card that needs 3-D Secure", async () => {
+    const threeDs = await pay(cardPayment({}, { cardNumber: "4000000000003220" }));
+    expect(threeDs.body).toMatchObject({
+      code: 6004,
+      message: expect.stringContaining("Test with a card that does not"),
+    });
+  });
+
   it("looks a payment up by reference, and 404s an unknown one", async () => {
     const request = cardPayment();
     const { body } = await pay(request);
