@@ -63,9 +63,13 @@ try {
 } catch (error) {
   const mayHaveHappened = (error instanceof NetworkError && error.sent) || error instanceof TimeoutError;
   if (!mayHaveHappened) throw error;
-  let found = false;
-  for await (const p of payments.payments()) if (p.reference === careful) found = true;
   // Only a payment that is not there is sent again.
-  if (!found) await payments.createPayment(payment(careful));
+  if ((await payments.paymentsByReference(careful)).length === 0) await payments.createPayment(payment(careful));
 }
 console.log(`payments client, looking before resending: ${await stored(careful)} payment stored for ${careful}`);
+
+// 3. The same, done by the client: recoverLostAnswer looks the payment up by its reference first.
+const recovered = `RECOVERED-${randomUUID().slice(0, 8)}`;
+await loseTheNextCreatesAnswer();
+const answer = await payments.createPayment(payment(recovered), { recoverLostAnswer: true });
+console.log(`recoverLostAnswer: answered ${answer.id}, ${await stored(recovered)} payment stored for ${recovered}`);

@@ -199,6 +199,28 @@ const FAULTS: readonly KnownFault[] = [
     saying: "every record of ?status=",
   },
   {
+    fault: "a reference filter the provider ignores (a lost create would be taken for the wrong one)",
+    profile: "behaviour",
+    rule: () => {
+      let unfiltered: unknown[] = [];
+      return {
+        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+        fault: {
+          kind: "rewrite",
+          rewrite: (page, request) => {
+            if (!request.url.includes("reference=")) {
+              unfiltered = page.data;
+              return page;
+            }
+            return { ...page, data: unfiltered, pagination: { ...page.pagination, total: unfiltered.length } };
+          },
+        },
+      };
+    },
+    caughtBy: "filters.filter",
+    saying: "every record of ?reference=",
+  },
+  {
     fault: "a new payment for the same referenceId in upper case",
     profile: "behaviour",
     rule: () => ({

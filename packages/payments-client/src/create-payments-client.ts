@@ -16,6 +16,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { type CreateManyOutcome, createMany } from "./batch.js";
 import { PaymentsApiError, type PaymentsErrorCode } from "./errors.js";
 import { writePayments } from "./export.js";
+import { createRecovering } from "./lost-answers.js";
 import { paymentPages, paymentsOf } from "./pagination.js";
 import { type ReconciledOutcome, reconcile } from "./reconcile.js";
 import type {
@@ -43,11 +44,26 @@ export interface PaymentsClientOptions {
   readonly timeoutMs?: number;
 }
 
+export interface CreatePaymentOptions {
+  /**
+   * After a lost answer, find the payment by its `reference` (needed, unique per payment) before
+   * sending it again: found, it is returned; not found, it is sent once more.
+   */
+  readonly recoverLostAnswer?: boolean;
+}
+
 export interface PaymentsClient {
   /** The openapi-fetch client, typed by path and method. Every non-2xx throws ApiError. */
   readonly raw: Client<paths>;
   listAccounts(): Promise<Account[]>;
-  createPayment(payment: PaymentCreate): Promise<Payment>;
+  /**
+   * Creates a payment. With `recoverLostAnswer`, a create whose answer was lost (a connection broken
+   * after sending, a timeout, a 5xx) is looked up by its `reference` before it is sent again, so it
+   * is never paid twice: see "When the answer is lost" in the README.
+   */
+  createPayment(payment: PaymentCreate, options?: CreatePaymentOptions): Promise<Payment>;
+  /** Every payment whose reference is exactly `reference` (the listing's `reference` filter). */
+  paymentsByReference(reference: string): Promise<Payment[]>;
   getPayment(id: string): Promise<Payment>;
   /**
    * Cancels a pending or approved payment; any other state throws PaymentsApiError 409
@@ -112,6 +128,12 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const createPaymentBatch = async (payments: readonly PaymentCreate[]) =>
     body(await raw.POST("/v1/payments/batch", { body: { payments: [...payments] } }));
   const getPayment = async (id: string) => body(await raw.GET("/v1/payments/{id}", { params: { path: { id } } }));
+  const createOne = async (payment: PaymentCreate) => body(await raw.POST("/v1/payments", { body: payment }));
+  const paymentsByReference = async (reference: string) => {
+    const found: Payment[] = [];
+    for await (const payment of paymentsOf(listPayments, { reference, limit: 100 })) found.push(payment);
+    return found;
+  };
 
   const cancelPayment = async (id: string): Promise<Payment> => {
     try {
@@ -129,7 +151,9 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   return {
     raw,
     listAccounts: async () => body(await raw.GET("/v1/accounts")),
-    createPayment: async (payment) => body(await raw.POST("/v1/payments", { body: payment })),
+    createPayment: (payment, createOptions = {}) =>
+      createOptions.recoverLostAnswer ? createRecovering(payment, createOne, paymentsByReference) : createOne(payment),
+    paymentsByReference,
     getPayment,
     cancelPayment,
     createPaymentBatch,

@@ -1,4 +1,5 @@
 import type { CreateManyOutcome } from "./batch.js";
+import { sameRequest } from "./lost-answers.js";
 import type { ListPaymentsQuery, Payment, PaymentCreate } from "./types.js";
 
 /** An outcome after reconciliation: `missing` is known not to exist, so it is safe to send again. */
@@ -11,16 +12,6 @@ export type ReconciledOutcome =
   | { readonly index: number; readonly outcome: "missing"; readonly input: PaymentCreate };
 
 const utcDate = (at: Date) => at.toISOString().slice(0, 10);
-
-function sameRequest(payment: Payment, input: PaymentCreate): boolean {
-  return (
-    payment.reference === input.reference &&
-    payment.amount === input.amount &&
-    payment.currency === input.currency &&
-    payment.from_account === input.from_account &&
-    payment.to_account === input.to_account
-  );
-}
 
 /**
  * Settles the `unknown` outcomes of createMany: each one whose input has a `reference` is looked up

@@ -189,3 +189,64 @@ describe("every failure is a typed PayspecError", () => {
     expect(error.message).toContain(error.requestId as string);
   });
 });
+
+describe("createPayment after a lost answer: looked up by its reference, never paid twice", () => {
+  const creates = (r: { method: string; url: string }) => r.method === "POST" && r.url === "/v1/payments";
+  const stored = async (reference: string) => (await client.paymentsByReference(reference)).length;
+
+  it("returns the stored payment when the answer was lost after the server stored it", async () => {
+    // The sandbox stores it, then resets the connection (straight to it: a proxy would answer 502):
+    // the client sees NetworkError sent=true.
+    const direct = createPaymentsClient({
+      baseUrl: suite.target.url,
+      apiKey: DEMO_API_KEYS[0],
+      retry: { baseDelayMs: 1 },
+    });
+    suite.target.faults.next("createPayment", "reset-after-commit");
+    const lost = await direct.createPayment(payment("LOST-1", 4242)).catch((e) => e);
+    expect(lost, String(lost)).toBeInstanceOf(NetworkError);
+    expect((lost as NetworkError).sent).toBe(true);
+    expect(await stored("LOST-1")).toBe(1);
+
+    suite.target.faults.next("createPayment", "reset-after-commit");
+    const recovered = await direct.createPayment(payment("LOST-2", 4242), { recoverLostAnswer: true });
+    expect(recovered).toMatchObject({ reference: "LOST-2", amount: 4242, status: "pending" });
+    expect(await stored("LOST-2")).toBe(1);
+  });
+
+  it("sends it again once when the lost request never stored it, and once only", async () => {
+    // A 503 that did nothing (the sandbox's database away, say): looked up, not there, sent again.
+    suite.proxy.inject({
+      when: creates,
+      fault: {
+        kind: "respond",
+        status: 503,
+        body: { code: "service_unavailable", message: "away" },
+        headers: { "retry-after": "1" },
+      },
+      times: 1,
+    });
+    const created = await client.createPayment(payment("LOST-3", 77), { recoverLostAnswer: true });
+    expect(created.reference).toBe("LOST-3");
+    expect(await stored("LOST-3")).toBe(1);
+    const seen = suite.proxy.seen.filter(creates).length;
+    expect(seen).toBe(2);
+  });
+
+  it("needs a reference to recover, said before anything is sent", async () => {
+    const { reference: _none, ...anonymous } = payment("x");
+    await expect(client.createPayment(anonymous, { recoverLostAnswer: true })).rejects.toThrow(
+      "needs the payment's reference",
+    );
+    expect(suite.proxy.seen.filter(creates)).toEqual([]);
+  });
+
+  it("refuses to guess between two stored payments with one reference and one request", async () => {
+    await client.createPayment(payment("TWIN", 5));
+    await client.createPayment(payment("TWIN", 5));
+    suite.proxy.inject({ when: creates, fault: { kind: "cut", afterBytes: 0 }, times: 1 });
+    const error = await client.createPayment(payment("TWIN", 5), { recoverLostAnswer: true }).catch((e) => e);
+    expect(error.name).toBe("AmbiguousReferenceError");
+    expect(error.message).toContain("3 payments carry reference TWIN");
+  });
+});

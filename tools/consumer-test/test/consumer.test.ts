@@ -120,6 +120,7 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/^plain fetch, retrying blindly: 2 payments stored for NAIVE-/m);
     expect(result.stdout).toMatch(/^payments client, looking before resending: 1 payment stored for CAREFUL-/m);
+    expect(result.stdout).toMatch(/^recoverLostAnswer: answered pay_\w+, 1 payment stored for RECOVERED-/m);
   }, 60_000);
 
   it("exports the workspace to CSV with the dashboard's columns", async (context) => {

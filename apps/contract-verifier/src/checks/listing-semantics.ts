@@ -72,7 +72,13 @@ export function listingChecks(): Check[] {
       async run(run) {
         const pair = await run.ctx.requireAccountPair();
         const base = { currency: pair.currency, from_account: pair.from, to_account: pair.to };
-        const batch = ["eft", "card", "bank_transfer"].map((method, i) => ({ ...base, amount: 300 + i, method }));
+        // References of their own, so that the reference filter (a lost create's lookup) has values to filter by.
+        const batch = ["eft", "card", "bank_transfer"].map((method, i) => ({
+          ...base,
+          amount: 300 + i,
+          method,
+          reference: `VERIFY-FILTER-${run.ctx.options.seed}-${i}`,
+        }));
         const created = await run.send({ method: "POST", path: "/v1/payments/batch", json: { payments: batch } });
         if (!expectSuccess(run, "payments", created)) return;
         await run.send({

@@ -16,6 +16,7 @@ export interface CursorState {
   readonly status?: PaymentStatus;
   readonly from?: string;
   readonly to?: string;
+  readonly reference?: string;
   /** The dashboard's filters. */
   readonly method?: PaymentMethod;
   readonly account?: string;

@@ -73,7 +73,12 @@ export class KeptCounts {
     query: PaymentQuery,
     asOf: (p: StoredPayment) => PaymentRecord,
   ): number | undefined {
-    const counted = query.createdFrom === undefined && query.createdTo === undefined && query.search === undefined;
+    // Counts are kept by status, method and account: a date range, a search or a reference is counted row by row.
+    const counted =
+      query.createdFrom === undefined &&
+      query.createdTo === undefined &&
+      query.search === undefined &&
+      query.reference === undefined;
     if (!counted || this.#coveredAfter > query.asOfVersion) return undefined;
     const fits = (p: Omit<Grouped, "countdownFrom">, waits: boolean) =>
       (!query.status || p.status === query.status) &&

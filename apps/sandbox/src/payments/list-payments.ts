@@ -18,6 +18,8 @@ export interface ListingFilters {
   readonly to?: string;
   readonly method?: PaymentMethod;
   readonly account?: string;
+  /** The API's: the payment with this exact reference (payspec's extension, for a lost create's answer). */
+  readonly reference?: string;
   /** The dashboard's search: text in a payment's reference or description (see `foldForSearch`). */
   readonly search?: string;
   /** The Approvals page: only payments waiting for an approver (never part of a cursor or an export). */
@@ -35,6 +37,7 @@ const FILTERS = [
   "to",
   "method",
   "account",
+  "reference",
   "search",
   "days",
 ] as const satisfies readonly (keyof ListingFilters)[];
@@ -63,6 +66,7 @@ export function queryFilters(filters: ListingFilters): Partial<PaymentQuery> {
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.method ? { method: filters.method } : {}),
     ...(filters.account ? { account: filters.account } : {}),
+    ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
     ...(filters.search !== undefined ? { search: foldForSearch(filters.search) } : {}),
     ...(filters.awaitingApproval ? { awaitingApproval: true } : {}),
     ...(filters.from ? { createdFrom: dateToMs(filters.from, filters.days) } : {}),

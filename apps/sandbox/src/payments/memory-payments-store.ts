@@ -104,6 +104,7 @@ function matches(p: PaymentRecord, query: PaymentQuery): boolean {
     (!query.status || p.status === query.status) &&
     (!query.method || p.method === query.method) &&
     (!query.account || p.from_account === query.account || p.to_account === query.account) &&
+    (query.reference === undefined || p.reference === query.reference) &&
     (query.search === undefined || searchText(p).includes(query.search)) &&
     (!query.awaitingApproval || (p.status === "pending" && p.countdownFrom === undefined))
   );
@@ -448,7 +449,12 @@ export class MemoryPaymentsStore implements PaymentsStore {
     const startOfListing = query.createdFrom === undefined ? 0 : firstAtOrAfter(payments, query.createdFrom);
     let total = Math.max(0, countedUpTo - startOfListing);
     const filtered =
-      query.status || query.method || query.account || query.search !== undefined || query.awaitingApproval;
+      query.status ||
+      query.method ||
+      query.account ||
+      query.reference !== undefined ||
+      query.search !== undefined ||
+      query.awaitingApproval;
     const kept = filtered ? ws.counts.total(payments, counted, (p) => asOf(p, query.asOfVersion)) : undefined;
     if (kept !== undefined) total = kept;
     else if (filtered) {

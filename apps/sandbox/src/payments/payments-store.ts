@@ -196,6 +196,8 @@ export interface PaymentQuery {
   readonly method?: PaymentMethod;
   /** Payments that debit or credit this account. */
   readonly account?: string;
+  /** Payments whose reference is exactly this (the API's filter, to find a create whose answer was lost). */
+  readonly reference?: string;
   /**
    * The dashboard's search: payments whose reference or description contains this text, compared as
    * `foldForSearch` folds both (case-insensitive by Turkish rules, accents kept). Already folded.

@@ -99,12 +99,20 @@ const changedSince = ($: Parameters, ws: string, asOf: string) =>
 function fieldConditions($: Parameters, query: PaymentQuery): (row: string) => string[] {
   const method = query.method === undefined ? undefined : $.add(query.method, "::text");
   const account = query.account === undefined ? undefined : $.add(query.account, "::text");
+  const reference = query.reference === undefined ? undefined : $.add(query.reference, "::text");
   const search = query.search === undefined ? undefined : $.add(searchPattern(query.search), "::text");
   return (at) => [
     ...(method ? [`${at}.method = ${method}`] : []),
     ...(account ? [`(${at}.from_account = ${account} OR ${at}.to_account = ${account})`] : []),
+    ...(reference ? [`${at}.reference = ${reference}`] : []),
     ...(search ? [`${searchText(at)} LIKE ${search}`] : []),
   ];
+}
+
+/** The reference condition among a listing's field conditions, on `p`: the index by reference serves it. */
+function byReferenceCondition(fields: (row: string) => string[]): string {
+  const condition = fields("p").find((c) => c.startsWith("p.reference = "));
+  return condition ? ` AND ${condition}` : "";
 }
 
 /** The seqs a listing holds: `after < seq <= upTo` (its snapshot, its dates, its cursor's position). */
@@ -134,9 +142,10 @@ export function listingStatement(workspace: string, query: PaymentQuery, seqs: S
   // state now: an index finds those in listing order (a page reads a page of them, however many there
   // are), and the few changed since are found by their version and judged by their history below.
   const narrowed = stateNow(status, query.awaitingApproval);
+  // A reference names one payment, or a few: found by its index, not by reading the listing's seqs.
   const candidates =
     narrowed === undefined
-      ? `SELECT * FROM payments p WHERE ${within}`
+      ? `SELECT * FROM payments p WHERE ${within}${query.reference === undefined ? "" : byReferenceCondition(fields)}`
       : `(SELECT * FROM payments p WHERE ${[within, narrowed, `p.version <= ${asOf}`, ...fields("p")].join(" AND ")}
             ORDER BY p.seq ${order}${limited})
          UNION ALL

@@ -847,9 +847,13 @@ export class PostgresPaymentsStore implements PaymentsStore {
   ): Promise<number> {
     const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
     const byStatus = query.status !== undefined || query.awaitingApproval === true;
-    const byFields = query.method !== undefined || query.account !== undefined || query.search !== undefined;
+    const byFields =
+      query.method !== undefined ||
+      query.account !== undefined ||
+      query.reference !== undefined ||
+      query.search !== undefined;
     if (!byStatus && !byFields) return Math.max(0, seqs.upTo - seqs.after);
-    if (!dated && query.search === undefined && query.awaitingApproval !== true)
+    if (!dated && query.search === undefined && query.reference === undefined && query.awaitingApproval !== true)
       return this.#countKept(workspace, query);
     const counting = byStatus
       ? listingCountStatement(workspace, query, seqs)

@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/payments-accounts.openapi.yaml (info.version 3.0.0, sha256 df4d1bbdec7937407b2e4a64b94a5996ee2a92aefa3d43364a87ead156d981c6)
+// source: specs/payments-accounts.openapi.yaml (info.version 3.0.0, sha256 85a667f1bc5373dc6610bf1ba99732f40e7b4da97c806047a8f419219c0c008b)
 // regenerate with `pnpm generate`.
 
 export type paths = {
@@ -413,6 +413,14 @@ export interface operations {
                 from?: components["schemas"]["Date"];
                 /** @description End of the date range, inclusive, compared with the UTC date of `created_at`. */
                 to?: components["schemas"]["Date"];
+                /**
+                 * @description Only payments whose `reference` is exactly this (your own reference, as you sent it). After a
+                 *     create whose answer was lost (a timeout, a connection reset after sending), list by its
+                 *     reference to learn whether it was stored before sending it again: the API has no
+                 *     idempotency key.
+                 * @example FTR-2026-000123
+                 */
+                reference?: string;
                 /** @description Page size. Up to 10,000 records per page. */
                 limit?: number;
                 /** @description The `pagination.next_cursor` of the previous page. */

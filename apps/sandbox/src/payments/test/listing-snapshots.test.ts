@@ -133,3 +133,54 @@ describe("sizes", () => {
     expect(reply.body.data).toHaveLength(500);
   });
 });
+
+describe("the reference filter (payspec's extension: a create whose answer was lost is found by its reference)", () => {
+  const make = (reference: string | undefined, amount = 100) =>
+    h.call("POST", "/v1/payments", {
+      key: KEY,
+      json: {
+        amount,
+        currency: "TRY",
+        method: "eft",
+        from_account: from,
+        to_account: to,
+        ...(reference ? { reference } : {}),
+      },
+    });
+
+  it("lists exactly the payments with that reference, across pages, its total exact", async () => {
+    await create(3);
+    for (const [reference, amount] of [
+      ["FTR-2026-000123", 1],
+      ["FTR-2026-000124", 2],
+      ["FTR-2026-000123", 3],
+      ["ftr-2026-000123", 4],
+      ["İZMİR-Ş-1", 5],
+    ] as const)
+      expect((await make(reference, amount)).status).toBe(201);
+    const found = await page("reference=FTR-2026-000123&limit=1");
+    expect(found.status).toBe(200);
+    expect(found.body.pagination.total).toBe(2);
+    expect(found.body.data.map((p: { amount: number }) => p.amount)).toEqual([1]);
+    const next = await page(`cursor=${found.body.pagination.next_cursor}`);
+    expect(next.body.data.map((p: { amount: number }) => p.amount)).toEqual([3]);
+    expect(next.body.pagination.has_more).toBe(false);
+    // Exact: case and accents count, Turkish letters included.
+    expect((await page("reference=ftr-2026-000123")).body.data.map((p: { amount: number }) => p.amount)).toEqual([4]);
+    expect(
+      (await page(`reference=${encodeURIComponent("İZMİR-Ş-1")}`)).body.data.map((p: { amount: number }) => p.amount),
+    ).toEqual([5]);
+    expect((await page("reference=nothing-like-it")).body).toMatchObject({ data: [], pagination: { total: 0 } });
+    // Beside another filter, and carried by the cursor like every filter.
+    expect((await page("reference=FTR-2026-000123&status=pending")).body.pagination.total).toBe(2);
+    const differs = await page(`reference=FTR-2026-000124&cursor=${found.body.pagination.next_cursor}`);
+    expect([differs.status, differs.body.param]).toEqual([400, "reference"]);
+  });
+
+  it("refuses an empty or over-long reference in the API's error shape", async () => {
+    for (const bad of ["", "x".repeat(141)]) {
+      const refused = await page(`reference=${bad}`);
+      expect([refused.status, refused.body.code, refused.body.param]).toEqual([400, "invalid_request", "reference"]);
+    }
+  });
+});
