@@ -86,8 +86,34 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
         await sleep(backoffDelay(retry, attempt, response.headers.get("retry-after")));
         continue;
       }
+      // A request that may be repeated is answered only once its whole body is here: a body cut off or
+      // stalled mid-way is a lost answer like a broken connection, and is retried the same way, within
+      // the same per-attempt timeout. (A create's body is left to the caller: it is never repeated.)
+      if (mayRepeat(request)) {
+        try {
+          response = await whole(response);
+        } catch (error) {
+          if (request.signal.aborted) throw error;
+          const timedOut = timeout?.aborted === true;
+          if (!lastAttempt) {
+            await sleep(backoffDelay(retry, attempt));
+            continue;
+          }
+          if (timedOut) throw new TimeoutError(operation, options.timeoutMs ?? 0);
+          throw new NetworkError(operation, true, { cause: error });
+        }
+      }
       if (attempt > 0) markRetried(response);
       return response;
     }
   };
+}
+
+/** Statuses whose answer has no body, which a Response built anew must not be given one for. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** The response with its body read to the end (or the failure to read it), as a Response again. */
+async function whole(response: Response): Promise<Response> {
+  const bytes = NO_BODY.has(response.status) ? null : await response.arrayBuffer();
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -149,6 +149,29 @@ describe("a retried cancel", () => {
 });
 
 describe("every failure is a typed PayspecError", () => {
+  it("retries a read whose body the sandbox cuts off or stalls, as a lost connection, within the timeout", async () => {
+    const created = await client.createPayment(payment("BODY-FAULTS"));
+    const direct = createPaymentsClient({
+      baseUrl: suite.target.url,
+      apiKey: DEMO_API_KEYS[0],
+      timeoutMs: 400,
+      retry: { baseDelayMs: 1 },
+    });
+    for (const fault of ["truncated-body", "stall"] as const) {
+      suite.target.faults.next("getPayment", fault);
+      const started = Date.now();
+      const read = await direct.getPayment(created.id);
+      expect(read.id, fault).toBe(created.id);
+      // A stalled body is given up after the attempt's 400 ms, then asked again.
+      if (fault === "stall") expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    }
+    // Every attempt stalled: a TimeoutError that says how long each waited.
+    suite.target.faults.next("getPayment", "stall", { times: 3 });
+    const error = await direct.getPayment(created.id).catch((e) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toContain("no complete response within 400 ms");
+  });
+
   it("times out a stalled body with TimeoutError", async () => {
     const created = await client.createPayment(payment("STALL"));
     const impatient = createPaymentsClient({
