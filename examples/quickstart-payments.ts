@@ -18,6 +18,10 @@ const created = await payments.createPayment({
 });
 console.log(`created ${created.id}: ${created.status}`);
 
+// Per-call options (a timeout, a trace header, an AbortSignal), and the request id of every answer.
+const read = await payments.getPayment(created.id, { timeoutMs: 5_000, headers: { "x-trace-id": "quickstart" } });
+console.log(`read ${read.id} (request ${read.lastResponse.requestId})`);
+
 for await (const payment of payments.payments({ status: "completed" })) {
   console.log(`completed ${payment.id}: ${payment.amount} ${payment.currency}`);
 }

@@ -2,6 +2,8 @@ import { routes, zAccessToken } from "@payspec/card-gateway-zod";
 import {
   type ApiErrorFactory,
   apiErrorFromResponse,
+  type CallOptions,
+  callInit,
   checkResponse,
   type FetchLike,
   isIdempotent,
@@ -11,6 +13,8 @@ import {
   retryPolicy,
   specMiddleware,
   type ValidationOptions,
+  type WithResponse,
+  withResponse,
   withTypedError,
   withTypedErrors,
 } from "@payspec/client-core";
@@ -55,12 +59,13 @@ export interface CardGatewayClient {
   readonly raw: Client<paths>;
   /** Logs in now (normally done on first use) and returns the token. */
   login(): Promise<string>;
-  pay(request: CardPaymentRequest): Promise<CardPaymentResponse>;
-  getPaymentByReference(referenceId: string): Promise<PaymentLookupResponse>;
+  /** Every method takes per-call options last (`{ signal, timeoutMs, headers }`); answers carry `lastResponse`. */
+  pay(request: CardPaymentRequest, options?: CallOptions): Promise<WithResponse<CardPaymentResponse>>;
+  getPaymentByReference(referenceId: string, options?: CallOptions): Promise<WithResponse<PaymentLookupResponse>>;
   /** The day's successful transactions as .xlsx bytes. `date` is yyyy-MM-dd. */
-  downloadDailyReport(date: string): Promise<Uint8Array>;
+  downloadDailyReport(date: string, options?: CallOptions): Promise<WithResponse<Uint8Array>>;
   /** Downloads and parses the day's report into typed rows. */
-  dailyReport(date: string): Promise<DailyTransactionsReportRow[]>;
+  dailyReport(date: string, options?: CallOptions): Promise<DailyTransactionsReportRow[]>;
 }
 
 const gatewayError: ApiErrorFactory = (operation, status, code, ...rest) =>
@@ -121,22 +126,30 @@ export function createCardGatewayClient(options: CardGatewayClientOptions): Card
   client.use(specMiddleware(routes, validate, gatewayError));
   const raw = withTypedErrors(client);
 
-  const downloadDailyReport = async (date: string) => {
-    const { data } = await raw.GET("/api/v1/general/reports/sales/daily-transactions", {
+  const downloadDailyReport = async (date: string, call?: CallOptions) => {
+    const { data, response } = await raw.GET("/api/v1/general/reports/sales/daily-transactions", {
       params: { query: { date } },
       parseAs: "arrayBuffer",
+      ...callInit(call),
     });
-    return new Uint8Array(data as ArrayBuffer);
+    return withResponse(new Uint8Array(data as ArrayBuffer), response);
   };
 
   return {
     raw,
-    pay: async (request) => (await raw.POST(CARD_PAYMENT_PATH, { body: request })).data as CardPaymentResponse,
-    getPaymentByReference: async (referenceId) =>
-      (await raw.GET("/api/v1/payments/reference/{referenceId}", { params: { path: { referenceId } } }))
-        .data as PaymentLookupResponse,
+    pay: async (request, call) => {
+      const { data, response } = await raw.POST(CARD_PAYMENT_PATH, { body: request, ...callInit(call) });
+      return withResponse(data as CardPaymentResponse, response);
+    },
+    getPaymentByReference: async (referenceId, call) => {
+      const { data, response } = await raw.GET("/api/v1/payments/reference/{referenceId}", {
+        params: { path: { referenceId } },
+        ...callInit(call),
+      });
+      return withResponse(data as PaymentLookupResponse, response);
+    },
     downloadDailyReport,
-    dailyReport: async (date) => parseDailyReport(await downloadDailyReport(date)),
+    dailyReport: async (date, call) => parseDailyReport(await downloadDailyReport(date, call)),
     login: () => withTypedError(`POST ${LOGIN_PATH}`, () => session.token()),
   };
 }

@@ -89,6 +89,27 @@ describe("login and tokens", () => {
   });
 });
 
+describe("per-call options and the answer's request id", () => {
+  it("sends a call's headers past the login, times a call by its own timeoutMs, and gives every answer lastResponse", async () => {
+    const paid = await gateway.pay(request(), { headers: { "x-trace-id": "trace-7" } });
+    expect(suite.proxy.seen.find((r) => r.url === "/api/v1/payments/card")?.headers["x-trace-id"]).toBe("trace-7");
+    expect(paid.lastResponse.requestId).toMatch(/^req_/);
+    const found = await gateway.getPaymentByReference(paid.response.referenceId, { timeoutMs: 5_000 });
+    expect(found.lastResponse.status).toBe(200);
+    const report = await gateway.downloadDailyReport(await today());
+    expect(report.lastResponse.requestId).toMatch(/^req_/);
+    suite.proxy.inject({
+      when: (r) => r.url.startsWith("/api/v1/payments/reference/"),
+      fault: { kind: "delay", ms: 2_000 },
+    });
+    const impatient = await gateway
+      .getPaymentByReference(paid.response.referenceId, { timeoutMs: 150 })
+      .catch((e) => e);
+    expect(impatient).toBeInstanceOf(TimeoutError);
+    expect(impatient.message).toContain("within 150 ms");
+  });
+});
+
 describe("payments and lookup", () => {
   it("pays, looks up by reference, and throws 404 for an unknown reference", async () => {
     const paid = await gateway.pay(request({ installment: 2 }));

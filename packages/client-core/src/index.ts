@@ -1,5 +1,13 @@
 export { type ApiErrorFactory, apiErrorFromResponse, markRetried } from "./api-error-from-response.js";
 export {
+  CALL_TIMEOUT_HEADER,
+  type CallOptions,
+  callInit,
+  type ResponseInfo,
+  type WithResponse,
+  withResponse,
+} from "./call-options.js";
+export {
   ApiError,
   type ApiErrorDetails,
   formatIssues,

@@ -1,4 +1,5 @@
 import { markRetried } from "./api-error-from-response.js";
+import { CALL_TIMEOUT_HEADER } from "./call-options.js";
 import { NetworkError, TimeoutError } from "./errors.js";
 import { backoffDelay, isIdempotent, type RetryPolicy } from "./retry-policy.js";
 
@@ -56,7 +57,11 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
   const mayRepeat = options.mayRepeat ?? ((r: Request) => isIdempotent(r.method));
   const { retry } = options;
 
-  return async (request) => {
+  return async (given) => {
+    // A call's own timeout rides in a header openapi-fetch lets through; it is never sent.
+    const callTimeout = Number(given.headers.get(CALL_TIMEOUT_HEADER));
+    const request = given.headers.has(CALL_TIMEOUT_HEADER) ? withoutHeader(given, CALL_TIMEOUT_HEADER) : given;
+    const timeoutMs = callTimeout > 0 ? callTimeout : options.timeoutMs;
     const operation = describe(request);
     for (let attempt = 0; ; attempt++) {
       const lastAttempt = attempt >= retry.maxRetries;
@@ -65,7 +70,7 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
       // A timer of our own, not AbortSignal.timeout: a timeout signal that only AbortSignal.any holds
       // can be garbage-collected before it fires (seen under load: a stalled body then hung for good).
       // The timer keeps its controller alive; unref'd, it never keeps a process running.
-      const timeout = options.timeoutMs ? timeoutSignal(options.timeoutMs) : undefined;
+      const timeout = timeoutMs ? timeoutSignal(timeoutMs) : undefined;
       const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
       let response: Response;
       try {
@@ -78,7 +83,7 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
           await sleep(backoffDelay(retry, attempt));
           continue;
         }
-        if (timedOut) throw new TimeoutError(operation, options.timeoutMs ?? 0);
+        if (timedOut) throw new TimeoutError(operation, timeoutMs ?? 0);
         throw new NetworkError(operation, !neverSent, { cause: error });
       }
       if (!lastAttempt && retry.retryOnStatuses.has(response.status) && mayRepeat(request)) {
@@ -99,7 +104,7 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
             await sleep(backoffDelay(retry, attempt));
             continue;
           }
-          if (timedOut) throw new TimeoutError(operation, options.timeoutMs ?? 0);
+          if (timedOut) throw new TimeoutError(operation, timeoutMs ?? 0);
           throw new NetworkError(operation, true, { cause: error });
         }
       }
@@ -107,6 +112,13 @@ export function resilientFetch(options: ResilientFetchOptions): FetchLike {
       return response;
     }
   };
+}
+
+/** The request without one of its headers. */
+function withoutHeader(request: Request, name: string): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(name);
+  return new Request(request, { headers });
 }
 
 /** Statuses whose answer has no body, which a Response built anew must not be given one for. */

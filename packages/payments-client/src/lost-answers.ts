@@ -42,11 +42,11 @@ export function sameRequest(payment: Payment, input: PaymentCreate): boolean {
  * payment is looked up by its reference before anything is sent again; found, it is the answer; not
  * found, it is sent once more. Needs `input.reference`, unique per payment.
  */
-export async function createRecovering(
+export async function createRecovering<P extends Payment>(
   input: PaymentCreate,
-  create: (input: PaymentCreate) => Promise<Payment>,
-  byReference: (reference: string) => Promise<Payment[]>,
-): Promise<Payment> {
+  create: (input: PaymentCreate) => Promise<P>,
+  byReference: (reference: string) => Promise<P[]>,
+): Promise<P> {
   const reference = input.reference;
   if (reference === undefined || reference === "")
     throw new PayspecError(
@@ -57,7 +57,7 @@ export async function createRecovering(
   } catch (error) {
     if (!mayHaveBeenStored(error)) throw error;
     const stored = (await byReference(reference)).filter((payment) => sameRequest(payment, input));
-    if (stored.length === 1) return stored[0] as Payment;
+    if (stored.length === 1) return stored[0] as P;
     if (stored.length > 1) throw new AmbiguousReferenceError(reference, stored);
     // Not stored: sending it again cannot pay twice. Once only; a second lost answer is the caller's.
     return create(input);

@@ -273,3 +273,38 @@ describe("createPayment after a lost answer: looked up by its reference, never p
     expect(error.message).toContain("3 payments carry reference TWIN");
   });
 });
+
+describe("per-call options and the answer's request id", () => {
+  it("sends a call's own headers (never its timeout header), and every answer carries lastResponse", async () => {
+    const payment = await client.getPayment(
+      (await client.createPayment({ amount: 1, currency: "TRY", method: "eft", from_account: from, to_account: to }))
+        .id,
+      { headers: { "x-trace-id": "trace-42" } },
+    );
+    const sent = suite.proxy.seen.at(-1);
+    expect(sent?.headers["x-trace-id"]).toBe("trace-42");
+    expect(Object.keys(sent?.headers ?? {})).not.toContain("x-payspec-call-timeout-ms");
+    expect(payment.lastResponse.requestId).toMatch(/^req_/);
+    expect(payment.lastResponse.status).toBe(200);
+    // Not part of the payment itself: JSON and spreads leave it out.
+    expect(JSON.stringify(payment)).not.toContain("lastResponse");
+    const accounts = await client.listAccounts();
+    expect(accounts.lastResponse.requestId).toMatch(/^req_/);
+    await expect(client.getPayment("pay_x", { headers: { Authorization: "Bearer other" } })).rejects.toThrow(
+      /Authorization/,
+    );
+  });
+
+  it("times one call by its own timeoutMs and aborts one by its signal", async () => {
+    suite.target.faults.next("listAccounts", "latency-before", { latencyMs: 1_500, times: 3 });
+    const direct = createPaymentsClient({ baseUrl: suite.target.url, apiKey: DEMO_API_KEYS[0], retry: false });
+    const timedOut = await direct.listAccounts({ timeoutMs: 200 }).catch((e) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(timedOut.message).toContain("within 200 ms");
+    const controller = new AbortController();
+    const aborted = direct.listAccounts({ signal: controller.signal }).catch((e) => e);
+    controller.abort();
+    expect(await aborted).toBeInstanceOf(PayspecError);
+    suite.target.faults.clear();
+  });
+});
