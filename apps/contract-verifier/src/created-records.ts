@@ -8,6 +8,8 @@ export interface CreatedRecord {
   readonly id: string;
   /** The path the spec's DELETE removes it at; undefined when the spec has no DELETE for it. */
   readonly deletePath?: string;
+  /** That DELETE operation (the run may be told never to call it: --exclude-operations). */
+  readonly deleteOperation?: OperationInfo;
 }
 
 /** What the run made and could not remove, and why. */
@@ -55,7 +57,7 @@ const lastSegment = (path: string) =>
  */
 export class CreatedRecords {
   /** Each DELETE: its template as the spec writes it (trailing slash and all), and its pattern. */
-  readonly #deletes: readonly { template: string; pattern: RegExp }[];
+  readonly #deletes: readonly { template: string; pattern: RegExp; op: OperationInfo }[];
   readonly #records: CreatedRecord[] = [];
   #deleted = 0;
   /** The ids each list operation answered before the run's checks, by its template. */
@@ -66,7 +68,7 @@ export class CreatedRecords {
   constructor(operations: readonly OperationInfo[]) {
     this.#deletes = operations
       .filter((op) => op.method.toUpperCase() === "DELETE")
-      .map((op) => ({ template: op.template, pattern: matcher(op.template) }));
+      .map((op) => ({ template: op.template, pattern: matcher(op.template), op }));
   }
 
   /** Notes an answer: a record made, or one deleted. `path` is the spec's path as sent, without the query. */
@@ -104,7 +106,11 @@ export class CreatedRecords {
       if (status !== 201) return undefined;
       const own = this.#deletes.find((d) => d.pattern.test(path));
       const values = own?.pattern.exec(path)?.slice(1).map(decodeURIComponent);
-      return { madeBy, id: lastSegment(path), ...(own && values ? { deletePath: filled(own.template, values) } : {}) };
+      return {
+        madeBy,
+        id: lastSegment(path),
+        ...(own && values ? { deletePath: filled(own.template, values), deleteOperation: own.op } : {}),
+      };
     }
     const location = reply.headers.location;
     const located = location ? new URL(location, "http://server.invalid").pathname.replace(/\/+$/, "") : undefined;
@@ -127,7 +133,12 @@ export class CreatedRecords {
       matcher(parent.slice(0, parent.lastIndexOf("/")))
         .exec(path)
         ?.slice(1) ?? [];
-    return { madeBy, id, deletePath: filled(child.template, [...values.map(decodeURIComponent), id]) };
+    return {
+      madeBy,
+      id,
+      deletePath: filled(child.template, [...values.map(decodeURIComponent), id]),
+      deleteOperation: child.op,
+    };
   }
 
   #forget(path: string): void {
@@ -179,7 +190,7 @@ export class CreatedRecords {
         ours.push({
           madeBy: `a write of the run (found in GET ${template})`,
           id,
-          ...(deletePath ? { deletePath } : {}),
+          ...(deletePath ? { deletePath, deleteOperation: remover.op } : {}),
         });
     }
     return { ours, others };

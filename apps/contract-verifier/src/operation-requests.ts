@@ -1,5 +1,5 @@
 import { pointerOf, resolveRef, specExamples } from "@payspec/specs";
-import { SkipCheck } from "./check-outcomes.js";
+import { SetupFailed, SkipCheck } from "./check-outcomes.js";
 import type { AccountRef, SendOptions, VerifyContext } from "./context.js";
 import { needsOwnIds, noOwnId } from "./destructive-calls.js";
 import { encodeForm, FORM_MEDIA_TYPES, type FormBody, formBodyOf } from "./form-bodies.js";
@@ -366,6 +366,10 @@ export function cardPaymentRequest(ctx: VerifyContext): Record<string, unknown> 
 export async function paidReference(ctx: VerifyContext): Promise<string> {
   const body = cardPaymentRequest(ctx);
   const reply = await ctx.send("gateway", { method: "POST", path: "/api/v1/payments/card", json: body });
+  // A payment that was not made leaves nothing to look up: the lookup's check cannot start, and a 404
+  // from it would blame the lookup for the payment's failure.
+  if (reply.status < 200 || reply.status >= 300)
+    throw new SetupFailed(`the card payment to look up answered ${reply.status}, so there is no payment to look up`);
   const ref = (reply.body as { response?: { referenceId?: unknown } } | undefined)?.response?.referenceId;
   return typeof ref === "string" ? ref : String(body.referenceId);
 }

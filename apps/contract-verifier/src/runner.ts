@@ -754,6 +754,13 @@ async function cleanUp(context: VerifyContext, interrupted: boolean): Promise<Cl
       leave(record, "the spec has no DELETE for it");
       continue;
     }
+    if (record.deleteOperation && !operationChosen(context.options, record.deleteOperation)) {
+      leave(
+        record,
+        `the run may not call ${record.deleteOperation.method} ${record.deleteOperation.template} (--include-operations, --exclude-operations)`,
+      );
+      continue;
+    }
     if (context.serverDown) {
       leave(record, "the server stopped answering before it could be deleted");
       continue;

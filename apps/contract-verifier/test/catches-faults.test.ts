@@ -546,7 +546,7 @@ describe("the verifier reports each fault through the check that should catch it
     });
     const failures = Object.values(failedChecks(report)).flat();
     expect(failures.length).toBeGreaterThan(0);
-    expect(failures.every((f) => / 500 |status 500|\| 500/.test(f))).toBe(true);
+    expect(failures.filter((f) => !/ 500 |status 500|\| 500/.test(f))).toEqual([]);
   });
 
   it("a listing that takes 12 s (the request times out)", async () => {
