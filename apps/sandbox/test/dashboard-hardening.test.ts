@@ -82,6 +82,55 @@ describe("the new payment form", () => {
     expect(await total()).toBe(typed.length);
   });
 
+  it("takes back every way the page writes an amount, refuses one that reads two ways with both readings, and a sign of another currency", async () => {
+    const errorOf = (page: string) => /id="amount-error"[^>]*>([^<]*)</.exec(page)?.[1]?.trim();
+    // As the pages print amounts (`money`), and as people copy them from statements and banks.
+    const written: [lang: string, amount: string][] = [
+      ["tr", "1.500,75 ₺"],
+      ["tr", "₺1.500,75"],
+      ["tr", "₺ 1.500,75"],
+      ["tr", "1.500,75 TL"],
+      ["tr", "1.500,75TL"],
+      ["tr", "TRY 1.500,75"],
+      ["en", "1,500.75 TRY"],
+      ["en", "TRY 1,500.75"],
+      ["en", "1,500.75\u00a0TRY"],
+    ];
+    for (const [lang, amount] of written) {
+      browser.cookies.set("payspec_dashboard_lang", lang);
+      expect((await newPayment({ amount })).status, `${lang} ${amount}`).toBe(303);
+    }
+    const made = (await h.call("GET", "/v1/payments?limit=20", { key: KEY })).body.data as { amount: number }[];
+    expect(made.map((p) => p.amount)).toEqual(written.map(() => 150_075));
+
+    // `1,500` on a Turkish page and `1.500` on an English one: both readings shown, neither taken.
+    browser.cookies.set("payspec_dashboard_lang", "tr");
+    for (const amount of ["1,500", "1,500 ₺"]) {
+      const answer = await newPayment({ amount });
+      expect(answer.status, amount).toBe(400);
+      expect(errorOf(answer.text)).toBe(
+        "Bu tutar iki türlü okunabilir: 1,50 ₺ ya da 1.500,00 ₺. Hangisi olduğunu 1,50 ya da 1.500,00 yazarak belirtin.",
+      );
+      expect(answer.text).toMatch(/name="amount"[^>]*value="1,500/);
+    }
+    // A reading the currency cannot hold is still shown as typed: 1,234 ₺ has three decimals.
+    expect(errorOf((await newPayment({ amount: "1,234" })).text)).toContain("1,234 ₺ ya da 1.234,00 ₺");
+    browser.cookies.set("payspec_dashboard_lang", "en");
+    expect(errorOf((await newPayment({ amount: "1.500" })).text)).toBe(
+      "This amount reads two ways: 1.50 TRY or 1,500.00 TRY. Type 1.50 or 1,500.00 to say which.",
+    );
+    // What each reading is typed as is then taken one way.
+    expect((await newPayment({ amount: "1,500.00" })).status).toBe(303);
+    // A dollar sign on a TRY payment is a question, not a conversion; an empty box asks for an amount.
+    expect(errorOf((await newPayment({ amount: "$1,500.75" })).text)).toBe(
+      "The amount is written in USD and the payment is in TRY: remove the sign, or choose USD as the currency.",
+    );
+    expect(errorOf((await newPayment({ amount: " " })).text)).toBe("Enter an amount.");
+    browser.cookies.set("payspec_dashboard_lang", "tr");
+    expect(errorOf((await newPayment({ amount: "" })).text)).toBe("Tutar girin.");
+    expect(await total()).toBe(written.length + 1);
+  });
+
   it("says each problem in words beside its own box, and only the boxes that are wrong", async () => {
     browser.cookies.set("payspec_dashboard_lang", "en");
     const errorOf = (page: string, field: string) =>

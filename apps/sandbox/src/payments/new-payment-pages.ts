@@ -17,10 +17,10 @@ import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
-import { money } from "../infrastructure/i18n/formats.js";
+import { money, moneyOfDecimal } from "../infrastructure/i18n/formats.js";
 import { activeLocale, t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
-import { typedAmount } from "../infrastructure/i18n/typed-amount.js";
+import { readAmount, typedAmount } from "../infrastructure/i18n/typed-amount.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { submitFromDashboard } from "./dashboard-submit.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
@@ -90,6 +90,39 @@ function amountHint(currency: string | undefined): string {
     `Enter an amount such as 1,250.50, with at most ${digits} decimals${known ? ` for ${currency}` : ""}.`,
     `1.250,50 gibi bir tutar girin; ${known ? `${currency} için ` : ""}en çok ${digits} ondalık basamakla.`,
   );
+}
+
+/**
+ * What the amount's reading leaves open, said before anything is made: an empty box, an amount that
+ * reads two ways in this language (`1,500` on a Turkish page: 1,50 ₺ or 1.500,00 ₺), never guessed,
+ * and a money sign that names another currency than the form's.
+ */
+function readingProblems(values: FormValues): FieldProblems {
+  const typed = values.amount?.trim() ?? "";
+  if (typed === "") return { amount: t("Enter an amount.", "Tutar girin.") };
+  const reading = readAmount(typed, activeLocale());
+  const currency = values.currency;
+  if (reading.kind === "ambiguous") {
+    const shown = isCurrencyCode(currency) ? currency : "TRY";
+    const [small, large] = [moneyOfDecimal(reading.asDecimals, shown), moneyOfDecimal(reading.asThousands, shown)];
+    // Each reading typed so that it reads one way only: decimals without grouping, thousands grouped
+    // with the language's own mark, plus the decimal mark.
+    const [typeSmall, typeLarge] = [small.split(" ")[0], large.split(" ")[0]];
+    return {
+      amount: t(
+        `This amount reads two ways: ${small} or ${large}. Type ${typeSmall} or ${typeLarge} to say which.`,
+        `Bu tutar iki türlü okunabilir: ${small} ya da ${large}. Hangisi olduğunu ${typeSmall} ya da ${typeLarge} yazarak belirtin.`,
+      ),
+    };
+  }
+  if (reading.kind === "amount" && reading.currency && isCurrencyCode(currency) && reading.currency !== currency)
+    return {
+      amount: t(
+        `The amount is written in ${reading.currency} and the payment is in ${currency}: remove the sign, or choose ${reading.currency} as the currency.`,
+        `Tutar ${reading.currency} olarak yazılmış, ödeme ise ${currency}: işareti silin ya da para birimi olarak ${reading.currency} seçin.`,
+      ),
+    };
+  return {};
 }
 
 /** Each box as the form labels it: what the error summary names (English, Turkish). */
@@ -185,7 +218,7 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       const checked = validateFields(zPaymentCreate, candidate(values));
       const cardNumbers = cardNumberProblems(values);
       const rules = ruleProblems(values, await deps.payments.accounts(key));
-      const problems = formProblems(values, checked, rules, cardNumbers);
+      const problems = formProblems(values, checked, rules, { ...readingProblems(values), ...cardNumbers });
       if (problems || !checked.ok) return show(request, reply, shownAgain(values), problems ?? {});
       const input: PaymentCreate = checked.data;
       // A payment the debit account cannot cover now fails when it completes, unless money arrives
@@ -223,9 +256,10 @@ function formProblems(
   values: FormValues,
   checked: { readonly ok: true } | { readonly ok: false; readonly problems: Readonly<Record<string, string>> },
   rules: FieldProblems,
-  cardNumbers: FieldProblems,
+  /** The form's own checks (the amount's reading, card numbers): said whatever the schema says. */
+  ownChecks: FieldProblems,
 ): FieldProblems | undefined {
-  if (checked.ok && Object.keys(cardNumbers).length === 0 && Object.keys(rules).length === 0) return undefined;
+  if (checked.ok && Object.keys(ownChecks).length === 0 && Object.keys(rules).length === 0) return undefined;
   const problems: Record<string, string> = checked.ok ? {} : { ...checked.problems };
   if (values.method === DIRECT_DEBIT) {
     problems.method = t(
@@ -259,7 +293,7 @@ function formProblems(
     delete problems.amount;
   else if (problems.amount) problems.amount = amountHint(values.currency);
   // The schema's word on a box first (its value is not even well-formed), then the rules'.
-  return { ...rules, ...problems, ...cardNumbers };
+  return { ...rules, ...problems, ...ownChecks };
 }
 
 function newPaymentForm(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { typedAmount } from "../../src/infrastructure/i18n/typed-amount.js";
+import { readAmount, typedAmount } from "../../src/infrastructure/i18n/typed-amount.js";
 
 describe("amounts as people type them", () => {
   it("reads the Turkish way: a comma before the decimals, dots or spaces between thousands", () => {
@@ -28,5 +28,28 @@ describe("amounts as people type them", () => {
     }
     expect(typedAmount("1.500,75", "en")).toBeUndefined();
     expect(typedAmount("-5", "tr")).toBe("-5");
+  });
+});
+
+describe("amounts typed back as the page writes them, and amounts that read two ways", () => {
+  it("takes the page's own amounts back: a money sign or code before or after, with or without a space", () => {
+    for (const typed of ["1.500,75 ₺", "₺1.500,75", "1.500,75 TL", "1.500,75 TRY", "TRY 1.500,75", "1.500,75₺"])
+      expect(readAmount(typed, "tr"), typed).toEqual({ kind: "amount", decimal: "1500.75", currency: "TRY" });
+    for (const typed of ["$1,500.75", "1,500.75 USD", "USD 1,500.75"])
+      expect(readAmount(typed, "en"), typed).toEqual({ kind: "amount", decimal: "1500.75", currency: "USD" });
+    expect(readAmount("1,500.75 TRY", "en")).toEqual({ kind: "amount", decimal: "1500.75", currency: "TRY" });
+    expect(readAmount("€12,50", "tr")).toEqual({ kind: "amount", decimal: "12.50", currency: "EUR" });
+    expect(readAmount("1.500,75", "tr")).toEqual({ kind: "amount", decimal: "1500.75" });
+  });
+
+  it("refuses to guess between decimals and thousands: 1,500 in Turkish, 1.500 in English", () => {
+    expect(readAmount("1,500", "tr")).toEqual({ kind: "ambiguous", asDecimals: "1.500", asThousands: "1500" });
+    expect(readAmount("1,500 ₺", "tr")).toEqual({ kind: "ambiguous", asDecimals: "1.500", asThousands: "1500" });
+    expect(readAmount("1.500", "en")).toEqual({ kind: "ambiguous", asDecimals: "1.500", asThousands: "1500" });
+    // Its own thousands separator is no question: 1.500 in Turkish, 1,500 in English.
+    expect(readAmount("1.500", "tr")).toEqual({ kind: "amount", decimal: "1500" });
+    expect(readAmount("1,500", "en")).toEqual({ kind: "amount", decimal: "1500" });
+    expect(readAmount("1,50", "tr")).toEqual({ kind: "amount", decimal: "1.50" });
+    expect(readAmount("abc ₺", "tr")).toEqual({ kind: "unreadable" });
   });
 });

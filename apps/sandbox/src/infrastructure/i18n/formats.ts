@@ -40,6 +40,17 @@ export function money(minor: number, currency: string): string {
 }
 
 /**
+ * A decimal as typed (`1.500`, up to three decimals) in the currency, as `money` writes amounts, keeping a
+ * third decimal the currency cannot hold: what an ambiguous amount's readings are shown as.
+ */
+export function moneyOfDecimal(decimal: string, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const decimals = Math.max(exponent, decimal.split(".")[1]?.replace(/0+$/, "").length ?? 0);
+  const amount = numberFormat(decimals).format(Number(decimal));
+  return `${amount} ${activeLocale() === "tr" && currency === "TRY" ? "₺" : currency}`;
+}
+
+/**
  * "1 payment", "2 payments"; Turkish keeps the noun singular after a number ("2 ödeme"), so it takes
  * one word.
  */

@@ -12,6 +12,8 @@ const SPACE_GROUPED = /^-?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
  */
 export function typedAmount(typed: string, locale: Locale): string | undefined {
   let text = typed.trim();
+  // A money sign or code before or after, as the page writes amounts (₺1.500,75, 1.500,75 TL, $1,500.75).
+  text = withoutCurrency(text).text;
   if (/[ \u00a0\u202f]/.test(text)) {
     if (!SPACE_GROUPED.test(text)) return undefined;
     text = text.replace(/[ \u00a0\u202f]/g, "");
@@ -38,4 +40,43 @@ export function typedAmount(typed: string, locale: Locale): string | undefined {
   const grouped = groupMark === "." ? /^\d{1,3}(?:\.\d{3})+$/ : /^\d{1,3}(?:,\d{3})+$/;
   if (!/^\d+$/.test(whole) && !grouped.test(whole)) return undefined;
   return `${sign}${whole.replaceAll(groupMark, "")}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** Money signs and the words people write beside amounts, by the currency they name. */
+const SIGNS: Readonly<Record<string, string>> = { "₺": "TRY", TL: "TRY", $: "USD", "€": "EUR", "£": "GBP" };
+const AFFIX =
+  /^(?<before>[₺$€£]|(?:TL|[A-Z]{3})(?=[\s\u00a0\u202f\d-]))?[\s\u00a0\u202f]*(?<amount>.*?)[\s\u00a0\u202f]*(?<after>[₺$€£]|TL|[A-Z]{3})?$/i;
+
+/** The amount without a money sign or currency code before or after it, and the currency that named. */
+function withoutCurrency(text: string): { text: string; currency?: string } {
+  const match = AFFIX.exec(text);
+  const sign = match?.groups?.before ?? match?.groups?.after;
+  if (!match?.groups || sign === undefined || (match.groups.before && match.groups.after)) return { text };
+  const upper = sign.toUpperCase();
+  return { text: match.groups.amount ?? "", currency: SIGNS[sign] ?? SIGNS[upper] ?? upper };
+}
+
+/** What an amount as typed says: a decimal (and the currency it named, if any), or why it says none. */
+export type AmountReading =
+  | { readonly kind: "amount"; readonly decimal: string; readonly currency?: string }
+  /** Read one way in the page's language and another in the other (`1,500` on a Turkish page): never guessed. */
+  | { readonly kind: "ambiguous"; readonly asDecimals: string; readonly asThousands: string }
+  | { readonly kind: "unreadable" };
+
+/**
+ * An amount as a person types it, as `typedAmount` reads it, and what it leaves open: `1,500` on a
+ * Turkish page is 1,50 (its decimals) or 1.500 (an English thousands separator), `1.500` on an
+ * English page likewise; those are refused with both readings rather than taken one way.
+ */
+export function readAmount(typed: string, locale: Locale): AmountReading {
+  const { text, currency } = withoutCurrency(typed.trim());
+  const decimalMark = locale === "tr" ? "," : ".";
+  const either = new RegExp(`^(-?)(\\d{1,3})\\${decimalMark}(\\d{3})$`).exec(text);
+  if (either) {
+    const [, sign, whole, three] = either as unknown as [string, string, string, string];
+    return { kind: "ambiguous", asDecimals: `${sign}${whole}.${three}`, asThousands: `${sign}${whole}${three}` };
+  }
+  const decimal = typedAmount(text, locale);
+  if (decimal === undefined) return { kind: "unreadable" };
+  return { kind: "amount", decimal, ...(currency ? { currency } : {}) };
 }
