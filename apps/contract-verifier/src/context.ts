@@ -22,7 +22,6 @@ import {
   type SentRequest,
   unanswered,
 } from "./exchange.js";
-import { operationsOf } from "./operation-requests.js";
 import {
   type ApiName,
   credentialKeysFor,
@@ -39,6 +38,7 @@ import { seededUuid } from "./seeded-uuid.js";
 import { cardDataFindings, cardDataIn } from "./sensitive-data.js";
 import { type RecentRequest, ServerDown } from "./server-down.js";
 import { shownValue } from "./shown-value.js";
+import { operationsOf } from "./spec-operations.js";
 
 export interface AccountPair {
   readonly from: string;

@@ -1,4 +1,4 @@
-import type { OperationInfo } from "./operation-requests.js";
+import type { OperationInfo } from "./spec-operations.js";
 
 /** A record the run made on the server, and where the spec deletes it. */
 export interface CreatedRecord {

@@ -4,8 +4,9 @@ import type { VerifyContext } from "./context.js";
 import { needsOwnIds } from "./destructive-calls.js";
 import { collectionOf } from "./discovered-ids.js";
 import { NoAnswer } from "./exchange.js";
-import { type OperationInfo, operationNode, operationsOf, toSend, validRequest } from "./operation-requests.js";
+import { operationNode, toSend, validRequest } from "./operation-requests.js";
 import { SpecProblem } from "./schema-data.js";
+import { type OperationInfo, operationsOf } from "./spec-operations.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
 type Node = Record<string, any>;

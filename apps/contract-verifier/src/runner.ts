@@ -13,7 +13,7 @@ import { assertCredentialsAccepted } from "./credentials-check.js";
 import { neverCalled } from "./destructive-calls.js";
 import { NoAnswer, type RecordedExchange, unanswered } from "./exchange.js";
 import { median } from "./median.js";
-import { operationParameters, operationsOf } from "./operation-requests.js";
+import { operationParameters } from "./operation-requests.js";
 import {
   checkChosen,
   IDEMPOTENT_METHODS,
@@ -29,6 +29,7 @@ import { produceIds } from "./produced-ids.js";
 import { SpecProblem } from "./schema-data.js";
 import { ServerDown } from "./server-down.js";
 import { notRunResult, serverDownResult } from "./server-down-result.js";
+import { operationsOf } from "./spec-operations.js";
 import { statefulCheck } from "./stateful/stateful-check.js";
 
 const PROFILE_RANK: Record<Profile, number> = { schema: 0, behaviour: 1, sandbox: 2 };

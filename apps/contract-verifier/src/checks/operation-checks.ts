@@ -8,17 +8,16 @@ import {
   dereference,
   jsonMediaType,
   madeMediaType,
-  type OperationInfo,
   type OperationRequest,
   operationNode,
   operationParameters,
-  operationsOf,
   toSend,
   validRequest,
   withAccounts,
 } from "../operation-requests.js";
 import type { ApiName } from "../options.js";
 import { generateData } from "../schema-data.js";
+import { type OperationInfo, operationsOf } from "../spec-operations.js";
 import { describeReply, expectClientError, expectConformance, expectSuccess } from "./expectations.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped OpenAPI document
