@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 
-export type { Browser, BrowserContext, Page } from "playwright-core";
+export type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 
 /**
  * Debian's Chromium headless shell (the `chromium-headless-shell` package, which

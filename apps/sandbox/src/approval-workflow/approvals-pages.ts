@@ -7,11 +7,12 @@ import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
+import { token } from "../infrastructure/dashboard-shell/token.js";
 import { count, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { browsePayments, type PaymentsStore } from "../payments/index.js";
-import { approvePayment, type DecisionResult, rejectPayment, submittedBy } from "./approver-decisions.js";
+import { browsePayments, type PaymentsStore, submittedBy } from "../payments/index.js";
+import { approvePayment, type DecisionResult, rejectPayment } from "./approver-decisions.js";
 
 /** At most this many waiting payments on the page (newest first); the count says if there are more. */
 const SHOWN = 100;
@@ -71,14 +72,17 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
   }
   const rows = waiting.payments.map((p) => {
     const reject = html`<button type="submit" name="reject" value="${p.id}" class="danger" aria-label="${t("Reject", "Reddet:")} ${p.id}">${t("Reject", "Reddet")}</button>`;
+    // The submitter withdraws what they submitted: the same rejection, in the words of its author.
+    const withdraw = html`<button type="submit" name="reject" value="${p.id}" class="danger" aria-label="${t("Withdraw", "Geri çek:")} ${p.id}">${t("Withdraw", "Geri çek")}</button>`;
     const choose: SafeHtml = own.has(p.id)
-      ? html`<span>${t("You submitted it: another person approves it.", "Siz gönderdiniz: başka biri onaylar.")}</span> ${reject}`
+      ? html`<span>${t("You submitted it: another person approves it.", "Siz gönderdiniz: başka biri onaylar.")}</span> ${withdraw}`
       : html`<input type="checkbox" name="ids" value="${p.id}" aria-label="${t("Select", "Seç:")} ${p.id}">
           <button type="submit" name="only" value="${p.id}" class="primary" aria-label="${t("Approve", "Onayla:")} ${p.id}">${t("Approve", "Onayla")}</button> ${reject}`;
     // The decision right after what is decided on: on a phone the table's first columns are what shows.
-    return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${p.id}</a></td><td class="money">${money(p.amount, p.currency)}</td>
-      <td>${choose}</td><td>${account(p.from_account)}</td><td>${account(p.to_account)}</td>
-      <td>${p.reference ?? ""}</td><td>${p.description ?? ""}</td><td>${localTime(p.created_at)}</td></tr>`;
+    // On a phone the link shows the reference people know the payment by (the id when it has none).
+    return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${token(p.id, "wide-only")}${token(p.reference || p.id, "narrow-only")}</a></td><td class="money">${money(p.amount, p.currency)}</td>
+      <td class="decision">${choose}</td><td class="detail" data-label="${t("From", "Gönderen")}">${account(p.from_account)}</td><td class="detail" data-label="${t("To", "Alıcı")}">${account(p.to_account)}</td>
+      <td class="detail" data-label="${t("Reference", "Referans")}">${p.reference ?? ""}</td><td class="detail description">${p.description ?? ""}</td><td class="detail" data-label="${t("Created", "Oluşturulma")}">${localTime(p.created_at)}</td></tr>`;
   });
   const approvable = waiting.payments.length - own.size;
   return ctx.render(
@@ -94,10 +98,9 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
       "Burada yalnızca onay akışı açıkken panelden oluşturulan ödemeler bekler.",
     )}</p>
     <form method="post" action="${DASHBOARD}/approvals"><input type="hidden" name="_csrf" value="${ctx.csrf(request)}">
-    <div class="scroll" tabindex="0" role="region" aria-label="${t("Waiting for approval", "Onay bekleyenler")}">
-    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Decision", "Karar")}</th>
+    <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}" class="cards"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Decision", "Karar")}</th>
       <th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th></tr></thead>
-    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table></div>
+    <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table>
     ${
       approvable > 1
         ? html`<p class="actions"><button type="submit" class="primary">${t("Approve the selected payments", "Seçilen ödemeleri onayla")}</button>

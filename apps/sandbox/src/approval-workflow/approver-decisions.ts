@@ -3,7 +3,7 @@ import {
   awaitsApproval,
   type PaymentsStore,
   type StoredPayment,
-  sameActor,
+  submittedBy,
   type TransitionResult,
 } from "../payments/index.js";
 
@@ -14,11 +14,6 @@ import {
 export type DecisionResult =
   | TransitionResult
   | { readonly ok: false; readonly reason: "same_person"; readonly payment: StoredPayment };
-
-/** Whether `actor` submitted the payment (its first history entry is its creation): the four-eyes rule's question. */
-export function submittedBy(payment: StoredPayment, actor: Actor): boolean {
-  return sameActor(payment.history[0]?.actor, actor);
-}
 
 /**
  * An approver's approval: `pending → approved` for a payment waiting for one, which starts its

@@ -8,7 +8,7 @@ import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
-import type { PaymentsStore } from "../payments/index.js";
+import type { NamedAccount, PaymentsStore } from "../payments/index.js";
 import {
   encodeCursor,
   type ListingFilters,
@@ -145,8 +145,9 @@ export class ExportQueue extends BackgroundWork {
   /** The job's file and its e-mail, in the language of the workspace's e-mails. */
   async #writeAndMail(job: ExportJob, workspace: string): Promise<void> {
     const { jobs, payments, secret, clocks, mailer } = this.#deps;
-    const title = listingTitle(listingFilters(job.listing), await payments.accounts(workspace));
-    const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing), title);
+    const accounts = await payments.accounts(workspace);
+    const title = listingTitle(listingFilters(job.listing), accounts);
+    const file = await this.#write(job, paymentsOfListing(payments, secret, workspace, job.listing), title, accounts);
     const readyAt = await clocks.now(workspaceScope(workspace));
     const expiresAt = readyAt + this.#deps.linkHours * HOUR_MS;
     const recipients = await this.#deps.reportRecipients.get(workspace);
@@ -179,7 +180,12 @@ export class ExportQueue extends BackgroundWork {
   }
 
   /** The job's file in memory, its progress recorded (and its lease renewed) every page. */
-  async #write(job: ExportJob, source: AsyncIterable<Payment>, title: string): Promise<Buffer> {
+  async #write(
+    job: ExportJob,
+    source: AsyncIterable<Payment>,
+    title: string,
+    accounts: readonly NamedAccount[],
+  ): Promise<Buffer> {
     const { jobs } = this.#deps;
     const instance = this.#instance;
     const leaseMs = this.#deps.leaseMs;
@@ -198,6 +204,7 @@ export class ExportQueue extends BackgroundWork {
     return paymentsFile(job.format, counted, title, {
       workspace: job.workspaceTag,
       generatedAt: job.requestedAt,
+      accounts,
     });
   }
 }

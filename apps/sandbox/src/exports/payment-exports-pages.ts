@@ -115,6 +115,7 @@ export function paymentExportsPages(deps: PaymentExportsDeps): DashboardPages {
         {
           workspace: workspaceTag(request.dashboardKey),
           generatedAt: started.at,
+          accounts,
         },
       ).catch(() => {
         body.destroy();

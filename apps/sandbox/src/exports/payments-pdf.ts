@@ -4,8 +4,9 @@ import type { Payment } from "@payspec/payments-zod";
 import PDFDocument from "pdfkit";
 import { dateTime, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
+import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import { turkishFieldName } from "../payments/index.js";
+import { fieldLabel, type NamedAccount } from "../payments/index.js";
 import { MonospacedText, type PlacedText, TITLE_FONT, wrapText } from "./monospaced-text.js";
 
 /** PDF output waiting for a slow reader beyond this stops the writing until it drains. */
@@ -16,50 +17,106 @@ const LINE_HEIGHT = 8;
 const ROW_GAP = 2;
 const MARGIN = 28;
 
+/** What a row's cells read beyond the payment: the workspace's accounts, to name them. */
+interface RowContext {
+  accountName(id: string | undefined): string;
+}
+
 interface Column {
-  /** The heading, one entry per line. */
-  heading: readonly string[];
+  /** The payment fields it shows, one heading line each, in the active language's words. */
+  fields: readonly string[];
+  /** Amounts are right-aligned, as they are read and added up. */
+  right?: boolean;
   /** Characters of text, between gaps of GAP blank characters. */
   width: number;
   /** The cell's text, one entry per line; each is wrapped, never cut. */
-  cell(payment: Payment): readonly string[];
+  cell(payment: Payment, row: RowContext): readonly string[];
 }
 
 const flat = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ");
 
 /**
- * The seed's export columns, every one whole: a timestamp, id or account that does not fit its
- * column wraps onto the next line, so each payment can be identified from the paper. created_at and
- * settled_at share a column, one above the other, to leave the width to reference and description.
+ * The seed's export columns, every one whole and in words: a timestamp, id or name that does not fit
+ * its column wraps onto the next line, so each payment can be identified from the paper. created_at
+ * and settled_at share a column, one above the other, to leave the width to reference and description.
  */
 const COLUMNS: readonly Omit<Column, "width">[] = [
   {
     // Istanbul time, as the language writes it (every time the dashboard shows is): the API's UTC
     // ISO strings are for programs, and the CSV keeps them.
-    heading: ["created_at", "settled_at"],
+    fields: ["created_at", "settled_at"],
     cell: (p) => [p.created_at, ...(p.settled_at ? [p.settled_at] : [])].map((iso) => dateTime(Date.parse(iso))),
   },
-  { heading: ["id"], cell: (p) => [p.id] },
-  // Right-aligned, as amounts are read and added up (a monospaced column: padding aligns them).
-  { heading: ["           amount"], cell: (p) => [money(p.amount, p.currency).padStart(AMOUNT_WIDTH)] },
-  { heading: ["method"], cell: (p) => [p.method ?? ""] },
-  { heading: ["status"], cell: (p) => [p.status ? statusWord(p.status) : ""] },
-  { heading: ["from_account"], cell: (p) => [p.from_account ?? ""] },
-  { heading: ["to_account"], cell: (p) => [p.to_account ?? ""] },
-  { heading: ["reference"], cell: (p) => [flat(p.reference)] },
-  { heading: ["description"], cell: (p) => [flat(p.description)] },
+  { fields: ["id"], cell: (p) => [p.id] },
+  { fields: ["amount"], right: true, cell: (p) => [money(p.amount, p.currency).padStart(AMOUNT_WIDTH)] },
+  { fields: ["method"], cell: (p) => [p.method ? methodWord(p.method) : ""] },
+  { fields: ["status"], cell: (p) => [p.status ? statusWord(p.status) : ""] },
+  { fields: ["from_account"], cell: (p, row) => [row.accountName(p.from_account)] },
+  { fields: ["to_account"], cell: (p, row) => [row.accountName(p.to_account)] },
+  { fields: ["reference"], cell: (p) => [flat(p.reference)] },
+  { fields: ["description"], cell: (p) => [flat(p.description)] },
 ];
-/** A heading in the active language, right-aligned as its column is (the amount's). */
-function headingIn(heading: string): string {
-  const name = heading.trim();
-  // In lower case, as the API's names the English headings show are.
-  const turkish = turkishFieldName(name).toLocaleLowerCase("tr-TR");
-  return t(heading, heading.startsWith(" ") ? turkish.padStart(heading.length) : turkish);
+
+/**
+ * An account by the name people know it by; with its id when another account of the workspace has
+ * the same name, and by its id alone when the workspace no longer has it.
+ */
+function accountNames(accounts: readonly NamedAccount[]): RowContext {
+  const named = new Map(accounts.map((a) => [a.id, a.name]));
+  const seen = new Map<string, number>();
+  for (const { name } of accounts) seen.set(name, (seen.get(name) ?? 0) + 1);
+  return {
+    accountName(id) {
+      if (id === undefined) return "";
+      const name = named.get(id);
+      if (name === undefined) return id;
+      return (seen.get(name) ?? 0) > 1 ? `${name} (${id})` : name;
+    },
+  };
 }
 
 /** Widths for all but the description, which takes what is left of the line. */
-const WIDTHS = [24, 20, 18, 15, 10, 21, 21, 27];
+const WIDTHS = [19, 20, 18, 15, 12, 23, 23, 24];
 const AMOUNT_WIDTH = WIDTHS[2] as number;
+
+/**
+ * Where a payment's money stands, as the totals add it up: moved (it left the debit account), on its
+ * way (it may yet move), or never moved (failed or cancelled). Each is summed and counted apart, so
+ * no total adds money that has not moved.
+ */
+const OUTCOMES = [
+  { statuses: ["completed", "settled", "reconciled"], words: ["moved", "hareket eden"] },
+  { statuses: ["pending", "approved", "processing"], words: ["in progress", "işlemde"] },
+  { statuses: ["failed", "cancelled"], words: ["not moved", "hareket etmeyen"] },
+] as const;
+
+/** Each currency's money by outcome (OUTCOMES' order): minor units summed and payments counted. */
+type OutcomeTotals = Map<string, { minor: number; count: number }[]>;
+
+function addToTotals(totals: OutcomeTotals, payment: Payment): void {
+  const outcome = OUTCOMES.findIndex((o) => (o.statuses as readonly string[]).includes(payment.status));
+  if (outcome < 0) return;
+  let byOutcome = totals.get(payment.currency);
+  if (!byOutcome) {
+    byOutcome = OUTCOMES.map(() => ({ minor: 0, count: 0 }));
+    totals.set(payment.currency, byOutcome);
+  }
+  const total = byOutcome[outcome] as { minor: number; count: number };
+  total.minor += payment.amount;
+  total.count++;
+}
+
+/** The totals' lines: per currency, one per outcome with the states it holds, zero ones too. */
+function totalsLines(totals: OutcomeTotals): string[] {
+  return [...totals].flatMap(([currency, byOutcome]) =>
+    OUTCOMES.map(({ statuses, words: [english, turkish] }, i) => {
+      const { minor, count } = byOutcome[i] as { minor: number; count: number };
+      const states = statuses.map((status) => statusWord(status)).join(", ");
+      const held = `${money(minor, currency)}, ${plural(count, "payment", "ödeme")}`;
+      return t(`${currency} ${english} (${states}): ${held}`, `${currency} ${turkish} (${states}): ${held}`);
+    }),
+  );
+}
 
 /** Who the file is for and when it was made: printed under the title. */
 export interface PdfAbout {
@@ -67,6 +124,8 @@ export interface PdfAbout {
   readonly workspace: string;
   /** When the file was made, in ms on the workspace's sandbox clock. */
   readonly generatedAt: number;
+  /** The workspace's accounts, to name them in the rows; an account not among them shows its id. */
+  readonly accounts?: readonly NamedAccount[];
 }
 /**
  * Two blank characters between columns: a cell that fills its column still reads as apart from the
@@ -132,7 +191,8 @@ export async function writePaymentsPdf(
     lines = [];
     pageCount.place(MARGIN + (Array.from(label).length + 1) * text.charWidth, y);
   };
-  const totals = new Map<string, { minor: number; count: number }>();
+  const totals: OutcomeTotals = new Map();
+  const row = accountNames(about?.accounts ?? []);
 
   const place = (cells: string[][]) => {
     cells.forEach((column, i) => {
@@ -142,15 +202,15 @@ export async function writePaymentsPdf(
     });
     y += Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT + ROW_GAP;
   };
-  const heading = rowLines(columns, (column) => column.heading.map(headingIn));
+  const heading = rowLines(columns, (column) =>
+    column.fields.map((field) => (column.right ? fieldLabel(field).padStart(column.width) : fieldLabel(field))),
+  );
   place(heading);
 
   let count = 0;
-  /** Failed and cancelled payments: listed, but their money never moved, so no total counts them. */
-  let notCounted = 0;
   for await (const payment of payments) {
-    const row = rowLines(columns, (column) => column.cell(payment));
-    const height = Math.max(...row.map((column) => column.length)) * LINE_HEIGHT;
+    const cells = rowLines(columns, (column) => column.cell(payment, row));
+    const height = Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT;
     if (y + height > bottom) {
       finishPage();
       // Between pages every other request gets its turn, and a reader that is behind is waited for.
@@ -166,32 +226,11 @@ export async function writePaymentsPdf(
       y = MARGIN;
       place(heading);
     }
-    place(row);
+    place(cells);
     count++;
-    if (payment.status === "failed" || payment.status === "cancelled") {
-      notCounted++;
-      continue;
-    }
-    const total = totals.get(payment.currency) ?? { minor: 0, count: 0 };
-    totals.set(payment.currency, { minor: total.minor + payment.amount, count: total.count + 1 });
+    addToTotals(totals, payment);
   }
-  const summary = [
-    `${plural(count, "payment", "ödeme")}.`,
-    ...[...totals].map(([currency, total]) =>
-      t(
-        `Total in ${currency}: ${money(total.minor, currency)} (${plural(total.count, "payment", "ödeme")})`,
-        `${currency} toplamı: ${money(total.minor, currency)} (${plural(total.count, "payment", "ödeme")})`,
-      ),
-    ),
-    ...(notCounted === 0
-      ? []
-      : [
-          t(
-            `${plural(notCounted, ["failed or cancelled payment is", "failed or cancelled payments are"], "başarısız ya da iptal edilmiş ödeme")} not in the totals: no money moved.`,
-            `${plural(notCounted, "", "başarısız ya da iptal edilmiş ödeme")} toplamlara katılmadı: para hareket etmedi.`,
-          ),
-        ]),
-  ];
+  const summary = [`${plural(count, "payment", "ödeme")}.`, ...totalsLines(totals)];
   if (y + summary.length * LINE_HEIGHT > bottom) {
     finishPage();
     doc.addPage();

@@ -1,13 +1,18 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { preparePayment } from "./create-payment.js";
-import type { Actor, PaymentsStore, StoredPayment } from "./payments-store.js";
+import { type Actor, type PaymentsStore, type StoredPayment, sameActor } from "./payments-store.js";
 
 /**
  * The seed's dashboard submit, shared by the new-payment page and the control API (so tests and the
  * contract verifier can drive it over HTTP). The approval workflow's feature approves or rejects
  * what waits.
  */
+
+/** Whether `actor` submitted the payment (its first history entry is its creation): the four-eyes rule's question. */
+export function submittedBy(payment: StoredPayment, actor: Actor): boolean {
+  return sameActor(payment.history[0]?.actor, actor);
+}
 
 /** Waiting for an approver: a dashboard payment made under the approval workflow, not yet approved. */
 export function awaitsApproval(payment: StoredPayment): boolean {

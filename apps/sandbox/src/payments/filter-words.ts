@@ -1,3 +1,4 @@
+import { calendarDay } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
@@ -39,7 +40,9 @@ export function filterWords(
             ? methodWord(value)
             : name === "account"
               ? accountWords(value, accounts)
-              : value;
+              : (name === "from" || name === "to") && /^\d{4}-\d{2}-\d{2}$/.test(value)
+                ? calendarDay(value)
+                : value;
       const [english, turkish] = NAMES[name];
       return [`${t(english, turkish)} ${shown}`];
     })

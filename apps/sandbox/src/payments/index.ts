@@ -27,6 +27,8 @@ export interface PaymentsFeatureDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
   readonly approvalWorkflow: WorkspaceSetting<boolean>;
+  /** The four-eyes rule: what a payment's page offers the person who submitted it. */
+  readonly fourEyes: WorkspaceSetting<boolean>;
   readonly autoSettlement: WorkspaceSetting<boolean>;
   /** The configured keys: each is one workspace, seeded with accounts. */
   readonly workspaceKeys: readonly string[];
@@ -75,10 +77,10 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
 }
 export type { CursorState } from "./cursor.js";
 export { encodeCursor } from "./cursor.js";
-export { awaitsApproval, submitFromDashboard } from "./dashboard-submit.js";
+export { awaitsApproval, submitFromDashboard, submittedBy } from "./dashboard-submit.js";
 export type { ElapsedTime } from "./elapsed-time.js";
 export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
-export { turkishFieldName } from "./field-names.js";
+export { fieldLabel, turkishFieldName } from "./field-names.js";
 export { listingFilterFields } from "./filter-fields.js";
 export { filterWords, type NamedAccount } from "./filter-words.js";
 export type { ListingFilters } from "./list-payments.js";
@@ -115,6 +117,7 @@ export const paymentsDeclaration: FeatureDeclaration<
   PaymentsLedger,
   PaymentsStores & {
     readonly approvalWorkflow: WorkspaceSetting<boolean>;
+    readonly fourEyes: WorkspaceSetting<boolean>;
     readonly autoSettlement: WorkspaceSetting<boolean>;
   }
 > = {
@@ -126,6 +129,7 @@ export const paymentsDeclaration: FeatureDeclaration<
       payments: stores.payments,
       clocks: use(clockDeclaration),
       approvalWorkflow: stores.approvalWorkflow,
+      fourEyes: stores.fourEyes,
       autoSettlement: stores.autoSettlement,
       workspaceKeys: config.apiKeys,
       samplesFor: (key) => config.samplePayments && key !== VERIFY_API_KEY,

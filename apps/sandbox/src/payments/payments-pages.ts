@@ -11,11 +11,14 @@ import { inWords } from "../infrastructure/dashboard-shell/form-messages.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
+import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js";
+import { token } from "../infrastructure/dashboard-shell/token.js";
 import { money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import { awaitsApproval } from "./dashboard-submit.js";
+import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { awaitsApproval, submittedBy } from "./dashboard-submit.js";
 import { fieldLabel } from "./field-names.js";
 import { forcePaymentStatus } from "./force-status.js";
 import type { ListingFilters } from "./list-payments.js";
@@ -113,6 +116,8 @@ export function paymentPagePath(id: string): string {
 export interface PaymentsPagesDeps {
   readonly payments: PaymentsStore;
   readonly clocks: SandboxClocks;
+  /** The approval workflow's four-eyes rule: a payment's page offers its submitter no Approve then. */
+  readonly fourEyes: WorkspaceSetting<boolean>;
 }
 
 /**
@@ -195,7 +200,7 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         reply,
         `${t("Payment", "Ödeme")} ${payment.id}`,
         html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
-        ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key))}`,
+        ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key), await approvalOffer(deps, request, payment))}`,
       );
     };
 
@@ -348,7 +353,7 @@ function paymentsSection(
   <p class="actions">${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment", "ödeme")}.</p>`}
-  <table aria-label="${t("Payments", "Ödemeler")}" class="payments"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th class="wide-only">${t("Reference", "Referans")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
+  <table aria-label="${t("Payments", "Ödemeler")}" class="payments cards"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th class="wide-only">${t("Reference", "Referans")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
   <tbody>${
     listing && listing.payments.length > 0
       ? listing.payments.map((p) => paymentRow(p, accounts))
@@ -372,16 +377,7 @@ function paymentsSection(
 function paymentRow(p: Payment, accounts: readonly StoredAccount[]): SafeHtml {
   const reference = p.reference ?? "";
   return html`<tr><td><a href="${DASHBOARD}/payments/${p.id}">${token(p.id, "wide-only")}${token(reference || p.id, "narrow-only")}</a></td><td class="money">${money(p.amount, p.currency)}</td><td>${statusBadge(p.status)}</td>
-    <td class="wide-only">${reference ? token(reference) : ""}</td><td>${localTime(p.created_at)}</td><td>${methodWord(p.method)}</td><td>${accountName(accounts, p.from_account, "under")}</td><td>${accountName(accounts, p.to_account, "under")}</td><td class="description">${p.description ?? ""}</td></tr>`;
-}
-
-/**
- * An identifier or reference on one line, never broken inside (`FTR-2026-000125` is one thing): cut
- * with an ellipsis when long, the whole value in its title on hover and shown whole while its row has
- * the keyboard's focus.
- */
-function token(value: string, shownOn?: "wide-only" | "narrow-only"): SafeHtml {
-  return html`<span class="token${shownOn ? ` ${shownOn}` : ""}" title="${value}">${value}</span>`;
+    <td class="wide-only">${reference ? token(reference) : ""}</td><td class="detail" data-label="${t("Created", "Oluşturulma")}">${localTime(p.created_at)}</td><td class="detail" data-label="${t("Method", "Yöntem")}">${methodWord(p.method)}</td><td class="detail" data-label="${t("From", "Gönderen")}">${accountName(accounts, p.from_account, "under")}</td><td class="detail" data-label="${t("To", "Alıcı")}">${accountName(accounts, p.to_account, "under")}</td><td class="description detail">${p.description ?? ""}</td></tr>`;
 }
 
 /** Why a payment failed at completion, in words: which account, what it held, what was needed. */
@@ -407,11 +403,34 @@ function fieldValue(
   return String(value);
 }
 
-function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly StoredAccount[]): SafeHtml {
+/**
+ * What a payment's page offers about its approval: nothing when it does not wait for one; `approve`;
+ * or `own` when the four-eyes rule is on and the signed-in person submitted it (an Approve would be
+ * refused, so the page says who must approve instead).
+ */
+type ApprovalOffer = "none" | "approve" | "own";
+
+async function approvalOffer(
+  deps: PaymentsPagesDeps,
+  request: FastifyRequest,
+  payment: StoredPayment,
+): Promise<ApprovalOffer> {
+  if (!awaitsApproval(payment)) return "none";
+  if (!(await deps.fourEyes.get(request.dashboardKey))) return "approve";
+  const signer = signerOf(request.dashboardSession);
+  return signer && !submittedBy(payment, signer) ? "approve" : "own";
+}
+
+function paymentDetail(
+  payment: StoredPayment,
+  csrf: string,
+  accounts: readonly StoredAccount[],
+  approval: ApprovalOffer,
+): SafeHtml {
   const fields = paymentToApi(payment);
-  const token = html`<input type="hidden" name="_csrf" value="${csrf}">`;
+  const csrfField = html`<input type="hidden" name="_csrf" value="${csrf}">`;
   const action = (path: string, label: string, danger = false) =>
-    html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${token}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
+    html`<form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/${path}">${csrfField}<button type="submit" ${danger ? html`class="danger"` : ""}>${label}</button></form>`;
   const rows = Object.entries(fields).map(
     ([name, value]) =>
       html`<tr><th scope="row">${name.endsWith("_at") ? `${fieldLabel(name)} (${clockNote("sandbox")})` : fieldLabel(name)}</th><td>${fieldValue(name, value, fields.currency, accounts)}</td></tr>`,
@@ -431,17 +450,22 @@ function paymentDetail(payment: StoredPayment, csrf: string, accounts: readonly 
   }
   <table aria-label="${t("Payment fields", "Ödeme alanları")}"><tbody>${rows}</tbody></table>
   ${
-    awaitsApproval(payment)
+    approval === "approve"
       ? html`<p>${t(
           "Waiting for an approver (created from the dashboard with the approval workflow on).",
           "Onaylayıcı bekliyor (onay akışı açıkken panelden oluşturuldu).",
         )}</p>`
-      : ""
+      : approval === "own"
+        ? html`<p class="notice" id="approval-wait">${t(
+            "Waiting for another person's approval: the four-eyes rule is on and you submitted this payment. Someone signed in with another API key of this workspace approves it; you can still cancel it.",
+            "Başka birinin onayını bekliyor: dört göz kuralı açık ve bu ödemeyi siz gönderdiniz. Bu çalışma alanının başka bir API anahtarıyla oturum açan biri onaylar; siz yine de iptal edebilirsiniz.",
+          )}</p>`
+        : ""
   }
   <section aria-label="${t("Actions", "İşlemler")}">
-    ${awaitsApproval(payment) ? action("approve", t("Approve", "Onayla")) : ""}
+    ${approval === "approve" ? action("approve", t("Approve", "Onayla")) : ""}
     ${cancellable ? action("cancel", t("Cancel payment", "Ödemeyi iptal et"), true) : ""}
-    <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${token}
+    <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${csrfField}
       <label>${t("Force status (sandbox control)", "Durumu zorla değiştir (sandbox kontrolü)")} <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${statusWord(s)}</option>`)}</select></label>
       <button type="submit">${t("Force", "Değiştir")}</button>
     </form>

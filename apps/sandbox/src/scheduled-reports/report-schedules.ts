@@ -327,15 +327,17 @@ export class ReportSchedules extends BackgroundWork {
       }
     })(this.#paymentsBetween(workspace, schedule, from, to));
     const title = `${schedule.name}: ${t("payments", "ödemeler")} ${periodText(from, to)}`;
+    const accounts = await this.#deps.payments.accounts(workspace);
     const file = await paymentsFile(schedule.format, counted, title, {
       workspace: workspaceTag(workspace),
       generatedAt: now,
+      accounts,
     });
     const tag = workspaceTag(workspace);
     // Named as a download of the same listing is: whose, which filters, which period.
     const period = `${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}`;
     const filename = exportFilename(tag, schedule.filters, period, schedule.format);
-    const filtersText = filterText(schedule, await this.#deps.payments.accounts(workspace));
+    const filtersText = filterText(schedule, accounts);
     const lines = [
       t(
         `${schedule.name}: ${count(rows)} payments created from ${dateTime(from)} to ${dateTime(to)} (Europe/Istanbul)${filtersText}.`,

@@ -141,8 +141,9 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.signIn();
     await fillNewPayment({ amount: "12.00" });
     const id = await paymentIdOnPage();
-    await d.page.getByRole("button", { name: "Approve" }).click();
-    expect(await d.page.getByRole("alert").textContent()).toContain("four-eyes rule is on");
+    // No Approve that would be refused: the page says who must approve instead.
+    expect(await d.page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    expect(await d.page.locator("#approval-wait").textContent()).toContain("four-eyes rule is on");
     expect(await apiStatus(id)).toBe("pending");
     // Through the control API too, with the submitting key: refused, saying what to do.
     const refused = await d.h.call("POST", `/_sandbox/payments/${id}/approve`, { key: KEY });
@@ -162,6 +163,65 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     expect(await d.page.content()).not.toContain(second);
     expect(await d.page.content()).not.toContain(KEY);
   });
+
+  for (const [width, language] of [
+    [1366, "en"],
+    [390, "tr"],
+    [1366, "tr"],
+    [390, "en"],
+  ] as const)
+    it(`under four eyes offers the submitter and the approver only what will be done, at ${width} px in ${language}`, async () => {
+      const words = {
+        en: { approve: "Approve", withdraw: "Withdraw", cancel: "Cancel payment", approved: "Approved." },
+        tr: { approve: "Onayla", withdraw: "Geri çek", cancel: "Ödemeyi iptal et", approved: "Onaylandı." },
+      }[language];
+      await d.page.setViewportSize({ width, height: 844 });
+      await d.h.sandbox.stores.approvalWorkflow.set(KEY, true);
+      await d.h.sandbox.stores.fourEyes.set(KEY, true);
+      const approver = (await d.h.call("POST", "/_sandbox/api-keys", { key: KEY, json: { name: "Onaycı Şükrü" } })).body
+        .key as string;
+      await d.signIn();
+      await d.context.addCookies([{ name: "payspec_dashboard_lang", value: language, url: d.url }]);
+      // Two payments submitted from the dashboard by this key, through its own session.
+      const submit = async () => {
+        await d.page.goto(`${d.url}/payments/new`);
+        await d.page.getByLabel(language === "tr" ? /^Tutar/ : /^Amount/).fill("12");
+        await d.navigate(() => d.page.locator('form[action$="/payments"] button[type="submit"]').click());
+        return paymentIdOnPage();
+      };
+      const [mine, other] = [await submit(), await submit()];
+      /** The buttons a page offers, by their visible words. */
+      const buttons = async () =>
+        (await d.page.locator("main button:visible").allTextContents()).map((text) => text.trim());
+
+      // The submitter: no Approve anywhere, the reason said; what is offered (cancel, withdraw) is done.
+      await d.page.goto(`${d.url}/payments/${mine}`);
+      expect(await buttons()).not.toContain(words.approve);
+      expect(await buttons()).toContain(words.cancel);
+      expect(await d.page.locator("#approval-wait").isVisible()).toBe(true);
+      await d.page.goto(`${d.url}/approvals`);
+      expect(await buttons()).not.toContain(words.approve);
+      expect(await d.page.getByRole("checkbox").count()).toBe(0);
+      await d.navigate(() =>
+        d.page.getByRole("button", { name: `${words.withdraw}${language === "tr" ? ":" : ""} ${other}` }).click(),
+      );
+      await d.navigate(() => d.page.locator("main form button.danger").first().click());
+      expect(await apiStatus(other)).toBe("cancelled");
+      expect(await d.page.getByRole("alert").count()).toBe(0);
+
+      // The approver: Approve on both pages, and it is done.
+      await d.context.clearCookies();
+      await d.signIn(approver);
+      await d.context.addCookies([{ name: "payspec_dashboard_lang", value: language, url: d.url }]);
+      await d.page.goto(`${d.url}/approvals`);
+      expect(await buttons()).toContain(words.approve);
+      await d.page.goto(`${d.url}/payments/${mine}`);
+      expect(await d.page.locator("#approval-wait").count()).toBe(0);
+      await d.navigate(() => d.page.getByRole("button", { name: words.approve, exact: true }).click());
+      expect(await d.page.getByRole("status").textContent()).toContain(words.approved);
+      expect(await apiStatus(mine)).toBe("approved");
+      expect(await d.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBe(0);
+    });
 
   it("an approved payment completes once the delay has passed since its approval", async () => {
     await clearOfCutoff(d.h);
@@ -205,7 +265,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
     await d.signIn();
     await d.page.getByRole("link", { name: "New payment" }).first().click();
     await keepScreenshot(d.page, "new-payment");
-    await d.page.getByLabel(/^Amount/).fill("12.505");
+    await d.page.getByLabel(/^Amount/).fill("12.5055");
     await d.page.getByLabel("Method").selectOption("direct_debit");
     await d.page.getByLabel(/Description/).fill("x".repeat(501));
     await d.page.getByRole("button", { name: "Create payment" }).click();
@@ -228,7 +288,7 @@ describe("the dashboard's new payment form and approval workflow, in a real brow
 
     // Every problem at once: a schema's and a business rule's (paying an account itself), in the
     // form's own words, with what was typed kept.
-    await d.page.getByLabel(/^Amount/).fill("1.005");
+    await d.page.getByLabel(/^Amount/).fill("1.0055");
     await d.page.getByLabel("Method").selectOption("eft");
     await d.page.getByLabel(/Description/).fill("Kira — Şubat");
     await d.page.getByLabel("To account").selectOption({ index: 0 });

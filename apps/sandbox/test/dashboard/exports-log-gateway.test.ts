@@ -84,17 +84,30 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
       (p: { method: string }) => p.method === "card",
     );
     expect(cards).toHaveLength(10);
-    for (const p of cards as Record<string, string>[])
-      for (const field of ["id", "from_account", "to_account"]) expect(shown).toContain(p[field]);
+    // Each payment by its id, its accounts by their names, its method in words: no bare account id.
+    const nameOf = (id: string) => accounts.find((a) => a.id === id)?.name;
+    for (const p of cards as Record<string, string>[]) {
+      expect(shown).toContain(p.id);
+      for (const field of ["from_account", "to_account"]) {
+        // A long name wraps within its column, so it is found word by word.
+        for (const word of nameOf(p[field] as string)?.split(" ") ?? ["(no such account)"])
+          expect(shown).toContain(word);
+        expect(shown).not.toContain(p[field]);
+      }
+    }
+    expect(shown).toContain("Created");
+    expect(shown).not.toMatch(/created_at|from_account|to_account/);
     // Times in Istanbul time, as the page's language writes them (English here).
     for (const p of cards as Record<string, string>[])
       expect(shown).toContain(istanbulDateTime(Date.parse(p.created_at as string)));
     expect(pdf.toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
-    // For people: whose and when, the page's number, and the total per currency (10 card payments of
-    // 123.45 TRY each).
+    // For people: whose and when, the page's number, and the totals per currency by outcome (10 card
+    // payments of 123.45 TRY each, none of them moved yet).
     expect(shown).toContain(`Workspace ${workspaceTag(KEY)} · generated`);
     expect(shown).toContain("page 1");
-    expect(shown).toContain("Total in TRY: 1,234.50 TRY (10 payments)");
+    expect(shown).toContain("TRY moved (completed, settled, reconciled): 0.00 TRY, 0 payments");
+    expect(shown).toContain("TRY in progress (pending, approved, processing): 1,234.50 TRY, 10 payments");
+    expect(shown).toContain("TRY not moved (failed, cancelled): 0.00 TRY, 0 payments");
   });
 
   it("exports text a spreadsheet would run as a formula as text (OWASP), Turkish letters exact", async () => {

@@ -131,9 +131,11 @@ describe("the dashboard in Turkish and English", () => {
     // The page's own PDF download is in the language the reader reads.
     const pdf = await pdfText(Buffer.from(await (await d.context.request.get(`${d.url}/export.pdf`)).body()));
     expect(pdf).toContain("Ödemeler");
-    expect(pdf).toContain("gönderen hesap");
+    expect(pdf).toContain("Gönderen hesap");
     expect(pdf).toContain("FTR-ŞĞİ-0042");
-    expect(pdf).toMatch(/TRY toplamı: [\d.]+,\d{2} ₺ \(1 ödeme\)/);
+    // The payment settled on the way here: its money moved, and nothing is on its way.
+    expect(pdf).toMatch(/TRY hareket eden \(tamamlandı, hesaba geçti, mutabakatı yapıldı\): [\d.]+,\d{2} ₺, 1 ödeme/);
+    expect(pdf).toContain("TRY işlemde (beklemede, onaylandı, işleniyor): 0,00 ₺, 0 ödeme");
     // Written and closed: no page holds a language any more, so the API's requests run without the
     // storage's promise hooks (Node 20) from now on.
     await vi.waitFor(() => expect(localeHolders()).toBe(0), { timeout: 5_000 });

@@ -90,7 +90,12 @@ export async function harness(options: SandboxOptions = {}) {
   }
 
   async function accounts(key: string = KEY) {
-    return (await call("GET", "/v1/accounts", { key })).body as { id: string; currency: string; balance: number }[];
+    return (await call("GET", "/v1/accounts", { key })).body as {
+      id: string;
+      name: string;
+      currency: string;
+      balance: number;
+    }[];
   }
 
   return { sandbox, url: sandbox.url, call, control, problems, login, accounts, close: () => sandbox.close() };

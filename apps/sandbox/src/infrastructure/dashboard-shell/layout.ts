@@ -25,8 +25,11 @@ table { border-collapse: collapse; background: #fff; width: 100%; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
 td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 td.money, time, .nowrap, td code { white-space: nowrap; }
-.token { display: inline-block; max-width: 9.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
-tr:focus-within .token { max-width: none; }
+.token { display: inline-flex; max-width: 8rem; white-space: nowrap; vertical-align: bottom; }
+.token-head { overflow: hidden; text-overflow: ellipsis; min-width: 0; } .token-tail { flex-shrink: 0; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+/* Whole while the keyboard is in its row; not for a pointer's click, which a widening row would move. */
+tr:has(:focus-visible) .token { max-width: none; }
 .narrow-only { display: none; }
 details.fold > summary { display: none; }
 td.description { min-width: 8rem; overflow-wrap: anywhere; }
@@ -65,9 +68,18 @@ section { margin-bottom: 1.4rem; }
   form.filters > label, form.filters > button { width: 100%; }
   th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
   details.fold > summary { display: list-item; min-height: 44px; padding: .6rem .2rem; font-weight: 600; cursor: pointer; }
-  .wide-only { display: none; } span.narrow-only { display: inline-block; }
-  table.payments th, table.payments td { padding: .45rem .3rem; }
-  table.payments .token { max-width: 8rem; }
+  .wide-only { display: none; } span.narrow-only { display: inline-flex; }
+  /* A list people decide from is a card per row on a phone: what it is, how much, where it stands and
+     the decision on the first lines, whole; the rest below, each with its column's name. The headings
+     stay for screen readers. */
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  table.cards tr { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .6rem; padding: .5rem .4rem; border-bottom: 1px solid #d0d7de; }
+  table.cards td { display: block; border: 0; padding: 0; position: static; background: none; max-width: 100%; }
+  table.cards td.detail, table.cards td.decision { flex-basis: 100%; }
+  table.cards td.detail { font-size: .85rem; overflow-wrap: anywhere; }
+  table.cards td.detail[data-label]::before { content: attr(data-label) ": "; color: #4a5561; }
+  table.cards td.detail:empty, table.cards td.wide-only { display: none; }
+  table.cards .token { max-width: 10rem; }
   /* A finger's target: every link and button on its own (in a table, a list, a row of actions: a
      paragraph marked .actions) at least 44 px high; a link inside a sentence keeps the line's height,
      as WCAG 2.5.8 allows. Boxes to tick 24 px square. */
