@@ -272,7 +272,9 @@ describe("a forced status", () => {
     const page = await browser.get(`/payments/${id}`);
     const history = page.text.slice(page.text.indexOf('aria-label="Status history"'));
     const times = [...history.matchAll(/<time[^>]*datetime="([^"]+)"/g)].map((m) => Date.parse(m[1] as string));
-    const statuses = [...history.matchAll(/<span class="badge badge-\w+"[^>]*>(\w+)<\/span>/g)].map((m) => m[1]);
+    const statuses = [...history.matchAll(/<span class="badge badge-\w+ tone-\w+"[^>]*>(\w+)<\/span>/g)].map(
+      (m) => m[1],
+    );
     expect(statuses).toEqual(["pending", "completed", "settled", "pending", "completed", "settled"]);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times[4]).toBeGreaterThanOrEqual(forcedAt);

@@ -11,10 +11,9 @@ import {
 } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
-import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { ApiKeys } from "./api-keys.js";
 
 /**
@@ -40,7 +39,7 @@ export const apiKeysPages =
       const rows = keys.map(
         (
           k,
-        ) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusWord(k.status)}</td>
+        ) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusBadge(k.status)}</td>
         <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ?? t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
         <td>${
           k.source === "created" && k.status !== "revoked"

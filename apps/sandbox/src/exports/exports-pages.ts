@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
-import { html } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { count } from "../infrastructure/i18n/formats.js";
 import { activeLocale, t } from "../infrastructure/i18n/locale.js";
-import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
@@ -18,14 +17,15 @@ import type { ExportJob } from "./export-job-store.js";
 import type { ExportQueue } from "./export-queue.js";
 
 type JobView = ReturnType<typeof jobToApi>;
-function jobState(job: JobView): string {
+/** A job's state as a badge, with how far it got or why it failed. */
+function jobState(job: JobView): SafeHtml {
   if (job.state === "running")
-    return t(
-      `running: ${count(job.rows_written)} of ${count(job.total)} rows`,
-      `hazırlanıyor: ${count(job.total)} satırın ${count(job.rows_written)} tanesi`,
-    );
-  if (job.state === "failed") return `${statusWord("failed")}: ${job.error ?? ""}`;
-  return statusWord(job.state);
+    return html`${statusBadge("running")} ${t(
+      `${count(job.rows_written)} of ${count(job.total)} rows`,
+      `${count(job.total)} satırın ${count(job.rows_written)} tanesi`,
+    )}`;
+  if (job.state === "failed") return html`${statusBadge("failed")} ${job.error ?? ""}`;
+  return statusBadge(job.state);
 }
 
 export interface ExportsPagesDeps {

@@ -10,7 +10,7 @@ import {
 } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { count } from "../infrastructure/i18n/formats.js";
 import { isLocale, LANGUAGE_NAMES, LOCALES, t } from "../infrastructure/i18n/locale.js";
@@ -39,7 +39,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       const rows = messages.map(
         (m) => html`<tr><td>${localTime(m.created_at)}</td><td>${m.to.join(", ")}</td>
           <td><a href="${DASHBOARD}/outbox/${m.id}">${m.subject}</a></td><td>${m.attachments.length || ""}</td>
-          <td class="status">${statusWord(m.delivery.state)}${m.delivery.last_error ? ` (${m.delivery.last_error})` : ""}</td></tr>`,
+          <td class="status">${statusBadge(m.delivery.state)}${m.delivery.last_error ? ` (${m.delivery.last_error})` : ""}</td></tr>`,
       );
       return ctx.render(
         request,
@@ -81,7 +81,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
         m.subject,
         html`<table aria-label="${t("Headers", "Başlıklar")}"><tbody>
           <tr><th scope="row">${t("From", "Gönderen")}</th><td>${deps.mailer.from}</td></tr><tr><th scope="row">${t("To", "Alıcı")}</th><td>${m.to.join(", ")}</td></tr>
-          <tr><th scope="row">${timeHeading("Date", "Tarih", "real")}</th><td>${localTime(m.created_at)}</td></tr><tr><th scope="row">${t("Delivery", "Teslim")}</th><td class="status">${statusWord(m.delivery.state)}${
+          <tr><th scope="row">${timeHeading("Date", "Tarih", "real")}</th><td>${localTime(m.created_at)}</td></tr><tr><th scope="row">${t("Delivery", "Teslim")}</th><td class="status">${statusBadge(m.delivery.state)}${
             m.delivery.attempts ? t(`, ${m.delivery.attempts} attempt(s)`, `, ${m.delivery.attempts} deneme`) : ""
           }${m.delivery.last_error ? `: ${m.delivery.last_error}` : ""}</td></tr></tbody></table>
         <h2>${t("Message", "İleti")}</h2><pre id="message-text">${m.text}</pre>

@@ -194,5 +194,5 @@ function outcomeCounts(run: RunSummary) {
   const counts = Object.entries(run.counts).filter(([, count]) => count > 0);
   return counts.length === 0
     ? ""
-    : html`<p>${counts.map(([outcome, count], i) => html`${i > 0 ? " · " : ""}${statusWord(outcome)}: ${count}`)}</p>`;
+    : html`<p>${counts.map(([outcome, count], i) => html`${i > 0 ? " · " : ""}${statusBadge(outcome)} ${count}`)}</p>`;
 }

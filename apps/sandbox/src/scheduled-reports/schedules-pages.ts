@@ -12,7 +12,7 @@ import {
 } from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
-import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
@@ -148,7 +148,7 @@ export const schedulesPages =
           s,
         ) => html`<tr><td><a href="${DASHBOARD}/settings/schedules/${s.id}">${s.name}</a></td><td>${s.format.toUpperCase()}</td>
         <td>${filters(s, accounts)}</td><td>${cadence(s)}</td><td>${recipientsText(s)}</td>
-        <td class="status">${s.paused ? statusWord("paused") : localTime(s.next_due_at)}</td></tr>`,
+        <td class="status">${s.paused ? statusBadge("paused") : localTime(s.next_due_at)}</td></tr>`,
       );
       return ctx.render(
         request,

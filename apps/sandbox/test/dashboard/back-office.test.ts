@@ -103,6 +103,9 @@ describe("the dashboard's back office, in a real browser", () => {
       `2|matched|${valueDate}|49.90 TRY|KİRA ÖDEMESİ FTR-ŞĞİ-0042|${made.id}|49.90 TRY`,
       `3|no payment|${valueDate}|1.00 TRY|YOK-1 İADE||`,
     ]);
+    // An exception reads apart from a match: a red badge beside a green one.
+    expect(await rows.nth(0).locator(".badge").getAttribute("class")).toContain("tone-good");
+    expect(await rows.nth(1).locator(".badge").getAttribute("class")).toContain("tone-bad");
     // Filtered by outcome.
     await d.page.getByLabel("Outcome").selectOption("no_payment");
     await d.navigate(() => d.page.getByRole("button", { name: "Show" }).click());

@@ -1,6 +1,6 @@
 import { count } from "../i18n/formats.js";
 import { activeLocale, LANGUAGE_NAMES, t } from "../i18n/locale.js";
-import { statusWord } from "../i18n/status-words.js";
+import { stateTone, statusWord } from "../i18n/status-words.js";
 import { html, type SafeHtml } from "./html.js";
 
 /** The dashboard's mount point: everything lives under it, and its cookies are scoped to it. */
@@ -39,9 +39,9 @@ label { display: flex; flex-direction: column; font-size: .9rem; gap: .15rem; mi
 form > *, section > * { min-width: 0; max-width: 100%; }
 .error { color: #a4161a; } .status { font-weight: 600; }
 .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; white-space: nowrap; border: 1px solid transparent; }
-.badge-pending, .badge-approved, .badge-processing, .badge-queued, .badge-running, .badge-retrying, .badge-waiting, .badge-init_threeds, .badge-callback_threeds, .badge-paused { background: #fff4ce; color: #5c4300; border-color: #e0c36a; }
-.badge-completed, .badge-settled, .badge-reconciled, .badge-ready, .badge-sent, .badge-caught, .badge-success, .badge-matched, .badge-active, .badge-partially_refunded { background: #e6f4ea; color: #1e5631; border-color: #9fcfad; }
-.badge-failed, .badge-cancelled, .badge-declined, .badge-expired, .badge-revoked, .badge-failure { background: #fde7e9; color: #8a1620; border-color: #f0a8b0; }
+.tone-waiting { background: #fff4ce; color: #5c4300; border-color: #e0c36a; }
+.tone-good { background: #e6f4ea; color: #1e5631; border-color: #9fcfad; }
+.tone-bad { background: #fde7e9; color: #8a1620; border-color: #f0a8b0; }
 textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; }
 button, input, select, textarea { font: inherit; padding: .35rem .6rem; max-width: 100%; }
 button, input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]), select { min-height: 44px; }
@@ -218,5 +218,5 @@ export function page(title: string, content: SafeHtml, session?: SignedIn, path 
 /** A status as a coloured badge (the colour repeats the word: never the only sign). */
 export function statusBadge(status: string, id?: string): SafeHtml {
   const kind = status.replace(/[^a-z_]/g, "");
-  return html`<span class="badge badge-${kind}" ${id ? html`id="${id}"` : ""}>${statusWord(status)}</span>`;
+  return html`<span class="badge badge-${kind} tone-${stateTone(status)}" ${id ? html`id="${id}"` : ""}>${statusWord(status)}</span>`;
 }

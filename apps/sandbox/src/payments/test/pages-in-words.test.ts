@@ -47,6 +47,6 @@ it("labels a payment's fields in words, names its accounts and its method, in En
   expect(cell(turkish, "Gönderen hesap")).toContain(from.name);
   expect(turkish).toContain('<th scope="row">Oluşturulma (İstanbul, sandbox saati)</th>');
   const overview = (await browser.get("")).text;
-  expect(overview).toContain("<td>sanal hesap</td>");
+  expect(overview).toContain(`data-label="Yöntem">sanal hesap</td>`);
   expect(overview).toMatch(/<option value="bank_transfer"\s*>havale<\/option>/);
 });

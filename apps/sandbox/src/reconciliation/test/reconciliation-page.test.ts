@@ -197,7 +197,7 @@ describe("a reconciliation run's page", () => {
     const second = await upload(Buffer.from(camt), "camt053.xml");
     expect(second.status).toBe(303);
     const pending = await browser.get((second.location as string).replace("/_sandbox/dashboard", ""));
-    expect(pending.text).toContain("not booked by the bank: 1");
+    expect(pending.text).toMatch(/tone-waiting"\s*>not booked by the bank<\/span> 1/);
     expect(pending.text).not.toContain("The file did not add up");
   });
 });
