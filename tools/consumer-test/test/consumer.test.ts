@@ -97,7 +97,7 @@ describe.each(["Node 20", "Node 24"])("on %s", (version) => {
     });
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/^created pay_\w+: pending$/m);
-    expect(result.stdout).toMatch(/^read pay_\w+ \(request req_\w+\)$/m);
+    expect(result.stdout).toMatch(/^read pay_\w+ \(request req_[\w-]+\)$/m);
     expect(result.stdout).toMatch(/^completed pay_\w+: \d+ TRY$/m);
   }, 60_000);
 
