@@ -1,5 +1,5 @@
 // generated — do not edit.
-// source: specs/card-gateway.openapi.yaml (info.version 3.0.0, sha256 d545745a28b9ee65394a70c10023b9beb45b2246ebcda72bfe65442470d9f0e2)
+// source: specs/card-gateway.openapi.yaml (info.version 3.0.0, sha256 a2868d6e0e30fcddcd8e88add72828af7e2dd6171048f251ed85f99f8a8421e8)
 // regenerate with `pnpm generate`.
 
 /** The daily transactions report's columns, in the file's order: Turkish header and row field. */
