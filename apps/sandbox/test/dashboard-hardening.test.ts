@@ -135,12 +135,19 @@ describe("the new payment form", () => {
     browser.cookies.set("payspec_dashboard_lang", "en");
     const errorOf = (page: string, field: string) =>
       new RegExp(`id="${field}-error"[^>]*>([^<]*)<`).exec(page)?.[1]?.trim();
-    // A lower-case currency: the currency's problem in words; the amount, which reads well, has none.
-    const lower = await newPayment({ currency: "usd", amount: "100" });
+    // A currency that is no currency: its problem in words; the amount, which reads well, has none.
+    const bad = await newPayment({ currency: "TRYY", amount: "100" });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad.text, "currency")).toBe("Choose a currency: three capital letters, such as TRY.");
+    expect(errorOf(bad.text, "amount")).toBeUndefined();
+    expect(errorOf(bad.text, "from_account")).toBeUndefined();
+    expect(bad.text).not.toContain("must match pattern");
+    // ` usd ` reads one way only: it is USD, and the From account (in TRY) is flagged beside the currency.
+    const lower = await newPayment({ currency: " usd ", amount: "100" });
     expect(lower.status).toBe(400);
-    expect(errorOf(lower.text, "currency")).toBe("Choose a currency: three capital letters, such as TRY.");
+    expect(errorOf(lower.text, "currency")).toContain("holds TRY: choose TRY, or a From account in USD");
+    expect(errorOf(lower.text, "from_account")).toContain("holds TRY, not USD");
     expect(errorOf(lower.text, "amount")).toBeUndefined();
-    expect(lower.text).not.toContain("must match pattern");
     // Zero: the bound in money, not in minor units.
     const zero = await newPayment({ amount: "0" });
     expect(errorOf(zero.text, "amount")).toBe("Enter an amount of at least 0.01 TRY.");

@@ -42,22 +42,53 @@ export type Authentication =
   | { readonly ok: true; readonly workspace: string }
   | { readonly ok: false; readonly message: string };
 
-const createBody = z.object({
-  body: z.strictObject({
-    // Messages as functions: said in the language of whoever asked (the dashboard's, else English).
-    name: z
-      .string()
-      .min(1)
-      .max(MAX_KEY_NAME_LENGTH)
-      .regex(/\S/, { error: () => t("must hold more than spaces", "boşluktan başka bir şey içermeli") }),
-    expires_on: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, {
-        error: () => t("must be a date, yyyy-MM-dd", "YYYY-AA-GG biçiminde bir tarih olmalı"),
-      })
-      .optional(),
-  }),
-});
+/**
+ * A create's body, checked whole: every problem (a blank name and a past expiry) is said at once.
+ * The expiry is judged on the workspace's sandbox clock (`now`), Europe/Istanbul's calendar.
+ */
+const createBody = (now: number) =>
+  z.object({
+    body: z.strictObject({
+      // Messages as functions: said in the language of whoever asked (the dashboard's, else English).
+      name: z
+        .string()
+        .min(1)
+        .max(MAX_KEY_NAME_LENGTH)
+        .regex(/\S/, { error: () => t("must hold more than spaces", "boşluktan başka bir şey içermeli") })
+        .refine((name) => !containsCardNumber(name), {
+          error: () =>
+            t(
+              "looks like it holds a card number; card numbers may not be sent in free text. Remove it.",
+              "bir kart numarası içeriyor gibi görünüyor; kart numarası serbest metinde gönderilemez. Silin.",
+            ),
+        }),
+      expires_on: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, {
+          error: () => t("must be a date, yyyy-MM-dd", "YYYY-AA-GG biçiminde bir tarih olmalı"),
+        })
+        .superRefine((date, context) => {
+          const end = endOfIstanbulDate(date);
+          if (end === undefined)
+            context.addIssue({
+              code: "custom",
+              message: t(
+                "not a calendar date; send a real date as yyyy-MM-dd.",
+                "takvimde olmayan bir tarih; YYYY-AA-GG biçiminde gerçek bir tarih verin.",
+              ),
+            });
+          else if (end <= now)
+            context.addIssue({
+              code: "custom",
+              message: t(
+                `must be today (${istanbulDate(now)}, Europe/Istanbul, on this workspace's sandbox clock) or later.`,
+                `bugün (${calendarDay(istanbulDate(now))}, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre) ya da sonrası olmalı.`,
+              ),
+            });
+        })
+        .optional(),
+    }),
+  });
 
 export function maskKey(key: string): string {
   return `${key.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : ""}…${key.slice(-4)}`;
@@ -159,42 +190,9 @@ export class ApiKeys {
   /** A new key for the workspace: the only time the key itself is ever returned. 400 for bad input. */
   async create(workspace: string, input: unknown): Promise<{ key: string; view: ApiKeyView }> {
     assertStorableText(input);
-    const { body } = parseRequest(createBody, { body: input });
-    if (containsCardNumber(body.name)) {
-      throw new ApiFailure(
-        "invalid_request",
-        t(
-          "name: looks like it holds a card number; card numbers may not be sent in free text. Remove it.",
-          "name: bir kart numarası içeriyor gibi görünüyor; kart numarası serbest metinde gönderilemez. Silin.",
-        ),
-        { param: "name" },
-      );
-    }
     const now = await this.#now(workspace);
-    let expiresAt: number | undefined;
-    if (body.expires_on !== undefined) {
-      expiresAt = endOfIstanbulDate(body.expires_on);
-      if (expiresAt === undefined) {
-        throw new ApiFailure(
-          "invalid_request",
-          t(
-            "expires_on: not a calendar date; send a real date as yyyy-MM-dd.",
-            "expires_on: takvimde olmayan bir tarih; YYYY-AA-GG biçiminde gerçek bir tarih verin.",
-          ),
-          { param: "expires_on" },
-        );
-      }
-      if (expiresAt <= now) {
-        throw new ApiFailure(
-          "invalid_request",
-          t(
-            `expires_on: must be today (${istanbulDate(now)}, Europe/Istanbul, on this workspace's sandbox clock) or later.`,
-            `expires_on: bugün (${istanbulDate(now)}, İstanbul saatiyle, bu çalışma alanının sandbox saatine göre) ya da sonrası olmalı.`,
-          ),
-          { param: "expires_on" },
-        );
-      }
-    }
+    const { body } = parseRequest(createBody(now), { body: input });
+    const expiresAt = body.expires_on === undefined ? undefined : endOfIstanbulDate(body.expires_on);
     const key = `${API_KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
     const stored: StoredApiKey = {
       id: `key_${randomBytes(8).toString("hex")}`,

@@ -111,14 +111,18 @@ export class DeclaredFaults {
     const fault = body.fault;
     // A setting the fault has no use for is refused, not silently dropped.
     for (const [field, applies, which] of [
-      ["latencyMs", fault.startsWith("latency"), "the latency faults"],
-      ["retryAfterSeconds", fault === "error-503" || fault === "rate-limit", "error-503 and rate-limit"],
-      ["results", fault === "batch-partial", "batch-partial"],
+      ["latencyMs", fault.startsWith("latency"), ["the latency faults", "gecikme hataları"]],
+      [
+        "retryAfterSeconds",
+        fault === "error-503" || fault === "rate-limit",
+        ["error-503 and rate-limit", "error-503 ve rate-limit"],
+      ],
+      ["results", fault === "batch-partial", ["batch-partial", "batch-partial"]],
     ] as const) {
       if (body[field] !== undefined && !applies)
         throw invalid(
           field,
-          t(`applies to ${which} only, not to ${fault}.`, `yalnızca ${which} için geçerli, ${fault} için değil.`),
+          t(`applies to ${which[0]} only, not to ${fault}.`, `yalnızca ${which[1]} için geçerli, ${fault} için değil.`),
         );
     }
     const asked = Array.isArray(body.operation) ? body.operation : [body.operation];

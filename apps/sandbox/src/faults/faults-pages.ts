@@ -29,6 +29,19 @@ function modeText(mode: FaultView["mode"]): string {
       );
 }
 
+/** The declaration form's boxes, kept as filled in when the declaration is refused. */
+const FORM_BOXES = [
+  "operation",
+  "fault",
+  "next",
+  "probability",
+  "seed",
+  "max",
+  "latencyMs",
+  "retryAfterSeconds",
+  "results",
+];
+
 /** A whole number as a number (so the control API judges its range); any other text as text, which it names. */
 function numeric(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
@@ -72,9 +85,18 @@ export const faultsPages =
   (dashboard: FastifyInstance, ctx: DashboardContext): void => {
     const signedIn = { preHandler: ctx.requireSession };
     const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
-    const option = (value: string, label: string = value) => html`<option value="${value}">${label}</option>`;
 
-    async function faultsPage(request: FastifyRequest, reply: FastifyReply, notice?: SafeHtml, status = 200) {
+    async function faultsPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      notice?: SafeHtml,
+      status = 200,
+      /** A refused declaration's boxes as they were filled in. */
+      entered: Readonly<Record<string, string>> = {},
+    ) {
+      const typed = (name: string, fallback = "") => entered[name] ?? fallback;
+      const chosen = (name: string, value: string, label: string = value) =>
+        html`<option value="${value}" ${entered[name] === value ? html`selected` : ""}>${label}</option>`;
       const declared = faults.list(workspaceScope(request.dashboardKey));
       const rows = declared.map(
         (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
@@ -99,15 +121,15 @@ export const faultsPages =
       }
       <section aria-labelledby="new-fault"><h2 id="new-fault">${t("Declare a fault", "Hata tanımla")}</h2>
       <form method="post" action="${DASHBOARD}/faults" class="stacked">${token(request)}
-        <label>${t("Operation", "İşlem")} <select name="operation" required>${OPERATIONS.map((o) => option(o))}</select></label>
-        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => option(f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
-        <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="1"></label>
-        <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal"></label>
-        <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1"></label>
-        <label>${t("At most (with a probability)", "En çok (olasılıkla birlikte)")} <input name="max" type="number" min="1" step="1"></label>
-        <label>${t("Latency in ms, or a range such as 200-800 (latency faults)", "Gecikme (ms) ya da 200-800 gibi bir aralık (gecikme hataları)")} <input name="latencyMs"></label>
-        <label>${t("Retry-After seconds (error-503, rate-limit)", "Retry-After saniyesi (error-503, rate-limit)")} <input name="retryAfterSeconds" type="number" min="0" step="1"></label>
-        <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1"></label>
+        <label>${t("Operation", "İşlem")} <select name="operation" required>${OPERATIONS.map((o) => chosen("operation", o))}</select></label>
+        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
+        <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="${typed("next", "1")}"></label>
+        <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal" value="${typed("probability")}"></label>
+        <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1" value="${typed("seed")}"></label>
+        <label>${t("At most (with a probability)", "En çok (olasılıkla birlikte)")} <input name="max" type="number" min="1" step="1" value="${typed("max")}"></label>
+        <label>${t("Latency in ms, or a range such as 200-800 (latency faults)", "Gecikme (ms) ya da 200-800 gibi bir aralık (gecikme hataları)")} <input name="latencyMs" value="${typed("latencyMs")}"></label>
+        <label>${t("Retry-After seconds (error-503, rate-limit)", "Retry-After saniyesi (error-503, rate-limit)")} <input name="retryAfterSeconds" type="number" min="0" step="1" value="${typed("retryAfterSeconds")}"></label>
+        <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1" value="${typed("results")}"></label>
         <p><button type="submit">${t("Declare the fault", "Hatayı tanımla")}</button></p>
       </form></section>`,
         status,
@@ -124,7 +146,8 @@ export const faultsPages =
         faults.declare(workspaceScope(request.dashboardKey), declaration(request), "payments");
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
-        return faultsPage(request, reply, html`<p class="error" role="alert">${error.message}</p>`, 400);
+        const entered = Object.fromEntries(FORM_BOXES.map((name) => [name, formField(request, name) ?? ""]));
+        return faultsPage(request, reply, html`<p class="error" role="alert">${error.message}</p>`, 400, entered);
       }
       return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);
     });

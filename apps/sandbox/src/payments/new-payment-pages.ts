@@ -125,6 +125,18 @@ function readingProblems(values: FormValues): FieldProblems {
   return {};
 }
 
+/**
+ * What can be read only one way is read, not refused: a currency in any case or with spaces around
+ * (`usd`, ` USD `), a method's code in capitals (`EFT`). Amounts are not: their reading is asked.
+ */
+function normalised(values: FormValues): FormValues {
+  return {
+    ...values,
+    ...(values.currency === undefined ? {} : { currency: values.currency.trim().toUpperCase() }),
+    ...(values.method === undefined ? {} : { method: values.method.trim().toLowerCase() }),
+  };
+}
+
 /** Each box as the form labels it: what the error summary names (English, Turkish). */
 const LABELS: Record<Field, readonly [string, string]> = {
   amount: ["Amount", "Tutar"],
@@ -161,6 +173,13 @@ function ruleProblems(values: FormValues, accounts: readonly StoredAccount[]): F
       `The From account (${from.name}) holds ${from.currency}: choose ${from.currency}, or a From account in ${currency}.`,
       `Gönderen hesap (${from.name}) ${from.currency} tutuyor: ${from.currency} seçin ya da ${currency} tutan bir gönderen hesap seçin.`,
     );
+    // Either box can be the one to change: both are flagged, each saying what would fix it (a
+    // currency that is no currency at all is the currency box's problem alone).
+    if (isCurrencyCode(currency))
+      problems.from_account = t(
+        `The From account (${from.name}) holds ${from.currency}, not ${currency}: choose an account in ${currency}, or ${from.currency} as the currency.`,
+        `Gönderen hesap (${from.name}) ${currency} değil ${from.currency} tutuyor: ${currency} tutan bir hesap seçin ya da para birimi olarak ${from.currency} seçin.`,
+      );
   } else if (currency && to && to.currency !== currency && !problems.to_account) {
     problems.to_account = t(
       `The To account (${to.name}) holds ${to.currency}: choose an account in ${currency}.`,
@@ -212,39 +231,43 @@ export function newPaymentPage(deps: NewPaymentPageDeps): DashboardPages {
       show(request, reply),
     );
 
-    dashboard.post(`${DASHBOARD}/payments`, { preHandler: ctx.requireSession }, async (request, reply) => {
-      const key = request.dashboardKey;
-      const values = Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues;
-      const checked = validateFields(zPaymentCreate, candidate(values));
-      const cardNumbers = cardNumberProblems(values);
-      const rules = ruleProblems(values, await deps.payments.accounts(key));
-      const problems = formProblems(values, checked, rules, { ...readingProblems(values), ...cardNumbers });
-      if (problems || !checked.ok) return show(request, reply, shownAgain(values), problems ?? {});
-      const input: PaymentCreate = checked.data;
-      // A payment the debit account cannot cover now fails when it completes, unless money arrives
-      // first: say so before it is made, and make it only when asked again.
-      if (formField(request, "short") !== "yes") {
-        const from = (await deps.payments.accounts(key)).find((a) => a.id === input.from_account);
-        const needed = input.amount;
-        if (from && from.currency === input.currency && from.balanceMinor < needed) {
-          const warning = html`${from.name} (<code>${from.id}</code>) ${t(
-            `holds ${money(from.balanceMinor, from.currency)} now; this payment needs ${money(needed, input.currency)}. Unless money arrives first, it will fail when it completes. Change the amount or the account, or create it anyway.`,
-            `hesabında şu an ${money(from.balanceMinor, from.currency)} var; bu ödeme ${money(needed, input.currency)} gerektiriyor. Önce para gelmezse ödeme tamamlanırken başarısız olur. Tutarı ya da hesabı değiştirin veya yine de oluşturun.`,
-          )}`;
-          return show(request, reply, shownAgain(values), {}, warning);
+    dashboard.post(
+      `${DASHBOARD}/payments`,
+      { preHandler: ctx.requireSession, config: { formPage: `${DASHBOARD}/payments/new` } },
+      async (request, reply) => {
+        const key = request.dashboardKey;
+        const values = normalised(Object.fromEntries(FIELDS.map((f) => [f, formField(request, f)])) as FormValues);
+        const checked = validateFields(zPaymentCreate, candidate(values));
+        const cardNumbers = cardNumberProblems(values);
+        const rules = ruleProblems(values, await deps.payments.accounts(key));
+        const problems = formProblems(values, checked, rules, { ...readingProblems(values), ...cardNumbers });
+        if (problems || !checked.ok) return show(request, reply, shownAgain(values), problems ?? {});
+        const input: PaymentCreate = checked.data;
+        // A payment the debit account cannot cover now fails when it completes, unless money arrives
+        // first: say so before it is made, and make it only when asked again.
+        if (formField(request, "short") !== "yes") {
+          const from = (await deps.payments.accounts(key)).find((a) => a.id === input.from_account);
+          const needed = input.amount;
+          if (from && from.currency === input.currency && from.balanceMinor < needed) {
+            const warning = html`${from.name} (<code>${from.id}</code>) ${t(
+              `holds ${money(from.balanceMinor, from.currency)} now; this payment needs ${money(needed, input.currency)}. Unless money arrives first, it will fail when it completes. Change the amount or the account, or create it anyway.`,
+              `hesabında şu an ${money(from.balanceMinor, from.currency)} var; bu ödeme ${money(needed, input.currency)} gerektiriyor. Önce para gelmezse ödeme tamamlanırken başarısız olur. Tutarı ya da hesabı değiştirin veya yine de oluşturun.`,
+            )}`;
+            return show(request, reply, shownAgain(values), {}, warning);
+          }
         }
-      }
-      const now = await deps.clocks.now(workspaceScope(key));
-      let payment: StoredPayment;
-      try {
-        const signer = signerOf(request.dashboardSession);
-        payment = await submitFromDashboard(deps.payments, deps.approvalWorkflow, key, input, now, signer);
-      } catch (failure) {
-        if (!(failure instanceof ApiFailure)) throw failure;
-        return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });
-      }
-      return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
-    });
+        const now = await deps.clocks.now(workspaceScope(key));
+        let payment: StoredPayment;
+        try {
+          const signer = signerOf(request.dashboardSession);
+          payment = await submitFromDashboard(deps.payments, deps.approvalWorkflow, key, input, now, signer);
+        } catch (failure) {
+          if (!(failure instanceof ApiFailure)) throw failure;
+          return show(request, reply, shownAgain(values), { [failure.options.param ?? "amount"]: failure.message });
+        }
+        return reply.redirect(`${DASHBOARD}/payments/${payment.id}?done=created`, 303);
+      },
+    );
   };
 }
 

@@ -265,6 +265,14 @@ export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
         if (!confirmed(request)) {
           const payment = await deps.payments.payment(request.dashboardKey, id);
           if (!payment) return reply.redirect(paymentPagePath(id), 303);
+          // An address without a status (typed, bookmarked, cut) asks nothing about "": it says what to choose.
+          if (!zPaymentStatus.safeParse(status).success)
+            return ctx.redirect(request, reply, `${paymentPagePath(id)}#force-status`, {
+              error: t(
+                "Choose the status to force this payment to under Force status, then press Force.",
+                "Bu ödemeye zorla verilecek durumu “Durumu zorla değiştir” altında seçin, sonra Değiştir'e basın.",
+              ),
+            });
           return confirmPage(ctx, request, reply, {
             title: t("Force this status?", "Bu durum zorla verilsin mi?"),
             question: t(
@@ -465,7 +473,7 @@ function paymentDetail(
   <section aria-label="${t("Actions", "İşlemler")}">
     ${approval === "approve" ? action("approve", t("Approve", "Onayla")) : ""}
     ${cancellable ? action("cancel", t("Cancel payment", "Ödemeyi iptal et"), true) : ""}
-    <form class="inline" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${csrfField}
+    <form class="inline" id="force-status" method="post" action="${DASHBOARD}/payments/${payment.id}/status">${csrfField}
       <label>${t("Force status (sandbox control)", "Durumu zorla değiştir (sandbox kontrolü)")} <select name="status">${zPaymentStatus.options.map((s) => html`<option value="${s}" ${s === payment.status ? html`selected` : ""}>${statusWord(s)}</option>`)}</select></label>
       <button type="submit">${t("Force", "Değiştir")}</button>
     </form>

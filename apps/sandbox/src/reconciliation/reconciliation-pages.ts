@@ -8,7 +8,7 @@ import {
   fieldError,
 } from "../infrastructure/dashboard-shell/error-summary.js";
 import { FILE_TOO_LARGE, fileForm, formFile } from "../infrastructure/dashboard-shell/file-forms.js";
-import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { formField, queryField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
@@ -24,6 +24,8 @@ import { layoutsSection, registerLayoutActions } from "./statement-layout-pages.
 export interface PageProblems {
   readonly statement?: FormProblems;
   readonly layout?: FormProblems;
+  /** What was typed into the refused form, by box: shown again to be corrected, never retyped. */
+  readonly entered?: Readonly<Record<string, string>>;
 }
 
 /** The import form's boxes, in its order, by the label each shows. */
@@ -78,14 +80,14 @@ export const reconciliationPages =
         <label>${labels.statement_file} ${fieldError(statementProblems, "statement_file")}
           <input type="file" name="statement_file" ${fieldAttributes(statementProblems, "statement_file")} accept=".csv,.xml,.sta,.txt,.940,.mt940,text/csv,text/xml,text/plain"></label>
         <label>${labels.statement} ${fieldError(statementProblems, "statement")}
-          <textarea name="statement" rows="8" ${fieldAttributes(statementProblems, "statement")}></textarea></label>
+          <textarea name="statement" rows="8" ${fieldAttributes(statementProblems, "statement")}>${problems.entered?.statement ?? ""}</textarea></label>
         <p><button type="submit">${t("Reconcile", "Mutabakat yap")}</button></p>
       </form></section>
       <h2>${t("Past runs", "Geçmiş çalıştırmalar")}</h2>
       <table aria-label="${t("Reconciliation runs", "Mutabakat çalıştırmaları")}"><thead><tr><th>${timeHeading("Run at", "Çalıştırma", "sandbox")}</th><th>${t("Matched", "Eşleşen")}</th><th>${t("Other lines", "Diğer satırlar")}</th>
         <th>${t("Settled, no line", "Hesaba geçmiş, satırı yok")}</th><th></th><th></th></tr></thead>
       <tbody>${rows.length ? rows : html`<tr><td colspan="6">${t("No statement imported yet.", "Henüz ekstre yüklenmedi.")}</td></tr>`}</tbody></table>
-      ${await layoutsSection(reconciliations, ctx, request, problems.layout ?? {})}`,
+      ${await layoutsSection(reconciliations, ctx, request, problems.layout ?? {}, problems.entered ?? {})}`,
         status,
       );
     }
@@ -115,7 +117,12 @@ export const reconciliationPages =
         run = await reconciliations.import(request.dashboardKey, bytes);
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
-        return reconciliationPage(request, reply, 400, { statement: { [box]: error.message } });
+        // A pasted statement comes back as pasted, to be corrected where its line is named.
+        const pasted = file === undefined ? typedAgain(formField(request, "statement") ?? "") : "";
+        return reconciliationPage(request, reply, 400, {
+          statement: { [box]: error.message },
+          entered: { statement: pasted },
+        });
       }
       return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation/${encodeURIComponent(run.id)}`, {
         notice: t(

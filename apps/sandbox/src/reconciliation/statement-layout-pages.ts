@@ -9,7 +9,7 @@ import {
   fieldError,
   problemsOfRefusal,
 } from "../infrastructure/dashboard-shell/error-summary.js";
-import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
@@ -43,8 +43,13 @@ export async function layoutsSection(
   ctx: DashboardContext,
   request: FastifyRequest,
   problems: FormProblems = {},
+  /** A refused layout's boxes as they were typed. */
+  entered: Readonly<Record<string, string>> = {},
 ): Promise<SafeHtml> {
   const box = (name: string) => fieldAttributes(problems, name);
+  const typed = (name: string, fallback = "") => entered[name] ?? fallback;
+  const choice = (name: string, value: string, fallback: string) =>
+    typed(name, fallback) === value ? html`selected` : "";
   const error = (name: string) => fieldError(problems, name);
   const labels = {
     name: t("Name", "Ad"),
@@ -76,15 +81,21 @@ export async function layoutsSection(
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">${t("None yet.", "Henüz yok.")}</td></tr>`}</tbody></table>
     ${errorSummary(problems, labels)}
     <form method="post" action="${PATH}" class="stacked" novalidate aria-label="${t("Add a CSV layout", "CSV düzeni ekle")}">${token}
-      <label>${labels.name} <input name="name" required maxlength="80" ${box("name")}>${error("name")}</label>
-      <label>${labels.date} <input name="date" required maxlength="60" placeholder="Valör" ${box("date")}>${error("date")}</label>
-      <label>${labels.date_format} <select ${box("date_format")} name="date_format"><option>dd.MM.yyyy</option><option>dd/MM/yyyy</option><option>yyyy-MM-dd</option></select></label>
-      <label>${t("Amount column (signed; or leave empty and give debit and credit)", "Tutar sütunu (işaretli; ya da boş bırakıp borç ve alacak sütunlarını verin)")} <input name="amount" maxlength="60" ${box("amount")}>${error("amount")}</label>
-      <label>${t("Debit column", "Borç sütunu")} <input name="debit" maxlength="60" ${box("debit")}>${error("debit")}</label>
-      <label>${t("Credit column", "Alacak sütunu")} <input name="credit" maxlength="60" ${box("credit")}>${error("credit")}</label>
-      <label>${t("Description columns (comma-separated)", "Açıklama sütunları (virgülle ayrılmış)")} <input name="narrative" maxlength="300" ${box("narrative")}>${error("narrative")}</label>
-      <label>${t("Currency (the file's one currency)", "Para birimi (dosyanın tek para birimi)")} <input name="currency" maxlength="3" value="TRY" ${box("currency")}>${error("currency")}</label>
-      <label>${labels.decimal} <select ${box("decimal")} name="numbers"><option value=",.">1.500,75</option><option value=".,">1,500.75</option><option value=", ">1 500,75</option></select></label>
+      <label>${labels.name} <input name="name" required maxlength="80" value="${typed("name")}" ${box("name")}>${error("name")}</label>
+      <label>${labels.date} <input name="date" required maxlength="60" placeholder="Valör" value="${typed("date")}" ${box("date")}>${error("date")}</label>
+      <label>${labels.date_format} <select ${box("date_format")} name="date_format">${["dd.MM.yyyy", "dd/MM/yyyy", "yyyy-MM-dd"].map((f) => html`<option ${choice("date_format", f, "dd.MM.yyyy")}>${f}</option>`)}</select></label>
+      <label>${t("Amount column (signed; or leave empty and give debit and credit)", "Tutar sütunu (işaretli; ya da boş bırakıp borç ve alacak sütunlarını verin)")} <input name="amount" maxlength="60" value="${typed("amount")}" ${box("amount")}>${error("amount")}</label>
+      <label>${t("Debit column", "Borç sütunu")} <input name="debit" maxlength="60" value="${typed("debit")}" ${box("debit")}>${error("debit")}</label>
+      <label>${t("Credit column", "Alacak sütunu")} <input name="credit" maxlength="60" value="${typed("credit")}" ${box("credit")}>${error("credit")}</label>
+      <label>${t("Description columns (comma-separated)", "Açıklama sütunları (virgülle ayrılmış)")} <input name="narrative" maxlength="300" value="${typed("narrative")}" ${box("narrative")}>${error("narrative")}</label>
+      <label>${t("Currency (the file's one currency)", "Para birimi (dosyanın tek para birimi)")} <input name="currency" maxlength="3" value="${typed("currency", "TRY")}" ${box("currency")}>${error("currency")}</label>
+      <label>${labels.decimal} <select ${box("decimal")} name="numbers">${[
+        [",.", "1.500,75"],
+        [".,", "1,500.75"],
+        [", ", "1 500,75"],
+      ].map(
+        ([v, shown]) => html`<option value="${v}" ${choice("numbers", v ?? "", ",.")}>${shown}</option>`,
+      )}</select></label>
       <p><button type="submit">${t("Add the layout", "Düzeni ekle")}</button></p>
     </form></section>`;
 }
@@ -98,11 +109,15 @@ export function registerLayoutActions(
     request: FastifyRequest,
     reply: FastifyReply,
     status?: number,
-    problems?: { readonly layout?: FormProblems },
+    problems?: { readonly layout?: FormProblems; readonly entered?: Readonly<Record<string, string>> },
   ) => unknown,
 ): void {
   const signedIn = { preHandler: ctx.requireSession };
   const field = (request: FastifyRequest, name: string) => formField(request, name)?.trim() || undefined;
+
+  // The form's address opened by itself (a reload after a refusal, a bookmark): the section it lives
+  // in. Registered so, since `/reconciliation/:id` (a run's page) would otherwise say "no such run".
+  dashboard.get(PATH, signedIn, (_request, reply) => reply.redirect(`${DASHBOARD}/reconciliation#layouts`, 303));
 
   dashboard.post(PATH, signedIn, async (request, reply) => {
     const key = request.dashboardKey;
@@ -127,7 +142,10 @@ export function registerLayoutActions(
       await reconciliations.saveLayouts(key, { mappings: [...(await reconciliations.layouts(key)), added] });
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;
-      return page(request, reply, 400, { layout: layoutProblems(error.paymentsBody()) });
+      const entered = Object.fromEntries(
+        [...BOXES, "numbers"].map((name) => [name, typedAgain(formField(request, name) ?? "")]),
+      );
+      return page(request, reply, 400, { layout: layoutProblems(error.paymentsBody()), entered });
     }
     return ctx.redirect(request, reply, `${DASHBOARD}/reconciliation`, {
       notice: t(`Layout "${added.name}" added.`, `"${added.name}" düzeni eklendi.`),

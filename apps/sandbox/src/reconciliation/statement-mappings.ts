@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { SettingColumn } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { CsvMapping } from "./statement-formats/bank-csv.js";
 
@@ -6,12 +7,20 @@ import type { CsvMapping } from "./statement-formats/bank-csv.js";
 export const STATEMENT_MAPPINGS: SettingColumn<readonly CsvMapping[]> = { column: "statement_mappings", fallback: [] };
 export const MAX_MAPPINGS = 20;
 
-const column = z.string().trim().min(1, "a column name is required").max(60, "at most 60 characters");
+const column = z
+  .string()
+  .trim()
+  .min(1, { error: () => t("a column name is required", "bir sütun adı gerekli") })
+  .max(60, { error: () => t("at most 60 characters", "en çok 60 karakter") });
 
 /** A mapping as the control API takes and shows it (snake_case, as the rest of the API). */
 export const zMapping = z
   .strictObject({
-    name: z.string().trim().min(1, "a name is required").max(80, "at most 80 characters"),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: () => t("a name is required", "bir ad gerekli") })
+      .max(80, { error: () => t("at most 80 characters", "en çok 80 karakter") }),
     date: column,
     date_format: z.enum(["dd.MM.yyyy", "dd/MM/yyyy", "yyyy-MM-dd"]),
     narrative: z.array(column).max(5).default([]),
@@ -21,21 +30,29 @@ export const zMapping = z
     currency_column: column.optional(),
     currency: z
       .string()
-      .regex(/^[A-Z]{3}$/, "three capital letters, such as TRY")
+      .regex(/^[A-Z]{3}$/, { error: () => t("three capital letters, such as TRY", "TRY gibi üç büyük harf") })
       .optional(),
     decimal: z.enum([",", "."]),
     thousands: z.enum([".", ",", "", " "]),
   })
   .refine((m) => (m.amount !== undefined) !== (m.debit !== undefined && m.credit !== undefined), {
-    message: "give either amount (one signed column) or both debit and credit",
+    error: () =>
+      t(
+        "give either amount (one signed column) or both debit and credit",
+        "ya tutar sütununu (işaretli tek sütun) ya da hem borç hem alacak sütununu verin",
+      ),
     path: ["amount"],
   })
   .refine((m) => m.currency !== undefined || m.currency_column !== undefined, {
-    message: "give currency (the file's one currency) or currency_column",
+    error: () =>
+      t(
+        "give currency (the file's one currency) or currency_column",
+        "para birimini (dosyanın tek para birimi) ya da para birimi sütununu verin",
+      ),
     path: ["currency"],
   })
   .refine((m) => m.decimal !== m.thousands, {
-    message: "the decimal and thousands marks must differ",
+    error: () => t("the decimal and thousands marks must differ", "ondalık ve binlik işaretleri farklı olmalı"),
     path: ["thousands"],
   });
 

@@ -19,6 +19,7 @@ import { DashboardFlash, type Flash } from "./flash.js";
 import { formField, queryField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 import { DASHBOARD, DASHBOARD_SCRIPT, FAVICON_SVG, LANGUAGE_PATH, page, STYLESHEET } from "./layout.js";
+import { postOnlyAddresses } from "./post-only-addresses.js";
 import type { SignedInSession } from "./signed-in-session.js";
 
 /** htmx, served from the installed package: the dashboard loads nothing from elsewhere. */
@@ -234,17 +235,20 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
     );
 
+    const postOnly = postOnlyAddresses(dashboard);
     // Any other dashboard address: an HTML page that says so (with the dashboard's headers), not the APIs' JSON.
-    dashboard.all(`${DASHBOARD}/*`, async (_request, reply) =>
-      send(
+    dashboard.all(`${DASHBOARD}/*`, async (request, reply) => {
+      const formPage = request.method === "GET" ? postOnly.pageFor(request.url.split("?", 1)[0] ?? "") : undefined;
+      if (formPage) return reply.redirect(formPage, 303);
+      return send(
         reply,
         page(
           t("Not found", "Bulunamadı"),
           html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p class="actions"><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
         ),
         404,
-      ),
-    );
+      );
+    });
 
     // The header's language link: the choice is kept in a cookie, and the browser goes back to the
     // page it was on (only a page of the dashboard: no open redirect).

@@ -23,6 +23,9 @@ main { padding: 1rem; max-width: 90rem; }
 .scroll { max-width: 100%; overflow-x: auto; margin: .6rem 0 1.2rem; }
 table { border-collapse: collapse; background: #fff; width: 100%; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
+/* A long unbroken value (a 100-character key name, an account's name) wraps in its cell instead of
+   widening the table past the screen; amounts, times, codes and badges stay whole (nowrap). */
+td { overflow-wrap: anywhere; }
 td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 td.money, time, .nowrap, td code { white-space: nowrap; }
 .token { display: inline-flex; max-width: 8rem; white-space: nowrap; vertical-align: bottom; }
@@ -66,7 +69,7 @@ section { margin-bottom: 1.4rem; }
   header nav { width: 100%; flex-direction: column; }
   header form { margin-left: 0; }
   form.filters > label, form.filters > button { width: 100%; }
-  th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+  th:first-child, td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; max-width: 40vw; }
   details.fold > summary { display: list-item; min-height: 44px; padding: .6rem .2rem; font-weight: 600; cursor: pointer; }
   .wide-only { display: none; } span.narrow-only { display: inline-flex; }
   /* A list people decide from is a card per row on a phone: what it is, how much, where it stands and
