@@ -28,7 +28,8 @@ describe("spec versions follow their packages", () => {
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     // The next major of today's spec version: a bump the specs have not had yet.
     const today = infoVersion(readFileSync(join(root, specVersionSources[0].spec), "utf8"));
-    const next = `${Number(today.split(".")[0]) + 1}.0.0`;
+    expect(today).toMatch(/^\d+\.\d+\.\d+$/);
+    const next = `${Number(today?.split(".")[0]) + 1}.0.0`;
     for (const { spec, packageDir } of specVersionSources) {
       mkdirSync(join(scratch, packageDir), { recursive: true });
       mkdirSync(join(scratch, "specs"), { recursive: true });

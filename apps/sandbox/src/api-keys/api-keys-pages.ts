@@ -13,6 +13,7 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
+import { calendarDay } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { ApiKeys } from "./api-keys.js";
 
@@ -40,7 +41,7 @@ export const apiKeysPages =
         (
           k,
         ) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusBadge(k.status)}</td>
-        <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ?? t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
+        <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ? calendarDay(k.expires_on) : t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
         <td>${
           k.source === "created" && k.status !== "revoked"
             ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { Payment } from "@payspec/payments-zod";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { BackgroundWork } from "../infrastructure/background/background-work.js";
-import { count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
+import { count, dateTime, fileSize } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
@@ -163,8 +163,8 @@ export class ExportQueue extends BackgroundWork {
             ),
             text: [
               t(
-                `${title}: ${count(job.total)} payments as ${job.format.toUpperCase()}, ${megabytes(file.length)} MB.`,
-                `${title}: ${count(job.total)} ödeme, ${job.format.toUpperCase()} olarak, ${megabytes(file.length)} MB.`,
+                `${title}: ${count(job.total)} payments as ${job.format.toUpperCase()}, ${fileSize(file.length)}.`,
+                `${title}: ${count(job.total)} ödeme, ${job.format.toUpperCase()} olarak, ${fileSize(file.length)}.`,
               ),
               t(
                 `Download it (no sign-in needed; the link works until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock):\n${link}`,

@@ -97,7 +97,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
         )}
           <a href="${DASHBOARD}/exports">${t("Refresh", "Yenile")}</a></p>
         <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${timeHeading("Requested", "İstenme", "sandbox")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
-          <th>${t("State", "Durum")}</th><th>${t("Link expires", "Bağlantının son geçerliliği")}</th><th></th></tr></thead><tbody>${
+          <th>${t("State", "Durum")}</th><th>${timeHeading("Link expires", "Bağlantının son geçerliliği", "sandbox")}</th><th></th></tr></thead><tbody>${
             rows.length > 0
               ? rows
               : html`<tr><td colspan="7">${t("No exports yet: exports of large listings appear here.", "Henüz dışa aktarım yok: büyük listelerin dışa aktarımları burada görünür.")}</td></tr>`

@@ -127,7 +127,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
             ${row("Authorisation code", "Provizyon kodu", p.authCode ?? t("none", "yok"))}
             ${row("Commission", "Komisyon", money(toMinorUnits(stored.commission, p.currency), p.currency))}
           </tbody></table>
-          <p class="actions"><a href="${DASHBOARD}/gateway?date=${p.createdDate.slice(0, 10)}">${t("Back to", "Geri dön:")} ${p.createdDate.slice(0, 10)}</a></p>`,
+          <p class="actions"><a href="${DASHBOARD}/gateway?date=${p.createdDate.slice(0, 10)}">${t("Back to", "Geri dön:")} ${calendarDay(p.createdDate.slice(0, 10))}</a></p>`,
         );
       },
     );

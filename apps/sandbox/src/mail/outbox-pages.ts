@@ -12,7 +12,7 @@ import { formField, typedAgain } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
-import { count } from "../infrastructure/i18n/formats.js";
+import { fileSize } from "../infrastructure/i18n/formats.js";
 import { isLocale, LANGUAGE_NAMES, LOCALES, t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
@@ -51,6 +51,10 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
           `State "${statusWord("caught")}": kept here only (no SMTP server is configured); "${statusWord("sent")}", "${statusWord("retrying")}" or "${statusWord("failed")}": what the SMTP server (PAYSPEC_SMTP_URL) answered.`,
           `"${statusWord("caught")}" durumu: yalnızca burada tutuldu (SMTP sunucusu yapılandırılmamış); "${statusWord("sent")}", "${statusWord("retrying")}" ya da "${statusWord("failed")}": SMTP sunucusunun (PAYSPEC_SMTP_URL) yanıtı.`,
         )}</p>
+        <p id="outbox-clocks">${t(
+          "Two clocks: an e-mail is dated when it was really sent (real time); the report it carries covers a period on this workspace's sandbox clock, which may have been moved ahead, so a report can cover days after the e-mail's own date.",
+          "İki saat var: e-posta gerçekten gönderildiği anla tarihlenir (gerçek zaman); taşıdığı rapor ise bu çalışma alanının ileri alınmış olabilen sandbox saatine göre bir dönemi kapsar; bu yüzden rapor, e-postanın kendi tarihinden sonraki günleri kapsayabilir.",
+        )}</p>
         <table aria-label="${t("Outbox", "Giden kutusu")}"><thead><tr><th>${timeHeading("Sent", "Gönderilme", "real")}</th><th>${t("To", "Alıcı")}</th><th>${t("Subject", "Konu")}</th><th>${t("Attachments", "Ekler")}</th><th>${t("Delivery", "Teslim")}</th></tr></thead>
         <tbody>${rows}</tbody></table>`,
       );
@@ -73,7 +77,7 @@ export function outboxPages(deps: OutboxPagesDeps): DashboardPages {
       const links: SafeHtml[] = m.links.map((link) => html`<li><a href="${link}">${link}</a></li>`);
       const attachments = m.attachments.map(
         (a, n) =>
-          html`<li><a href="${DASHBOARD}/outbox/${m.id}/attachments/${n}">${a.filename}</a> (${a.content_type}, ${count(a.size)} ${t("bytes", "bayt")})</li>`,
+          html`<li><a href="${DASHBOARD}/outbox/${m.id}/attachments/${n}">${a.filename}</a> (${a.content_type}, ${fileSize(a.size)})</li>`,
       );
       return ctx.render(
         request,

@@ -11,8 +11,8 @@ import { FILE_TOO_LARGE, fileForm, formFile } from "../infrastructure/dashboard-
 import { formField, queryField, typedAgain } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD, statusBadge } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
-import { dateTime, money } from "../infrastructure/i18n/formats.js";
+import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
+import { calendarDay, dateTime, money } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { Reconciliations, RunSummaryView } from "./reconciliations.js";
@@ -144,7 +144,7 @@ export const reconciliationPages =
       const shown = outcome ? run.lines.filter((l) => l.outcome === outcome) : run.lines;
       const outcomes = [...new Set(run.lines.map((l) => l.outcome))];
       const lines = shown.map(
-        (l) => html`<tr><td>${l.line}</td><td>${statusBadge(l.outcome)}</td><td>${l.value_date}</td>
+        (l) => html`<tr><td>${l.line}</td><td>${statusBadge(l.outcome)}</td><td>${calendarDay(l.value_date)}</td>
         <td class="money">${l.direction === "credit" ? "+" : ""}${money(l.amount_minor, l.currency)}</td>
         <td>${l.reference}${l.narrative ? html`<br>${l.narrative}` : ""}</td>
         <td>${l.payment_id ? html`<a href="${DASHBOARD}/payments/${l.payment_id}">${l.payment_id}</a>` : ""}</td>
@@ -154,7 +154,7 @@ export const reconciliationPages =
         request,
         reply,
         // The title is text (the tab's and the heading's): the time as words, not as a <time> element.
-        `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${dateTime(Date.parse(run.at))}`,
+        `${t("Reconciliation run of", "Mutabakat çalıştırması:")} ${dateTime(Date.parse(run.at))} (${clockNote("sandbox")})`,
         html`<p>${t(
           `${run.counts.matched ?? 0} matched, ${run.unmatched_payments} settled payments with no line.`,
           `${run.counts.matched ?? 0} eşleşti, ${run.unmatched_payments} hesaba geçmiş ödemenin satırı yok.`,

@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
-import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
-import { plural } from "../infrastructure/i18n/formats.js";
+import { clockNote, localTime, timeHeading } from "../infrastructure/dashboard-shell/local-time.js";
+import { milliseconds, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { ApiRequestLog, LoggedRequest } from "./api-request-log.js";
 
@@ -34,7 +34,7 @@ function rows(entries: readonly LoggedRequest[]): SafeHtml {
       : entries.map(
           (e) => html`<tr><td>${localTime(e.at)}</td><td>${e.method}</td>
             <td><a href="${DASHBOARD}/requests/${e.id}">${e.url}</a></td><td>${statusSeen(e)}</td>
-            <td class="money">${e.latencyMs.toFixed(1)} ms</td><td>${verdict(e)}</td></tr>`,
+            <td class="money">${milliseconds(e.latencyMs)}</td><td>${verdict(e)}</td></tr>`,
         )
   }</tbody>`;
 }
@@ -86,7 +86,7 @@ export function requestLogPage(requestLog: ApiRequestLog): DashboardPages {
         request,
         reply,
         `${entry.method} ${entry.url}`,
-        html`<p>${localTime(entry.at)} · ${t("status", "durum")} ${statusSeen(entry)} · ${entry.latencyMs.toFixed(1)} ms · ${verdict(entry)}</p>
+        html`<p>${localTime(entry.at)} (${clockNote("real")}) · ${t("status", "durum")} ${statusSeen(entry)} · ${milliseconds(entry.latencyMs)} · ${verdict(entry)}</p>
         ${
           entry.fault
             ? html`<p>${t(

@@ -6,7 +6,7 @@ import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import type { ExportJob } from "../exports/index.js";
 import { EXPORT_PAGE, exportFilename, paymentsFile, signedDownloadUrl } from "../exports/index.js";
 import { BackgroundWork } from "../infrastructure/background/background-work.js";
-import { calendarDay, count, dateTime, megabytes } from "../infrastructure/i18n/formats.js";
+import { calendarDay, count, dateTime, fileSize } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
@@ -373,8 +373,8 @@ export class ReportSchedules extends BackgroundWork {
       const link = signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, tag, job.id, expiresAt);
       lines.push(
         t(
-          `The report is too large to attach (${megabytes(file.length)} MB). Download it, no sign-in needed, until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock:\n${link}`,
-          `Rapor eklenemeyecek kadar büyük (${megabytes(file.length)} MB). Oturum açmadan, sandbox saatine göre İstanbul saatiyle ${dateTime(expiresAt)} tarihine kadar indirebilirsiniz:\n${link}`,
+          `The report is too large to attach (${fileSize(file.length)}). Download it, no sign-in needed, until ${dateTime(expiresAt)} Istanbul time, on the sandbox clock:\n${link}`,
+          `Rapor eklenemeyecek kadar büyük (${fileSize(file.length)}). Oturum açmadan, sandbox saatine göre İstanbul saatiyle ${dateTime(expiresAt)} tarihine kadar indirebilirsiniz:\n${link}`,
         ),
       );
     } else {

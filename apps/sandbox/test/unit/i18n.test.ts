@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDay, dateTime, megabytes, money, plural } from "../../src/infrastructure/i18n/formats.js";
+import { calendarDay, dateTime, fileSize, milliseconds, money, plural } from "../../src/infrastructure/i18n/formats.js";
 import { activeLocale, inLocale, localeHolders, negotiateLocale, t } from "../../src/infrastructure/i18n/locale.js";
 import { statusWord } from "../../src/infrastructure/i18n/status-words.js";
 
@@ -78,7 +78,14 @@ describe("money, times and counts as each language writes them", () => {
     expect(plural(1, "payment", "ödeme")).toBe("1 payment");
     expect(plural(12_500, "payment", "ödeme")).toBe("12,500 payments");
     expect(inLocale("tr", () => plural(12_500, "payment", "ödeme"))).toBe("12.500 ödeme");
-    expect(inLocale("tr", () => megabytes(1_550_000))).toBe("1,6");
+    expect(inLocale("tr", () => fileSize(1_550_000))).toBe("1,6 MB");
+    expect(inLocale("en", () => fileSize(1_550_000))).toBe("1.6 MB");
+    // A small report is never "0,0 MB".
+    expect(inLocale("tr", () => fileSize(41_700))).toBe("42 KB");
+    expect(inLocale("tr", () => fileSize(812))).toBe("812 bayt");
+    expect(inLocale("en", () => fileSize(1))).toBe("1 byte");
+    expect(inLocale("tr", () => milliseconds(0.94))).toBe("0,9 ms");
+    expect(inLocale("en", () => milliseconds(1234.5))).toBe("1,234.5 ms");
     expect(inLocale("tr", () => statusWord("processing"))).toBe("işleniyor");
     expect(statusWord("amount_differs")).toBe("amount differs");
     expect(inLocale("tr", () => statusWord("something_new"))).toBe("something new");

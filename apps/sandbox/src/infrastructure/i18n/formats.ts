@@ -76,7 +76,17 @@ export function calendarDay(isoDate: string): string {
   return `${day}.${month}.${year}`;
 }
 
-/** A size in megabytes with one decimal, as the active language writes it: 1.5 or 1,5. */
-export function megabytes(bytes: number): string {
-  return numberFormat(1).format(bytes / 1e6);
+/**
+ * A file's size with its unit, in the language's decimals: "1,6 MB", "42 KB", "812 bayt". A small
+ * file is never "0,0 MB".
+ */
+export function fileSize(bytes: number): string {
+  if (bytes < 1_000) return `${count(bytes)} ${activeLocale() === "tr" ? "bayt" : bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1_000_000) return `${numberFormat(0).format(Math.max(1, Math.round(bytes / 1e3)))} KB`;
+  return `${numberFormat(1).format(bytes / 1e6)} MB`;
+}
+
+/** A duration in milliseconds with one decimal, as the language writes it: "0.9 ms", "0,9 ms". */
+export function milliseconds(ms: number): string {
+  return `${numberFormat(1).format(ms)} ms`;
 }

@@ -1,4 +1,5 @@
 import { toMinorUnits } from "@payspec/client-core";
+import { money } from "../../infrastructure/i18n/formats.js";
 import { t } from "../../infrastructure/i18n/locale.js";
 import type { RawEntry } from "./entry-fields.js";
 import { statementProblem } from "./entry-fields.js";
@@ -220,9 +221,8 @@ export function mt940BalanceWarnings(text: string): string[] {
       const minor = minorUnits(amount, currency);
       const closing = minor === undefined ? undefined : mark === "D" ? -minor : minor;
       if (closing !== undefined && currency === opening.currency && opening.minor + moved !== closing) {
-        const one = toMinorUnits("1", currency);
-        const decimals = Math.round(Math.log10(one));
-        const shown = (n: number) => `${(n / one).toFixed(decimals)} ${currency}`;
+        // In the reader's language: "1.234,50 ₺" on a Turkish page, "1,234.50 TRY" on an English one.
+        const shown = (n: number) => money(n, currency);
         const difference = shown(closing - opening.minor - moved);
         warnings.push(
           t(

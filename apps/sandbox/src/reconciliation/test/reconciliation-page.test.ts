@@ -183,7 +183,7 @@ describe("a reconciliation run's page", () => {
     const run = await turkish.get((first.location as string).replace("/_sandbox/dashboard", ""));
     expect(run.text).toContain("Dosya tutmadı");
     expect(run.text).toContain(
-      "STMT-9 mesajı: açılış bakiyesi 100.00 TRY ile hareketler -42.50 TRY toplamı 57.50 TRY, kapanış bakiyesi 50.00 TRY değil (fark -7.50 TRY); satırlar bankanın yazdığı gibi mutabakata alındı.",
+      "STMT-9 mesajı: açılış bakiyesi 100,00 ₺ ile hareketler -42,50 ₺ toplamı 57,50 ₺, kapanış bakiyesi 50,00 ₺ değil (fark -7,50 ₺); satırlar bankanın yazdığı gibi mutabakata alındı.",
     );
 
     const camt = `<?xml version="1.0" encoding="UTF-8"?>
