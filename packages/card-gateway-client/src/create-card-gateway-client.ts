@@ -8,6 +8,7 @@ import {
   type FetchLike,
   isIdempotent,
   type RetryOptions,
+  requireCredential,
   resilientFetch,
   resolveValidation,
   retryPolicy,
@@ -83,6 +84,8 @@ function withBearer(request: Request, token: string): Request {
  * was not processed, so repeating it is safe, card payments included).
  */
 export function createCardGatewayClient(options: CardGatewayClientOptions): CardGatewayClient {
+  requireCredential("apiKey", options.apiKey, "the merchant's API key, the Basic login's user name");
+  requireCredential("apiSecret", options.apiSecret, "the merchant's API secret, the Basic login's password");
   const host = options.host.replace(/\/+$/, "");
   const validate = resolveValidation(options.validate);
   const pathOf = (request: Request) => new URL(request.url).pathname;

@@ -1,6 +1,7 @@
 export {
   ApiError,
   addDecimalAmounts,
+  ConfigurationError,
   currencyExponent,
   formatMinorUnits,
   fromMinorUnits,

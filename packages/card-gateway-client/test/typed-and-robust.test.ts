@@ -5,6 +5,7 @@ import {
   CardGatewayApiError,
   type CardGatewayClient,
   type CardPaymentRequest,
+  ConfigurationError,
   createCardGatewayClient,
   PayspecError,
   ProtocolError,
@@ -33,6 +34,18 @@ describe("tokens", () => {
 });
 
 describe("errors", () => {
+  it("refuses an empty key or secret when the client is made, naming which, before any login", () => {
+    for (const [apiKey, apiSecret, option] of [
+      ["", DEMO_GATEWAY_SECRET, "apiKey"],
+      [DEMO_GATEWAY_KEY, " ", "apiSecret"],
+    ] as const) {
+      const made = () => createCardGatewayClient({ host: suite.proxy.url, apiKey, apiSecret });
+      expect(made).toThrow(ConfigurationError);
+      expect(made).toThrow(new RegExp(`^${option} is empty: pass the merchant's`));
+    }
+    expect(suite.proxy.seen).toHaveLength(0);
+  });
+
   it("types ApiError.code as the gateway's codes and carries the request id", async () => {
     const gateway = client();
     const referenceId = crypto.randomUUID();

@@ -94,6 +94,27 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
+/**
+ * The client was made with a setting that cannot work (an empty API key, a base URL that is not a
+ * URL): thrown by the factory, before any request, naming the setting.
+ */
+export class ConfigurationError extends PayspecError {
+  override readonly name = "ConfigurationError";
+  constructor(
+    /** The option at fault, as the factory names it (`apiKey`). */
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Refuses an empty or blank credential at the factory: it would only come back as a 401 per call. */
+export function requireCredential(option: string, value: unknown, what: string): void {
+  if (typeof value !== "string" || value.trim() === "")
+    throw new ConfigurationError(option, `${option} is empty: pass ${what}.`);
+}
+
 /** The request broke the spec and was not sent. `issues` names each bad field. */
 export class RequestValidationError extends PayspecError {
   override readonly name = "RequestValidationError";

@@ -5,6 +5,7 @@ import {
   type ExportFormat,
   type FetchLike,
   type RetryOptions,
+  requireCredential,
   resilientFetch,
   resolveValidation,
   retryPolicy,
@@ -122,6 +123,7 @@ function body<T>(result: { data?: T; response: Response }): WithResponse<T> {
 
 /** A typed client for the payments-and-accounts API. Every failure throws a typed error (see README). */
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
+  requireCredential("apiKey", options.apiKey, "the workspace's API key (the sandbox prints its demo key at start)");
   const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { Authorization: `Bearer ${options.apiKey}` },

@@ -4,6 +4,7 @@ import { DEMO_API_KEYS, startSandbox } from "@payspec/sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ApiError,
+  ConfigurationError,
   createPaymentsClient,
   type PaymentCreate,
   PaymentsApiError,
@@ -190,5 +191,23 @@ describe("every problem at once", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentsApiError);
     expect((error as PaymentsApiError).fieldErrors.map((e) => e.field)).toEqual(["amount", "currency"]);
+  });
+
+  it("names the one field a rule is about: param, the typed body, and fieldErrors from param when there is no list", async () => {
+    const error = await client.getPayment("pay_0000000000000000").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    const refused = error as PaymentsApiError;
+    expect(refused.errorBody?.code).toBe("not_found");
+    expect(refused.param).toBe("id");
+    expect(refused.fieldErrors).toEqual([{ field: "id", message: refused.apiMessage }]);
+  });
+
+  it("refuses an empty or blank API key when the client is made, before any request", () => {
+    for (const apiKey of ["", "   "]) {
+      const made = () => createPaymentsClient({ baseUrl: suite.proxy.url, apiKey });
+      expect(made).toThrow(ConfigurationError);
+      expect(made).toThrow(/^apiKey is empty: pass the workspace's API key/);
+    }
+    expect(suite.proxy.seen).toHaveLength(0);
   });
 });

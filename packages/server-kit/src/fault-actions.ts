@@ -185,8 +185,11 @@ export function registerFaultHooks(app: FastifyInstance, { beforeStrike }: Fault
         return payload;
     }
   }
-  // A stalled answer never ends by itself: closing the server ends it.
-  app.addHook("onClose", async () => {
+  // A stalled answer never ends by itself: closing the server ends it. Before the close waits for
+  // in-flight requests (preClose), not after (onClose): a stalled one is never done, and the close
+  // then waited for the stall's own ten-minute limit.
+  app.addHook("preClose", (done) => {
     for (const socket of stalled) socket.destroy();
+    done();
   });
 }

@@ -120,13 +120,21 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
+/** How long a close waits for the requests in flight before it closes their connections. */
+const CLOSE_GRACE_MS = 5_000;
+
 /**
  * In this order: no new connection and every request in flight answered (Fastify's close; its own
  * onClose hooks run before that wait, so nothing that requests use may stop in one); then the
  * background loops' current runs (last started first); then the store, when the sandbox opened it.
  */
 async function closeSandbox(app: FastifyInstance, features: readonly SandboxFeature[], owned?: SandboxStores) {
+  // A request that will never be answered in full (a stalled fault's, whose client gave up) keeps its
+  // connection counted as active: after the grace every connection left is closed, so the close ends.
+  const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+  force.unref();
   await app.close();
+  clearTimeout(force);
   for (const feature of [...features].reverse()) await feature.stop?.();
   await owned?.close();
 }
