@@ -2,6 +2,7 @@ export type { ExportFormat } from "@payspec/client-core";
 export {
   ApiError,
   addDecimalAmounts,
+  ConfigurationError,
   currencyExponent,
   formatMinorUnits,
   fromMinorUnits,

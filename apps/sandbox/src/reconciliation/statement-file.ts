@@ -6,7 +6,7 @@ import type { Statement, StatementLine } from "./reconciliation-store.js";
 import { bankCsvMapping, type CsvMapping, readBankCsv, TURKISH_BANK_MAPPINGS } from "./statement-formats/bank-csv.js";
 import { isCamt053, readCamt053 } from "./statement-formats/camt053.js";
 import { csvRecords } from "./statement-formats/csv-records.js";
-import { statementLine, statementProblem } from "./statement-formats/entry-fields.js";
+import { everyLine, statementLine, statementProblem } from "./statement-formats/entry-fields.js";
 import { isMt940, mt940BalanceWarnings, readMt940 } from "./statement-formats/mt940.js";
 import { statementText } from "./statement-formats/statement-text.js";
 
@@ -97,14 +97,14 @@ function readLine(cells: string[], line: number): StatementLine {
 /** Our own CSV (STATEMENT_COLUMNS): its lines, named by their line in the file. */
 function readOurCsv(text: string): StatementLine[] {
   const [, ...rows] = csvRecords(text);
-  return rows.map(({ record, info }) => readLine(record, info.lines));
+  return everyLine(rows, ({ record, info }) => readLine(record, info.lines));
 }
 
 /**
  * A bank statement file, its format recognised from the file itself: ISO 20022 camt.053 (XML),
  * SWIFT MT940, a Turkish bank's CSV export (see TURKISH_BANK_MAPPINGS), or our own CSV (a header of
  * STATEMENT_COLUMNS); UTF-8, Windows-1254, ISO-8859-9 or UTF-16 (see statementText). Its lines, or a
- * 400 that names the first bad line (or entry) and field, never quoting the file. A statement with no
+ * 400 that names every bad line (or entry) and field, never quoting the file. A statement with no
  * entries is a statement (a day with no movement). Nothing is changed by a file that fails.
  */
 export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] = []): Statement {
@@ -129,9 +129,9 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
           "XML dosyası bir camt.053 ekstresi değil (BkToCstmrStmt, ISO 20022).",
         ),
       );
-    lines = readCamt053(text).map(statementLine);
+    lines = everyLine(readCamt053(text), statementLine);
   } else if (isMt940(text)) {
-    lines = readMt940(text).map(statementLine);
+    lines = everyLine(readMt940(text), statementLine);
     warnings = mt940BalanceWarnings(text);
   } else if (firstLine === STATEMENT_COLUMNS.join(",")) {
     lines = readOurCsv(text);
@@ -146,7 +146,7 @@ export function readStatement(bytes: Buffer, ownMappings: readonly CsvMapping[] 
         ),
       );
     }
-    lines = readBankCsv(text, mapping).map(statementLine);
+    lines = everyLine(readBankCsv(text, mapping), statementLine);
   }
   if (lines.length > STATEMENT_MAX_LINES) {
     throw statementProblem(

@@ -30,6 +30,8 @@ const WORDS = {
   },
 } as const;
 
+const turkishOr = <T>(language: "en" | "tr", turkish: T, english: T) => (language === "tr" ? turkish : english);
+
 describe("every form keeps what was typed and says every problem in the page's language", () => {
   for (const [width, language] of [
     [1366, "en"],
@@ -44,13 +46,17 @@ describe("every form keeps what was typed and says every problem in the page's l
       await d.context.addCookies([{ name: "payspec_dashboard_lang", value: language, url: d.url }]);
       const submit = (name: string) => d.navigate(() => d.page.getByRole("button", { name, exact: true }).click());
 
-      // A pasted statement with a bad line comes back as pasted.
-      const statement = "reference,amount_minor,currency,value_date\nKİRA-ŞUBAT,on iki,TRY,2026-11-27\n";
+      // A pasted statement with two bad lines comes back as pasted, both lines named at once.
+      const statement =
+        "reference,amount_minor,currency,value_date\nKİRA-ŞUBAT,on iki,TRY,2026-11-27\nX,5,TRY,2026-13-01\n";
       await d.page.goto(`${d.url}/reconciliation`);
       await d.page.locator('textarea[name="statement"]').fill(statement);
       await submit(words.reconcile);
       expect(await d.page.locator('textarea[name="statement"]').inputValue()).toBe(statement);
       expect(await d.page.locator('textarea[name="statement"]').getAttribute("aria-invalid")).toBe("true");
+      const lineProblems = await d.page.locator(".error-summary").textContent();
+      for (const line of turkishOr(language, ["2. satır", "3. satır"], ["Line 2", "Line 3"]))
+        expect(lineProblems).toContain(line);
 
       // A CSV layout without its date column: the name stays, the problem is in the page's language.
       await d.page.goto(`${d.url}/reconciliation`);

@@ -38,6 +38,40 @@ const NO_REFERENCE = new Set(["NOTPROVIDED", "NONREF", "NONE", ""]);
 /** A statement refused: 400 in the payments API's shape, naming the statement (never quoting it). */
 export const statementProblem = (message: string) => new ApiFailure("invalid_request", message, { param: "statement" });
 
+/** A file with this many bad lines is named by its first ones: enough to see the pattern. */
+export const MAX_LINE_PROBLEMS = 20;
+
+/**
+ * Reads every line (or entry) of a statement, and when some are bad, refuses the file once naming
+ * each of them (the first MAX_LINE_PROBLEMS), so a person fixes the file in one go instead of
+ * uploading it again per line. A problem that is not a line's (a bug) is thrown as it is.
+ */
+export function everyLine<T, R>(items: readonly T[], read: (item: T) => R): R[] {
+  const lines: R[] = [];
+  const problems: string[] = [];
+  for (const item of items) {
+    try {
+      lines.push(read(item));
+    } catch (error) {
+      if (!(error instanceof ApiFailure) || error.options.param !== "statement") throw error;
+      problems.push(error.message);
+      if (problems.length === MAX_LINE_PROBLEMS) break;
+    }
+  }
+  if (problems.length === 1) throw statementProblem(problems[0] ?? "");
+  if (problems.length > 1) {
+    const more =
+      problems.length === MAX_LINE_PROBLEMS
+        ? ` ${t(`(The first ${MAX_LINE_PROBLEMS} problems; the file may hold more.)`, `(İlk ${MAX_LINE_PROBLEMS} sorun; dosyada daha fazlası olabilir.)`)}`
+        : "";
+    throw new ApiFailure("invalid_request", `${problems.join(" ")}${more}`, {
+      param: "statement",
+      errors: problems.map((message) => ({ field: "statement", message })),
+    });
+  }
+  return lines;
+}
+
 /**
  * One entry as the matcher reads it: an exact amount in the currency's minor units, an ISO currency,
  * a calendar date, the first real reference, and the narrative with card numbers masked (a statement

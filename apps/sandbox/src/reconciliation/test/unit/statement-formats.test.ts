@@ -132,6 +132,31 @@ describe("statement formats recognised from the file itself", () => {
     expect(refused(statement("230231"))).toBe("Line 5 (value date, column 5): not a calendar date.");
   });
 
+  it("names every bad line of a file at once, in each format, and only the first twenty of a long one", () => {
+    const ours = Buffer.from(
+      "reference,amount_minor,currency,value_date\nA,on iki,TRY,2026-11-27\nB,100,TRY,2026-11-27\nC,100,TRY,2026-13-01\n",
+    );
+    const said = refused(ours);
+    expect(said).toMatch(
+      /^Line 2 \(amount_minor, column 2\): .+ Line 4 \(value_date, column 4\): not a calendar date; use yyyy-MM-dd\.$/,
+    );
+    expect(said).not.toContain("Line 3");
+    const mt940 = Buffer.from(
+      ":20:X\r\n:25:1\r\n:28C:1\r\n:60F:C230101TRY10,00\r\n:61:230431D1,00NTRFREF\r\n:61:230101D1,00NTRFREF\r\n:61:230532D1,00NTRFREF\r\n-\r\n",
+    );
+    expect(refused(mt940)).toBe(
+      "Line 5 (value date, column 5): not a calendar date. Line 7 (value date, column 5): not a calendar date.",
+    );
+    const long = Buffer.from(
+      `reference,amount_minor,currency,value_date\n${Array.from({ length: 30 }, (_, i) => `R${i},x,TRY,2026-11-27`).join("\n")}\n`,
+    );
+    const first20 = refused(long);
+    expect(first20.match(/Line \d+/g)).toHaveLength(20);
+    expect(first20).toContain("Line 21 ");
+    expect(first20).not.toContain("Line 22 ");
+    expect(first20).toMatch(/\(The first 20 problems; the file may hold more\.\)$/);
+  });
+
   it("reads an MT940 with no movement (a Turkish bank's TRY account) and an MT942 interim report", () => {
     expect(readStatement(fixture("mt940.no-movement-try.wolph.sta")).lines).toEqual([]);
     // An MT942 has no opening balance: its floor limit (:34F:) names the currency.
