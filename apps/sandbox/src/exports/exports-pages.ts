@@ -96,7 +96,7 @@ export function exportsPages(deps: ExportsPagesDeps): DashboardPages {
           `${count(deps.exportQueueRows)} ödemeden büyük dışa aktarımlar arka planda yazılır ve sandbox saatine göre ${deps.exports.linkHours} saat çalışan bir bağlantıyla gönderilir.`,
         )}
           <a href="${DASHBOARD}/exports">${t("Refresh", "Yenile")}</a></p>
-        <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${timeHeading("Requested", "İstenme", "sandbox")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
+        <table aria-label="${t("Exports", "Dışa aktarımlar")}"><thead><tr><th>${timeHeading("Requested", "İstenme", "sandbox")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Filtreler")}</th><th class="money">${t("Payments", "Ödemeler")}</th>
           <th>${t("State", "Durum")}</th><th>${timeHeading("Link expires", "Bağlantının son geçerliliği", "sandbox")}</th><th></th></tr></thead><tbody>${
             rows.length > 0
               ? rows

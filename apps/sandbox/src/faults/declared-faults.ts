@@ -12,6 +12,19 @@ import {
 import { t } from "../infrastructure/i18n/locale.js";
 import { type OperationNames, operationNames } from "./operation-names.js";
 
+/** A declaration's fields: the control API's body, and the dashboard form's boxes. */
+export const DECLARATION_FIELDS = [
+  "operation",
+  "fault",
+  "next",
+  "probability",
+  "seed",
+  "max",
+  "latencyMs",
+  "retryAfterSeconds",
+  "results",
+] as const;
+
 /** A declared fault as GET /_sandbox/faults lists it. */
 export interface FaultView {
   readonly id: string;
@@ -86,22 +99,14 @@ export class DeclaredFaults {
       );
     }
     const body = input as Record<string, unknown>;
-    const known = [
-      "operation",
-      "fault",
-      "next",
-      "probability",
-      "seed",
-      "max",
-      "latencyMs",
-      "retryAfterSeconds",
-      "results",
-    ];
-    const unknown = Object.keys(body).find((name) => !known.includes(name));
+    const unknown = Object.keys(body).find((name) => !(DECLARATION_FIELDS as readonly string[]).includes(name));
     if (unknown !== undefined)
       throw invalid(
         unknown,
-        t(`unknown field; the fields are ${known.join(", ")}.`, `bilinmeyen alan; alanlar: ${known.join(", ")}.`),
+        t(
+          `unknown field; the fields are ${DECLARATION_FIELDS.join(", ")}.`,
+          `bilinmeyen alan; alanlar: ${DECLARATION_FIELDS.join(", ")}.`,
+        ),
       );
     if (!isFaultName(body.fault))
       throw invalid(

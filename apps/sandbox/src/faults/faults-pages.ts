@@ -6,7 +6,7 @@ import { formField, queryField } from "../infrastructure/dashboard-shell/form-fi
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { DeclaredFaults, FaultView } from "./declared-faults.js";
+import { DECLARATION_FIELDS, type DeclaredFaults, type FaultView } from "./declared-faults.js";
 import { operationNames } from "./operation-names.js";
 
 const OPERATIONS = operationNames().namesFor("payments");
@@ -28,19 +28,6 @@ function modeText(mode: FaultView["mode"]): string {
         `olasılık ${mode.probability} (tohum ${mode.seed}), en çok ${mode.max}`,
       );
 }
-
-/** The declaration form's boxes, kept as filled in when the declaration is refused. */
-const FORM_BOXES = [
-  "operation",
-  "fault",
-  "next",
-  "probability",
-  "seed",
-  "max",
-  "latencyMs",
-  "retryAfterSeconds",
-  "results",
-];
 
 /** A whole number as a number (so the control API judges its range); any other text as text, which it names. */
 function numeric(value: string): number | string {
@@ -146,7 +133,7 @@ export const faultsPages =
         faults.declare(workspaceScope(request.dashboardKey), declaration(request), "payments");
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
-        const entered = Object.fromEntries(FORM_BOXES.map((name) => [name, formField(request, name) ?? ""]));
+        const entered = Object.fromEntries(DECLARATION_FIELDS.map((name) => [name, formField(request, name) ?? ""]));
         return faultsPage(request, reply, html`<p class="error" role="alert">${error.message}</p>`, 400, entered);
       }
       return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);

@@ -348,17 +348,17 @@ function paymentsSection(
   const exportQuery = query.toString();
   return html`<section><h2>${t("Payments", "Ödemeler")}</h2>
   <p class="actions"><a href="${DASHBOARD}/payments/new">${t("New payment", "Yeni ödeme")}</a></p>
-  <details class="fold" data-fold-narrow ${error ? html`data-keep-open` : ""} open><summary>${t("Filters", "Süzgeçler")}${chosen > 0 ? html` · ${plural(chosen, ["in use", "in use"], "seçili")}` : ""}</summary>
-  <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri süz")}">
+  <details class="fold" data-fold-narrow ${error ? html`data-keep-open` : ""} open><summary>${t("Filters", "Filtreler")}${chosen > 0 ? html` · ${plural(chosen, ["in use", "in use"], "seçili")}` : ""}</summary>
+  <form class="filters" method="get" action="${DASHBOARD}" aria-label="${t("Filter payments", "Ödemeleri filtrele")}">
     <label>${t("Search (payment id, or any part of a reference or description)", "Ara (ödeme kimliği ya da referansın veya açıklamanın herhangi bir parçası)")} <input type="search" name="q" maxlength="140" value="${filters.search ?? ""}"></label>
     <label>${filterLabel("status")} <select name="status"><option value="">${any}</option>${zPaymentStatus.options.map((s) => option(s, filters.status, statusWord(s)))}</select></label>
     <label>${filterLabel("method")} <select name="method"><option value="">${any}</option>${zPaymentMethod.options.map((m) => option(m, filters.method, methodWord(m)))}</select></label>
     <label>${filterLabel("account")} <select name="account"><option value="">${any}</option>${accounts.map((a) => option(a.id, filters.account, `${a.name} · ${a.id}`))}</select></label>
     <label>${filterLabel("from")} <input type="date" name="from" value="${filters.from ?? ""}"></label>
     <label>${filterLabel("to")} <input type="date" name="to" value="${filters.to ?? ""}"></label>
-    <button type="submit">${t("Filter", "Süz")}</button>
+    <button type="submit">${t("Filter", "Filtrele")}</button>
   </form></details>
-  <p class="actions">${t("Export this filter:", "Bu süzgeci dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
+  <p class="actions">${t("Export this filter:", "Bu filtreyi dışa aktar:")} <a href="${DASHBOARD}/export.csv${exportQuery ? `?${exportQuery}` : ""}">CSV</a>
      · <a href="${DASHBOARD}/export.pdf${exportQuery ? `?${exportQuery}` : ""}">PDF</a></p>
   ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p id="payment-count">${plural(listing?.total ?? 0, "payment", "ödeme")}.</p>`}
   <table aria-label="${t("Payments", "Ödemeler")}" class="payments cards"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Status", "Durum")}</th><th class="wide-only">${t("Reference", "Referans")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Method", "Yöntem")}</th><th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Description", "Açıklama")}</th></tr></thead>
@@ -367,7 +367,7 @@ function paymentsSection(
       ? listing.payments.map((p) => paymentRow(p, accounts))
       : html`<tr><td colspan="9">${
           filterQuery(filters).size > 0
-            ? t("No payment matches these filters.", "Bu süzgeçlere uyan ödeme yok.")
+            ? t("No payment matches these filters.", "Bu filtrelere uyan ödeme yok.")
             : t(
                 "No payments yet: make one under New payment or through the API.",
                 "Henüz ödeme yok: Yeni ödeme sayfasından ya da API ile oluşturun.",

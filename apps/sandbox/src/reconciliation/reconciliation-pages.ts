@@ -168,7 +168,7 @@ export const reconciliationPages =
             <ul>${run.warnings.map((warning) => html`<li>${warning}</li>`)}</ul></section>`
           : ""
       }
-      <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="${t("Filter lines", "Satırları süz")}">
+      <form class="filters" method="get" action="${DASHBOARD}/reconciliation/${run.id}" aria-label="${t("Filter lines", "Satırları filtrele")}">
         <label>${t("Outcome", "Sonuç")} <select name="outcome"><option value="">${t("any", "tümü")}</option>${outcomes.map((o) => html`<option value="${o}" ${o === outcome ? html`selected` : ""}>${statusWord(o)}</option>`)}</select></label>
         <button type="submit">${t("Show", "Göster")}</button></form>
       <table aria-label="${t("Statement lines", "Ekstre satırları")}"><thead><tr><th>${t("Line", "Satır")}</th><th>${t("Outcome", "Sonuç")}</th><th>${t("Value date", "Valör")}</th><th class="money">${t("Statement amount", "Ekstre tutarı")}</th>

@@ -158,7 +158,7 @@ export const schedulesPages =
           "At each due time on the workspace's sandbox clock, the payments created in the day or week just ended are e-mailed: attached when small, linked when large. Every e-mail is in the",
           "Çalışma alanının sandbox saatinde her gönderim zamanı geldiğinde, biten gün ya da haftada oluşturulan ödemeler e-postayla gönderilir: küçükse ekte, büyükse bağlantıyla. Her e-posta şurada:",
         )} <a href="${DASHBOARD}/outbox">${t("Outbox", "Giden kutusu")}</a>.</p>
-      <table aria-label="${t("Schedules", "Zamanlanmış raporlar")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Süzgeçler")}</th><th>${t("When", "Ne zaman")}</th><th>${t("Recipients", "Alıcılar")}</th>
+      <table aria-label="${t("Schedules", "Zamanlanmış raporlar")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Format", "Biçim")}</th><th>${t("Filters", "Filtreler")}</th><th>${t("When", "Ne zaman")}</th><th>${t("Recipients", "Alıcılar")}</th>
         <th>${timeHeading("Next due", "Sonraki gönderim", "sandbox")}</th></tr></thead><tbody>${
           rows.length > 0
             ? rows

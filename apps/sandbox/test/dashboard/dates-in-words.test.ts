@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useDashboard } from "../support/dashboard-browser.js";
+import { useDashboard, WIDTHS_IN_LANGUAGES } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard();
@@ -17,12 +17,7 @@ const WORDS_OF_MAIN = `(() => {
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
 
 describe("dates, times and decimals as the page's language writes them, each time with its clock", () => {
-  for (const [width, language] of [
-    [390, "tr"],
-    [1366, "en"],
-    [1366, "tr"],
-    [390, "en"],
-  ] as const)
+  for (const [width, language] of WIDTHS_IN_LANGUAGES)
     it(`at ${width} px in ${language}`, async () => {
       await d.page.setViewportSize({ width, height: 844 });
       const key = await d.h.call("POST", "/_sandbox/api-keys", {

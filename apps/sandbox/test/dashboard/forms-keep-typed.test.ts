@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useDashboard } from "../support/dashboard-browser.js";
+import { useDashboard, WIDTHS_IN_LANGUAGES } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard();
@@ -33,12 +33,7 @@ const WORDS = {
 const turkishOr = <T>(language: "en" | "tr", turkish: T, english: T) => (language === "tr" ? turkish : english);
 
 describe("every form keeps what was typed and says every problem in the page's language", () => {
-  for (const [width, language] of [
-    [1366, "en"],
-    [390, "tr"],
-    [390, "en"],
-    [1366, "tr"],
-  ] as const)
+  for (const [width, language] of WIDTHS_IN_LANGUAGES)
     it(`at ${width} px in ${language}`, async () => {
       const words = WORDS[language];
       await d.page.setViewportSize({ width, height: 844 });

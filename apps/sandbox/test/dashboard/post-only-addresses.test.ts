@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useDashboard } from "../support/dashboard-browser.js";
+import { useDashboard, WIDTHS_IN_LANGUAGES } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard(3_600);
@@ -18,12 +18,7 @@ const PAGES_WITH_FORMS = [
 ];
 
 describe("a POST-only address opened with a GET", () => {
-  for (const [width, language] of [
-    [1366, "en"],
-    [390, "tr"],
-    [390, "en"],
-    [1366, "tr"],
-  ] as const)
+  for (const [width, language] of WIDTHS_IN_LANGUAGES)
     it(`shows the page its form lives on and does nothing, at ${width} px in ${language}`, async () => {
       await d.page.setViewportSize({ width, height: 844 });
       const payment = await d.create(KEY, { reference: "KİRA-ŞUBAT" });

@@ -181,7 +181,7 @@ describe("the payments table on a laptop and a phone", () => {
   const rows = () => d.page.locator("table.payments tbody tr");
   const LANGUAGES = [
     { name: "en", headers: {}, filters: "Filters" },
-    { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" }, filters: "Süzgeçler" },
+    { name: "tr", headers: { "accept-language": "tr-TR,tr;q=0.9" }, filters: "Filtreler" },
   ] as const;
 
   /** Every payment the table can show at its widest: long words in every column, each method. */
@@ -235,9 +235,9 @@ describe("the payments table on a laptop and a phone", () => {
     await d.context.setExtraHTTPHeaders(LANGUAGES[1].headers);
     await d.page.goto(`${d.url}?method=eft`);
     const summary = d.page.locator("details.fold > summary");
-    expect(await summary.textContent()).toBe("Süzgeçler · 1 seçili");
+    expect(await summary.textContent()).toBe("Filtreler · 1 seçili");
     expect((await summary.boundingBox())?.height).toBeGreaterThanOrEqual(44);
-    const form = d.page.getByRole("form", { name: "Ödemeleri süz" });
+    const form = d.page.getByRole("form", { name: "Ödemeleri filtrele" });
     expect(await form.isVisible()).toBe(false);
     await summary.click();
     expect(await form.isVisible()).toBe(true);

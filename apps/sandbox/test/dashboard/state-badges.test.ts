@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard, WIDTHS_IN_LANGUAGES } from "../support/dashboard-browser.js";
 import { eventually } from "../support/eventually.js";
 import { KEY } from "../support/harness.js";
 
@@ -26,12 +26,7 @@ const EXPECTED = {
 } as const;
 
 describe("a badge for every state word", () => {
-  for (const [width, language] of [
-    [1366, "en"],
-    [390, "tr"],
-    [390, "en"],
-    [1366, "tr"],
-  ] as const)
+  for (const [width, language] of WIDTHS_IN_LANGUAGES)
     it(`on the API keys, Outbox and Exports pages at ${width} px in ${language}, coloured by what the state tells`, async () => {
       await d.page.setViewportSize({ width, height: 844 });
       const kept = await d.h.call("POST", "/_sandbox/api-keys", { key: KEY, json: { name: "Muhasebe Şükrü" } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepScreenshot, useDashboard } from "../support/dashboard-browser.js";
+import { keepScreenshot, useDashboard, WIDTHS_IN_LANGUAGES } from "../support/dashboard-browser.js";
 import { KEY } from "../support/harness.js";
 
 const d = useDashboard(3_600);
@@ -15,12 +15,7 @@ const tableOverflow = (selector: string) => `Math.max(0, ...[...document.querySe
 const LONG_NAME = `ci-${"Şİğı".repeat(12)}${"x".repeat(49)}`;
 
 describe("tables fit the screen", () => {
-  for (const [width, language] of [
-    [1366, "tr"],
-    [390, "en"],
-    [390, "tr"],
-    [1366, "en"],
-  ] as const)
+  for (const [width, language] of WIDTHS_IN_LANGUAGES)
     it(`at ${width} px in ${language}: every state listed, a 100-character key name, Revoke never covered`, async () => {
       expect(LONG_NAME).toHaveLength(100);
       await d.page.setViewportSize({ width, height: 844 });

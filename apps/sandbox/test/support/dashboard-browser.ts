@@ -22,6 +22,14 @@ export async function keepScreenshot(page: Page, name: string, problem = false):
   await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
 }
 
+/** A laptop's and a phone's width, each in both languages: the combinations a browser case runs in. */
+export const WIDTHS_IN_LANGUAGES = [
+  [1366, "en"],
+  [390, "tr"],
+  [390, "en"],
+  [1366, "tr"],
+] as const;
+
 const BROWSER_CASE_TIMEOUT_MS = 180_000;
 
 export interface DashboardSession {

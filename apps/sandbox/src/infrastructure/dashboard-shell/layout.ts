@@ -26,6 +26,8 @@ th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e6
 /* A long unbroken value (a 100-character key name, an account's name) wraps in its cell instead of
    widening the table past the screen; amounts, times, codes and badges stay whole (nowrap). */
 td { overflow-wrap: anywhere; }
+/* …but a row's name never shrinks to a letter a line: breaking anywhere lets a cell be that narrow. */
+td:first-child { min-width: 7rem; }
 td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 td.money, time, .nowrap, td code { white-space: nowrap; }
 .token { display: inline-flex; max-width: 8rem; white-space: nowrap; vertical-align: bottom; }
