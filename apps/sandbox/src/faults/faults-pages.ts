@@ -1,4 +1,4 @@
-import { ApiFailure, FAULT_NAMES, FAULTS } from "@payspec/server-kit";
+import { ApiFailure, FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
@@ -28,6 +28,25 @@ function modeText(mode: FaultView["mode"]): string {
         `olasılık ${mode.probability} (tohum ${mode.seed}), en çok ${mode.max}`,
       );
 }
+
+/** What the client sees of each fault, in Turkish (the catalogue's own words are the English). */
+const CLIENT_SEES_TR: Record<FaultName, string> = {
+  "latency-before": "yanıt, gecikmeli (latencyMs, sabit ya da [en az, en çok] aralığı)",
+  "latency-after": "yanıt, gecikmeli: gecikmeden kısa bir istemci zaman aşımı hiçbir şey görmez",
+  "error-500": "API'nin hata biçiminde 500",
+  "error-503": "API'nin hata biçiminde 503, Retry-After ile (retryAfterSeconds, varsayılan 1)",
+  "rate-limit": "API'nin hata biçiminde 429, Retry-After ile (retryAfterSeconds, varsayılan 1)",
+  "reset-before": "bağlantı sıfırlanır (ECONNRESET), yanıt yok",
+  "reset-after-commit": "bağlantı sıfırlanır (ECONNRESET), yanıt yok",
+  stall: "durum satırı, başlıklar ve gövdenin bir kısmı, sonra istemci vazgeçene kadar hiçbir şey",
+  "truncated-body": "vaat edilen Content-Length, gövdenin yarısı, sonra bağlantı kapanır",
+  "wrong-content-type": "doğru gövde, Content-Type: text/html etiketiyle",
+  "batch-partial": "`results` sonuçtan (varsayılan 1) sonra kesilen bir toplu yanıt, sonra bağlantı kapanır",
+};
+
+/** What the client sees of a fault, in the page's language. */
+const clientSees = (fault: string) =>
+  fault in CLIENT_SEES_TR ? t(FAULTS[fault as FaultName].clientSees, CLIENT_SEES_TR[fault as FaultName]) : fault;
 
 /** A whole number as a number (so the control API judges its range); any other text as text, which it names. */
 function numeric(value: string): number | string {
@@ -87,7 +106,7 @@ export const faultsPages =
       const declared = faults.list(workspaceScope(request.dashboardKey));
       const rows = declared.map(
         (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
-        <td>${f.clientSees}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? t("active", "etkin") : t("spent", "tükendi")}</td></tr>`,
+        <td>${clientSees(f.fault)}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? t("active", "etkin") : t("spent", "tükendi")}</td></tr>`,
       );
       return ctx.render(
         request,
@@ -109,7 +128,7 @@ export const faultsPages =
       <section aria-labelledby="new-fault"><h2 id="new-fault">${t("Declare a fault", "Hata tanımla")}</h2>
       <form method="post" action="${DASHBOARD}/faults" class="stacked">${token(request)}
         <label>${t("Operation", "İşlem")} <select name="operation" required>${OPERATIONS.map((o) => chosen("operation", o))}</select></label>
-        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${FAULTS[f].clientSees}`))}</select></label>
+        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${clientSees(f)}`))}</select></label>
         <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="${typed("next", "1")}"></label>
         <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal" value="${typed("probability")}"></label>
         <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1" value="${typed("seed")}"></label>

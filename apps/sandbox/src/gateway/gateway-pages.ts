@@ -24,6 +24,15 @@ function paymentRow({ payment: p }: StoredCardPayment) {
     <td>${p.cardDetails.cardHolderName}</td><td><code>${p.cardDetails.cardNumber}</code></td><td>${p.cardDetails.cardBank}</td><td>${p.installment}</td></tr>`;
 }
 
+/** A card transaction's type in words, its code beside: "satış (AUTH)", "ön provizyon (PREAUTH)". */
+function transactionWord(type: string): string {
+  const words: Record<string, readonly [string, string]> = {
+    AUTH: ["sale", "satış"],
+    PREAUTH: ["pre-authorization", "ön provizyon"],
+  };
+  const word = words[type];
+  return word ? `${t(...word)} (${type})` : type;
+}
 /** The gateway's createdDate (Istanbul wall-clock time, as its API gives it) in the reader's format. */
 function gatewayTime(createdDate: string): string {
   const ms = Date.parse(`${createdDate.replace(" ", "T")}+03:00`);
@@ -123,7 +132,7 @@ export function gatewayPage(deps: GatewayPageDeps): DashboardPages {
             ${row("Name at the bank", "Bankadaki ad", p.bankCardHolderName)}
             ${row("Reference", "Referans", p.referenceId)}
             ${row("Order", "Sipariş", p.orderId)}
-            ${row("Transaction type", "İşlem türü", p.transactionType)}
+            ${row("Transaction type", "İşlem türü", transactionWord(p.transactionType))}
             ${row("Authorisation code", "Provizyon kodu", p.authCode ?? t("none", "yok"))}
             ${row("Commission", "Komisyon", money(toMinorUnits(stored.commission, p.currency), p.currency))}
           </tbody></table>

@@ -332,7 +332,7 @@ function newPaymentForm(
   const option = (field: Field, value: string, label = value) =>
     html`<option value="${value}" ${values[field] === value ? html`selected` : ""}>${label}</option>`;
   const accountSelect = (field: "from_account" | "to_account") =>
-    html`<select name="${field}" ${aria(field)}>${accounts.map((a) => option(field, a.id, `${a.id} · ${a.name} (${a.currency})`))}</select>`;
+    html`<select name="${field}" ${aria(field)}>${accounts.map((a) => option(field, a.id, `${a.name} (${a.currency}) · ${a.id}`))}</select>`;
   const currencies = [...new Set(accounts.map((a) => a.currency))];
   const methods = [
     ...zPaymentMethod.options.map((m) => [m, methodWord(m)] as const),

@@ -307,6 +307,8 @@ describe("the dashboard's exports, request log and gateway view, in a real brows
     const detail = (await d.page.getByRole("table", { name: "Card payment" }).textContent()) as string;
     expect(detail).toContain("415792******0002");
     expect(detail).toContain("Şükrü Işıkgöz");
+    // The transaction's type in words, its code beside.
+    expect(detail).toContain("sale (AUTH)");
     expect(await d.page.content()).not.toContain("4157920000000002");
   });
 });

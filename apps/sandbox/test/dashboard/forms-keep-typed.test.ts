@@ -79,6 +79,10 @@ describe("every form keeps what was typed and says every problem in the page's l
       expect(await d.page.getByRole("alert").first().textContent()).toContain(words.latencyOnly);
       expect(await d.page.locator('select[name="operation"]').inputValue()).toBe("createPayment");
       expect(await d.page.locator('select[name="fault"]').inputValue()).toBe("error-500");
+      // What the client sees of each fault, in the page's language.
+      expect(await d.page.locator('select[name="fault"] option[value="error-500"]').textContent()).toBe(
+        turkishOr(language, "error-500: API'nin hata biçiminde 500", "error-500: 500 in the API's error shape"),
+      );
       expect(await d.page.locator('input[name="next"]').inputValue()).toBe("3");
       expect(await d.page.locator('input[name="latencyMs"]').inputValue()).toBe("200-800");
 
@@ -91,6 +95,13 @@ describe("every form keeps what was typed and says every problem in the page's l
       for (const box of ["name", "expires_on"])
         expect(await d.page.locator(`input[name="${box}"]`).getAttribute("aria-invalid"), box).toBe("true");
       expect(await d.page.locator('input[name="expires_on"]').inputValue()).toBe("2020-01-01");
+
+      // Account menus lead with the name: on a phone the cut falls on the id, not on whose account it is.
+      await d.page.goto(`${d.url}/payments/new`);
+      const [firstAccount] = await d.h.accounts(KEY);
+      expect(await d.page.locator('select[name="from_account"] option').first().textContent()).toBe(
+        `${firstAccount?.name} (${firstAccount?.currency}) · ${firstAccount?.id}`,
+      );
 
       // Recipients: every bad address named at once; a good one's domain kept in lower case.
       await d.page.goto(`${d.url}/settings/reports`);
