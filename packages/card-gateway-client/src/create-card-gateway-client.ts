@@ -20,8 +20,8 @@ import {
   withTypedErrors,
 } from "@payspec/client-core";
 import createClient, { type Client } from "openapi-fetch";
-import { parseDailyReport } from "./daily-report.js";
 import { CardGatewayApiError, type CardGatewayErrorCode } from "./errors.js";
+import { parseDailyReport } from "./lazy-daily-report.js";
 import { TokenSession } from "./token-session.js";
 import type {
   AccessToken,

@@ -1,12 +1,7 @@
 import { dailyTransactionsReportColumns, zDailyTransactionsReportRow } from "@payspec/card-gateway-zod";
-import { PayspecError } from "@payspec/client-core";
 import ExcelJS from "exceljs";
+import { ReportFormatError } from "./report-format-error.js";
 import type { DailyTransactionsReportRow } from "./types.js";
-
-/** The file is not the daily report the spec describes: wrong headers, or a row that breaks the spec. */
-export class ReportFormatError extends PayspecError {
-  override readonly name = "ReportFormatError";
-}
 
 const NUMERIC_FIELDS = new Set(["amount", "commission", "installment"]);
 

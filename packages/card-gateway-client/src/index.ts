@@ -19,7 +19,8 @@ export {
   type CardGatewayClientOptions,
   createCardGatewayClient,
 } from "./create-card-gateway-client.js";
-export { parseDailyReport, ReportFormatError } from "./daily-report.js";
 export { CardGatewayApiError, type CardGatewayErrorCode } from "./errors.js";
 export { specProvenance } from "./generated/provenance.gen.js";
+export { parseDailyReport } from "./lazy-daily-report.js";
+export { ReportFormatError } from "./report-format-error.js";
 export type * from "./types.js";
