@@ -40,9 +40,9 @@ export const apiKeysPages =
       const rows = keys.map(
         (
           k,
-        ) => html`<tr><td>${k.name}</td><td><code>${k.masked}</code></td><td class="status">${statusBadge(k.status)}</td>
-        <td>${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td>${k.expires_on ? calendarDay(k.expires_on) : t("never", "hiçbir zaman")}</td><td>${localTime(k.last_used_at)}</td>
-        <td>${
+        ) => html`<tr><td class="name">${k.name}</td><td class="status">${statusBadge(k.status)}</td><td class="detail" data-label="${t("Key", "Anahtar")}"><code>${k.masked}</code></td>
+        <td class="detail" data-label="${timeHeading("Created", "Oluşturulma", "sandbox")}">${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td class="detail" data-label="${t("Expires", "Son geçerlilik")}">${k.expires_on ? calendarDay(k.expires_on) : t("never", "hiçbir zaman")}</td><td class="detail" data-label="${timeHeading("Last used", "Son kullanım", "sandbox")}">${localTime(k.last_used_at)}</td>
+        <td class="decision">${
           k.source === "created" && k.status !== "revoked"
             ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(request)}
                 <button type="submit" class="danger" aria-label="${t("Revoke", "İptal et:")} ${k.name}">${t("Revoke", "İptal et")}</button></form>`
@@ -56,7 +56,7 @@ export const apiKeysPages =
         reply,
         t("API keys", "API anahtarları"),
         html`${notice ?? ""}
-      <table aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Key", "Anahtar")}</th><th>${t("Status", "Durum")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${timeHeading("Last used", "Son kullanım", "sandbox")}</th><th></th></tr></thead>
+      <table class="cards" aria-label="${t("API keys", "API anahtarları")}"><thead><tr><th>${t("Name", "Ad")}</th><th>${t("Status", "Durum")}</th><th>${t("Key", "Anahtar")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th><th>${t("Expires", "Son geçerlilik")}</th><th>${timeHeading("Last used", "Son kullanım", "sandbox")}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table>
       <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
       ${errorSummary(problems, labels)}
