@@ -41,6 +41,24 @@ interface KnownFault {
   readonly saying: string | RegExp;
 }
 
+/** The provider answers a filtered listing with the last unfiltered page it served (the filter ignored). */
+function ignoresFilter(parameter: string): FaultRule {
+  let unfiltered: unknown[] = [];
+  return {
+    when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
+    fault: {
+      kind: "rewrite",
+      rewrite: (page, request) => {
+        if (!request.url.includes(`${parameter}=`)) {
+          unfiltered = page.data;
+          return page;
+        }
+        return { ...page, data: unfiltered, pagination: { ...page.pagination, total: unfiltered.length } };
+      },
+    },
+  };
+}
+
 /** Provider faults, each with the named check that must catch it and what that check must say. */
 const FAULTS: readonly KnownFault[] = [
   {
@@ -179,44 +197,14 @@ const FAULTS: readonly KnownFault[] = [
   {
     fault: "a filter the provider ignores",
     profile: "behaviour",
-    rule: () => {
-      let unfiltered: unknown[] = [];
-      return {
-        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
-        fault: {
-          kind: "rewrite",
-          rewrite: (page, request) => {
-            if (!request.url.includes("status=")) {
-              unfiltered = page.data;
-              return page;
-            }
-            return { ...page, data: unfiltered, pagination: { ...page.pagination, total: unfiltered.length } };
-          },
-        },
-      };
-    },
+    rule: () => ignoresFilter("status"),
     caughtBy: "filters.filter",
     saying: "every record of ?status=",
   },
   {
     fault: "a reference filter the provider ignores (a lost create would be taken for the wrong one)",
     profile: "behaviour",
-    rule: () => {
-      let unfiltered: unknown[] = [];
-      return {
-        when: (r) => r.method === "GET" && path(r.url) === "/v1/payments",
-        fault: {
-          kind: "rewrite",
-          rewrite: (page, request) => {
-            if (!request.url.includes("reference=")) {
-              unfiltered = page.data;
-              return page;
-            }
-            return { ...page, data: unfiltered, pagination: { ...page.pagination, total: unfiltered.length } };
-          },
-        },
-      };
-    },
+    rule: () => ignoresFilter("reference"),
     caughtBy: "filters.filter",
     saying: "every record of ?reference=",
   },
