@@ -41,12 +41,14 @@ async function main(): Promise<number> {
     process.stderr.write(`payspec-sandbox: ${message}\n`);
     return 2;
   }
-  const [{ startupBanner }, { stopOnSignals }] = await Promise.all([
+  const [{ startupBanner }, { stopOnSignals, SHUTDOWN_BOUND_MS }] = await Promise.all([
     import("./app/startup-banner.js"),
     import("./app/graceful-shutdown.js"),
   ]);
   process.stdout.write(startupBanner(sandbox.config, sandbox.url));
-  stopOnSignals(() => sandbox.close());
+  // A drain answers what is in flight (a long export download included) for most of the bound, and
+  // keeps a few seconds to stop the background loops and release the pool before it runs out.
+  stopOnSignals(() => sandbox.close({ graceMs: SHUTDOWN_BOUND_MS - 5_000 }));
   return 0;
 }
 

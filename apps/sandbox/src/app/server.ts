@@ -34,8 +34,11 @@ export interface Sandbox {
   readonly faults: SandboxFaultHelpers;
   /** Back to the seeded state: accounts, no payments, no tokens, real time (every instance sharing the store sees it). */
   reset(): Promise<void>;
-  /** Stops serving and releases the store's connections. */
-  close(): Promise<void>;
+  /**
+   * Stops serving and releases the store's connections. Requests in flight are answered first, for
+   * at most `graceMs` (5 s by default; the CLI's SIGTERM allows more): then their connections close.
+   */
+  close(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 /** The address the sandbox listens on, for links it sends out when no public URL is configured. */
@@ -116,11 +119,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset: async () => {
       for (const feature of features) await feature.reset?.();
     },
-    close: () => closeSandbox(app as FastifyInstance, features, given ? undefined : stores),
+    close: (options) =>
+      closeSandbox(app as FastifyInstance, features, given ? undefined : stores, options?.graceMs ?? CLOSE_GRACE_MS),
   };
 }
 
-/** How long a close waits for the requests in flight before it closes their connections. */
+/** How long an embedded sandbox's close waits for the requests in flight before it closes their connections. */
 const CLOSE_GRACE_MS = 5_000;
 
 /**
@@ -128,10 +132,15 @@ const CLOSE_GRACE_MS = 5_000;
  * onClose hooks run before that wait, so nothing that requests use may stop in one); then the
  * background loops' current runs (last started first); then the store, when the sandbox opened it.
  */
-async function closeSandbox(app: FastifyInstance, features: readonly SandboxFeature[], owned?: SandboxStores) {
+async function closeSandbox(
+  app: FastifyInstance,
+  features: readonly SandboxFeature[],
+  owned: SandboxStores | undefined,
+  graceMs: number,
+) {
   // A request that will never be answered in full (a stalled fault's, whose client gave up) keeps its
   // connection counted as active: after the grace every connection left is closed, so the close ends.
-  const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
   force.unref();
   await app.close();
   clearTimeout(force);
