@@ -35,7 +35,9 @@ function leaks(where: string, text: string): string[] {
   const found = findCardNumbers(text)
     .filter((m) => SENT.has(m.digits))
     .map((m) => `${where}: card ${m.digits.slice(0, 6)}…`);
-  for (const cvc of CVCS) if (new RegExp(`\\b${cvc}\\b`).test(text)) found.push(`${where}: CVC ${cvc}`);
+  // Bounded by more than \b: a UUID (a card payment's referenceId) or a request id holds four-digit
+  // groups between hyphens, and one of them once was 8642; a CVC that leaks stands apart from those.
+  for (const cvc of CVCS) if (new RegExp(`(?<![\\w-])${cvc}(?![\\w-])`).test(text)) found.push(`${where}: CVC ${cvc}`);
   return found;
 }
 
@@ -137,4 +139,10 @@ it("leaves no full card number and no CVC anywhere after the attacks", async () 
   expect(cells.length).toBeGreaterThan(1);
   found.push(...leaks("xlsx", cells.join("\n")));
   expect(found).toEqual([]);
+});
+
+it("reads a CVC written anywhere as a leak, and a four-digit group of a UUID or request id as none", () => {
+  expect(leaks("t", '{"card_cvc":"8642"}')).toEqual(["t: CVC 8642"]);
+  expect(leaks("t", "cvc 8642 sent")).toEqual(["t: CVC 8642"]);
+  expect(leaks("t", "3f2a91c0-8642-4b1e-9d3a-0c5e7f1a2b3c req_Ab-8642-x")).toEqual([]);
 });
