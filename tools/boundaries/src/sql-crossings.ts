@@ -21,7 +21,9 @@ export interface SqlCrossing {
 
 // Upper-case keywords only: the house writes SQL in capitals, so `import … from "x"` never matches.
 const CREATES = /\bCREATE TABLE(?: IF NOT EXISTS)?\s+([a-z_][a-z0-9_]*)/g;
-const NAMES = /\b(?:FROM|JOIN|INTO|UPDATE|ALTER TABLE|REFERENCES|DELETE FROM|TRUNCATE)\s+([a-z_][a-z0-9_]*)/g;
+// Not REFERENCES: a foreign key to another feature's table (every row hangs off its workspace) is a
+// link the database keeps, as Medusa's links join modules; it reads and writes nothing of the owner's.
+const NAMES = /\b(?:FROM|JOIN|INTO|UPDATE|ALTER TABLE|DELETE FROM|TRUNCATE)\s+([a-z_][a-z0-9_]*)/g;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -6,7 +6,7 @@ import { calendarDay } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { endOfIstanbulDate, istanbulDate } from "../infrastructure/time/istanbul-time.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { workspaceTag } from "../workspaces/index.js";
 import type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
 
 /** Every key the sandbox makes starts so: a secret scanner (and a person) knows it for a sandbox key. */

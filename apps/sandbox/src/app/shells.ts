@@ -8,8 +8,8 @@ import { registerControlApi } from "../infrastructure/control-api/control-api.js
 import { registerDashboard } from "../infrastructure/dashboard-shell/dashboard.js";
 import type { ComposedFeatures } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { paymentsDeclaration, REQUEST_CHUNKS } from "../payments/index.js";
+import { workspaceTag } from "../workspaces/index.js";
 import { controlAuthenticator } from "./control-access.js";
 import type { SandboxStores } from "./sandbox-stores.js";
 

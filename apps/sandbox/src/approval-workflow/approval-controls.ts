@@ -4,9 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SandboxClocks } from "../clock/index.js";
 import type { ControlContext } from "../infrastructure/control-api/control-context.js";
-import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { type PaymentsStore, paymentToApi, submitFromDashboard } from "../payments/index.js";
+import { registerSettingControl, type WorkspaceSetting } from "../workspaces/index.js";
 import { approvePayment, type DecisionResult, rejectPayment } from "./approver-decisions.js";
 
 const dashboardSubmit = z.object({ body: zPaymentCreate });

@@ -10,8 +10,8 @@ import { signerOf } from "../infrastructure/dashboard-shell/signed-in-session.js
 import { token } from "../infrastructure/dashboard-shell/token.js";
 import { count, money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import { browsePayments, type PaymentsStore, submittedBy } from "../payments/index.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { approvePayment, type DecisionResult, rejectPayment } from "./approver-decisions.js";
 
 /** At most this many waiting payments on the page (newest first); the count says if there are more. */

@@ -8,8 +8,8 @@
 import { clockDeclaration } from "../clock/index.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
 import { paymentsDeclaration } from "../payments/index.js";
+import { registerSettingToggle } from "../workspaces/index.js";
 import { type ApprovalDeps, registerApprovalControls } from "./approval-controls.js";
 import { approvalsPage } from "./approvals-pages.js";
 import type { ApprovalStores } from "./open-approval-stores.js";

@@ -1,5 +1,5 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
-import { openWorkspaceSetting, type WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { openWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { APPROVAL_FOUR_EYES, APPROVAL_WORKFLOW } from "./approval-workflow-setting.js";
 
 export interface ApprovalStores {

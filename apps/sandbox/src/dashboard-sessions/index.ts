@@ -8,7 +8,7 @@ import { apiKeysDeclaration, UNKNOWN_KEY } from "../api-keys/index.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { workspaceTag } from "../workspaces/index.js";
 import { DashboardSessions } from "./dashboard-sessions.js";
 import type { SessionStores } from "./open-session-stores.js";
 import type { SessionStore } from "./session-store.js";

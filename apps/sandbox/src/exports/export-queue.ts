@@ -6,7 +6,6 @@ import { BackgroundWork } from "../infrastructure/background/background-work.js"
 import { count, dateTime, fileSize } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
 import type { NamedAccount, PaymentsStore } from "../payments/index.js";
 import {
@@ -17,6 +16,7 @@ import {
   openListing,
   workspaceTag,
 } from "../payments/index.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { signedDownloadUrl } from "./download-link.js";
 import type { ExportJob, ExportJobStore } from "./export-job-store.js";
 import { EXPORT_PAGE, listingTitle, paymentsOfListing } from "./listing-stream.js";

@@ -6,9 +6,9 @@
 import { clockDeclaration } from "../clock/index.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { type MailStores, mailDeclaration } from "../mail/index.js";
 import { paymentsDeclaration } from "../payments/index.js";
+import { workspaceTag } from "../workspaces/index.js";
 import { registerExportControls } from "./export-controls.js";
 import type { ExportJobStore } from "./export-job-store.js";
 import { ExportQueue } from "./export-queue.js";

@@ -5,8 +5,7 @@
  */
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { type WorkspaceSetting, workspaceTag } from "../workspaces/index.js";
 import { Mailer } from "./mailer.js";
 import type { MailStores } from "./open-mail-stores.js";
 import { registerOutboxControls } from "./outbox-controls.js";

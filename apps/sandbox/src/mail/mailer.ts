@@ -1,6 +1,6 @@
 import type { LoopStatus } from "../infrastructure/background/polling-loop.js";
 import { inLocale, type Locale } from "../infrastructure/i18n/locale.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { composeMessage, type Letter } from "./compose.js";
 import type { OutboxMessage, OutboxStore } from "./outbox-store.js";
 import { SmtpDelivery } from "./smtp-delivery.js";

@@ -1,6 +1,6 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
 import type { Locale } from "../infrastructure/i18n/locale.js";
-import { openWorkspaceSetting, type WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { openWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { MAIL_LANGUAGE } from "./mail-language-setting.js";
 import { MemoryOutboxStore } from "./memory-outbox-store.js";
 import type { OutboxStore } from "./outbox-store.js";

@@ -15,8 +15,7 @@ import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-
 import { fileSize } from "../infrastructure/i18n/formats.js";
 import { isLocale, LANGUAGE_NAMES, LOCALES, t } from "../infrastructure/i18n/locale.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { type WorkspaceSetting, workspaceTag } from "../workspaces/index.js";
 import type { Mailer } from "./mailer.js";
 import type { MessageView, WorkspaceMail } from "./workspace-mail.js";
 

@@ -1,9 +1,8 @@
 import { ApiFailure, parseRequest } from "@payspec/server-kit";
 import { z } from "zod";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { seedWorkspace } from "../payments/index.js";
+import { type WorkspaceSetting, workspaceTag } from "../workspaces/index.js";
 import { letterLinks } from "./compose.js";
 import type { Mailer } from "./mailer.js";
 import type { OutboxMessage } from "./outbox-store.js";

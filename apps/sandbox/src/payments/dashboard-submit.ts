@@ -1,5 +1,5 @@
 import type { PaymentCreate } from "@payspec/payments-zod";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { preparePayment } from "./create-payment.js";
 import { type Actor, type PaymentsStore, type StoredPayment, sameActor } from "./payments-store.js";
 

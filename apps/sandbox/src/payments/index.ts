@@ -11,7 +11,7 @@ import { faultsDeclaration } from "../faults/index.js";
 import { VERIFY_API_KEY } from "../infrastructure/config/config.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { DueWork } from "./due-work.js";
 import { type ElapsedTime, elapsedTime } from "./elapsed-time.js";
 import { newPaymentPage } from "./new-payment-pages.js";

@@ -21,7 +21,7 @@ import { money, moneyOfDecimal } from "../infrastructure/i18n/formats.js";
 import { activeLocale, t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { readAmount, typedAmount } from "../infrastructure/i18n/typed-amount.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { submitFromDashboard } from "./dashboard-submit.js";
 import type { PaymentsStore, StoredAccount, StoredPayment } from "./payments-store.js";
 

@@ -1,8 +1,5 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
-import {
-  MemoryWorkspaceSetting,
-  type WorkspaceSetting,
-} from "../infrastructure/workspace-settings/workspace-setting.js";
+import { MemoryWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
 import type { PaymentsStore } from "./payments-store.js";

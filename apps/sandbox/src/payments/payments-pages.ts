@@ -17,7 +17,7 @@ import { money, plural } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { awaitsApproval, submittedBy } from "./dashboard-submit.js";
 import { fieldLabel } from "./field-names.js";
 import { forcePaymentStatus } from "./force-status.js";

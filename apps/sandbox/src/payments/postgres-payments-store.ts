@@ -45,7 +45,13 @@ import {
   statementQuery,
 } from "./postgres-listing-statements.js";
 import { markReconciled, num, PAYMENT_COLUMNS, type PaymentRow, toRecord } from "./postgres-payment-rows.js";
-import { ACCOUNTS_WITH_ELAPSED, AWAITING_SQL, ELAPSED_PROBES, PAYMENT_READS } from "./postgres-read-statements.js";
+import {
+  ACCOUNTS_WITH_ELAPSED,
+  AUTO_SETTLEMENT_OFF,
+  AWAITING_SQL,
+  ELAPSED_PROBES,
+  PAYMENT_READS,
+} from "./postgres-read-statements.js";
 
 /** A probe as node-postgres runs it: a named statement, planned once per connection. */
 const probe = (name: keyof typeof ELAPSED_PROBES, values: unknown[]) => ({ name, text: ELAPSED_PROBES[name], values });
@@ -701,11 +707,9 @@ export class PostgresPaymentsStore implements PaymentsStore {
   /** Settles the next SETTLEMENT_CHUNK due payments under the workspace's lock, in one statement; how many. */
   async #settleChunk(workspace: string, cutoff: number): Promise<number> {
     return inTransaction(this.#pool, async (client) => {
-      const { rows } = await client.query<{ auto_settlement: boolean }>(
-        "SELECT auto_settlement FROM workspaces WHERE workspace = $1 FOR UPDATE",
-        [workspace],
-      );
-      if (!rows[0]?.auto_settlement) return 0;
+      await lockWorkspace(client, workspace);
+      const { rows } = await client.query<{ off: boolean }>(`SELECT ${AUTO_SETTLEMENT_OFF} AS off`, [workspace]);
+      if (rows[0]?.off) return 0;
       // Re-read under the lock: another instance may have settled them meanwhile.
       const settled = await changeChunk(client, "settlement", [workspace, cutoff]);
       return settled.rowCount ?? 0;

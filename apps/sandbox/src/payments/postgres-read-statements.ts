@@ -1,6 +1,14 @@
 import { AWAITING_COMPLETION } from "./payments-store.js";
 import { PAYMENT_COLUMNS } from "./postgres-payment-rows.js";
 
+/**
+ * Whether workspace $1 turned settlement's cut-off off: its setting's row (the settlement feature's
+ * AUTO_SETTLEMENT, on until set) in the workspaces feature's `workspace_settings`. Read here, in the
+ * payments ledger's statements, until the cut-off moves into settlement (issue 77, item 2).
+ */
+export const AUTO_SETTLEMENT_OFF = `EXISTS (SELECT 1 FROM workspace_settings
+  WHERE workspace = $1 AND name = 'auto_settlement' AND value = 'false'::jsonb)`;
+
 /** The statuses completion looks at, as an SQL list (the partial index's predicate says the same). */
 export const AWAITING_SQL = [...AWAITING_COMPLETION].map((s) => `'${s}'`).join(", ");
 
@@ -16,10 +24,13 @@ const firstAwaitingCompletionSql = (dueBy: string) =>
   `SELECT 1 FROM payments WHERE workspace = $1 AND status IN (${AWAITING_SQL}) AND countdown_from <= ${dueBy}
    ORDER BY countdown_from LIMIT 1`;
 
-/** Whether workspace $1 has a payment that settlement would act on, by the parameter holding the cut-off: as above. */
+/**
+ * Whether workspace $1 has a payment that settlement would act on, by the parameter holding the
+ * cut-off: as above. Settlement's switch (AUTO_SETTLEMENT_OFF) is a one-time filter on the plan.
+ */
 const firstAwaitingSettlementSql = (cutoff: string) =>
-  `SELECT 1 FROM payments p JOIN workspaces w ON w.workspace = p.workspace
-   WHERE p.workspace = $1 AND w.auto_settlement AND p.status = 'completed' AND p.completed_at < ${cutoff}
+  `SELECT 1 FROM payments p
+   WHERE p.workspace = $1 AND NOT ${AUTO_SETTLEMENT_OFF} AND p.status = 'completed' AND p.completed_at < ${cutoff}
    ORDER BY p.completed_at LIMIT 1`;
 
 /** Whether completion has work by the due-by time or settlement by the cut-off (each a parameter): true or false. */

@@ -1,4 +1,4 @@
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
+import { workspaceTag } from "../workspaces/index.js";
 import type { StoredAccount, WorkspaceSeed } from "./payments-store.js";
 
 export { workspaceTag };

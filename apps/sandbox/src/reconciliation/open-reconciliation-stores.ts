@@ -1,6 +1,6 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
-import { openWorkspaceSetting, type WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { PaymentsStore } from "../payments/index.js";
+import { openWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { MemoryReconciliationStore } from "./memory-reconciliation-store.js";
 import { PostgresReconciliationStore } from "./postgres-reconciliation-store.js";
 import type { ReconciliationStore } from "./reconciliation-store.js";

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { t } from "../infrastructure/i18n/locale.js";
-import type { SettingColumn } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { SettingDefinition } from "../workspaces/index.js";
 import type { CsvMapping } from "./statement-formats/bank-csv.js";
 
 /** A workspace's own CSV layouts (at most MAX_MAPPINGS), tried before the built-in ones. */
-export const STATEMENT_MAPPINGS: SettingColumn<readonly CsvMapping[]> = { column: "statement_mappings", fallback: [] };
+export const STATEMENT_MAPPINGS: SettingDefinition<readonly CsvMapping[]> = {
+  name: "statement_mappings",
+  fallback: [],
+};
 export const MAX_MAPPINGS = 20;
 
 const column = z

@@ -6,9 +6,9 @@
 import { clockDeclaration } from "../clock/index.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { workspaceTag } from "../infrastructure/workspaces/workspace-tag.js";
 import { type MailStores, mailDeclaration } from "../mail/index.js";
 import { paymentsDeclaration } from "../payments/index.js";
+import { workspaceTag } from "../workspaces/index.js";
 import type { ScheduleStores } from "./open-schedule-stores.js";
 import { ReportSchedules } from "./report-schedules.js";
 import { registerScheduleControls } from "./schedule-controls.js";

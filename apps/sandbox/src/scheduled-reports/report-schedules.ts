@@ -10,7 +10,6 @@ import { calendarDay, count, dateTime, fileSize } from "../infrastructure/i18n/f
 import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { istanbulDate } from "../infrastructure/time/istanbul-time.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
 import type { Mailer } from "../mail/index.js";
 import { parseRecipients } from "../mail/index.js";
 import type { PaymentsStore } from "../payments/index.js";
@@ -22,6 +21,7 @@ import {
   paymentToApi,
   workspaceTag,
 } from "../payments/index.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 import { weekdayName } from "./weekday-names.js";

@@ -10,7 +10,7 @@ import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
 import { notDone } from "../infrastructure/dashboard-shell/not-done.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { istanbulMidnightAfter } from "../infrastructure/time/istanbul-time.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import type { WorkspaceSetting } from "../workspaces/index.js";
 
 export interface SettingsPageDeps {
   readonly clocks: SandboxClocks;

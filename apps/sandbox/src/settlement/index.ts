@@ -5,9 +5,7 @@
  */
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
-import { registerSettingControl } from "../infrastructure/workspace-settings/setting-control.js";
-import { registerSettingToggle } from "../infrastructure/workspace-settings/setting-toggle.js";
-import type { WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { registerSettingControl, registerSettingToggle, type WorkspaceSetting } from "../workspaces/index.js";
 
 import type { SettlementStores } from "./open-settlement-stores.js";
 

@@ -1,5 +1,5 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
-import { openWorkspaceSetting, type WorkspaceSetting } from "../infrastructure/workspace-settings/workspace-setting.js";
+import { openWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { AUTO_SETTLEMENT } from "./auto-settlement.js";
 
 export interface SettlementStores {

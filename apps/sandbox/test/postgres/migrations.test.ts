@@ -81,23 +81,25 @@ it("rolls a failing migration back entirely and names it", async () => {
   expect(tables.rows).toEqual([]);
 });
 
-it("collects every feature's migrations in one order; the parts of one version run as one, all or nothing", async () => {
+it("collects every feature's migrations in one order; the parts of one version run as one, creators first, all or nothing", async () => {
   const root = mkdtempSync(join(tmpdir(), "payspec-migrations-"));
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const write = (feature: string, file: string, sql: string) => {
     mkdirSync(join(root, feature), { recursive: true });
     writeFileSync(join(root, feature, file), sql);
   };
-  write("ledger", "0001_ledger.sql", "CREATE TABLE ledger_rows (x int);");
+  write("ledger", "0001_ledger.sql", "CREATE TABLE ledger_rows (x int PRIMARY KEY);");
+  // Before the ledger's part alphabetically, but it names the ledger's table: it runs after it.
+  write("accounts", "0001_accounts.sql", "CREATE TABLE account_rows (ledger int REFERENCES ledger_rows);");
   write("notes", "0001_notes.sql", "CREATE TABLE note_rows (x int);");
   write("notes", "0004_broken.sql", "CREATE TABLE note_extras (x int);");
   write("ledger", "0004_broken.sql", "SELECT no_such_function();");
   write("ledger", "README.md", "not a migration");
-  const dirs = ["ledger", "notes"].map((feature) => ({ feature, dir: join(root, feature) }));
+  const dirs = ["accounts", "ledger", "notes"].map((feature) => ({ feature, dir: join(root, feature) }));
   const found = migrations(dirs);
   // The migrator's own code migration (3) sits between the features' versions.
   expect(found.map((m) => [m.version, m.name])).toEqual([
-    [1, "ledger + notes"],
+    [1, "ledger + accounts + notes"],
     [3, "hash_api_keys"],
     [4, "broken"],
   ]);
@@ -110,7 +112,12 @@ it("collects every feature's migrations in one order; the parts of one version r
   ).rejects.toThrow(/Migration 4 \(broken\) failed/);
   const tables = await db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
   // Version 1 whole; of version 4, not the notes' part that ran before the ledger's failed.
-  expect(tables.rows.map((r) => r.tablename)).toEqual(["ledger_rows", "note_rows", "payspec_migrations"]);
+  expect(tables.rows.map((r) => r.tablename)).toEqual([
+    "account_rows",
+    "ledger_rows",
+    "note_rows",
+    "payspec_migrations",
+  ]);
 });
 
 it("keeps the state across a restart of the only instance, and will not start without the shared secret", async () => {

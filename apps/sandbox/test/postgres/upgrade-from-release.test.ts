@@ -60,7 +60,8 @@ beforeAll(async () => {
   await migrate(db, RELEASE_1_0_0);
   // A workspace as 1.0.0 kept it: under the keyed hash of its key, its accounts, two payments.
   const workspace = new SandboxSecret(TEST_SECRET).storedWorkspaceId(KEY);
-  await db.query("INSERT INTO workspaces (workspace) VALUES ($1)", [workspace]);
+  // Its approval workflow on: a setting 1.0.0 kept in a column of the workspace's row.
+  await db.query("INSERT INTO workspaces (workspace, approval_workflow) VALUES ($1, true)", [workspace]);
   for (const [position, account] of seed.accounts.entries()) {
     await db.query(
       "INSERT INTO accounts (workspace, id, position, name, currency, balance_minor) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -79,7 +80,7 @@ beforeAll(async () => {
   ]);
 }, 120_000);
 
-it("upgrades a 1.0.0 database: its payments and accounts read as before, and a new payment is made", async () => {
+it("upgrades a 1.0.0 database: its payments, accounts and settings read as before, and a new payment is made", async () => {
   const sandbox = await startSandbox({ databaseUrl: releaseUrl, secret: TEST_SECRET, completeAfterSeconds: 1_000_000 });
   try {
     const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
@@ -110,6 +111,11 @@ it("upgrades a 1.0.0 database: its payments and accounts read as before, and a n
       body: JSON.stringify({ amount: 5, currency: "TRY", method: "eft", from_account: from, to_account: to }),
     });
     expect(created.status).toBe(201);
+    // The setting 1.0.0 kept in its column is now the workspaces feature's row, and still on.
+    const settings = await open(releaseUrl).query("SELECT name, value FROM workspace_settings");
+    expect(settings.rows).toEqual([{ name: "approval_workflow", value: true }]);
+    expect(await sandbox.stores.approvalWorkflow.get(KEY)).toBe(true);
+    expect(await sandbox.stores.autoSettlement.get(KEY)).toBe(true);
   } finally {
     await sandbox.close();
   }

@@ -73,11 +73,34 @@ export function featureMigrationDirs(): { readonly feature: string; readonly dir
     .sort((a, b) => a.feature.localeCompare(b.feature));
 }
 
+const CREATED_TABLES = /\bCREATE TABLE(?: IF NOT EXISTS)?\s+([a-z_][a-z0-9_]*)/g;
+
+/**
+ * The parts of one version in an order that runs a part creating a table before any part naming it
+ * (the workspaces feature's table before payments' foreign keys to it); otherwise alphabetical.
+ */
+function creatorsFirst<P extends { readonly sql: string }>(parts: readonly P[]): P[] {
+  const creates = new Map(parts.map((part) => [part, [...part.sql.matchAll(CREATED_TABLES)].map((m) => m[1])]));
+  const names = (part: P, table: string | undefined) =>
+    new RegExp(`\\b(?:REFERENCES|FROM|JOIN|INTO|UPDATE|ALTER TABLE|ON)\\s+${table}\\b`).test(part.sql);
+  const waiting = [...parts];
+  const ordered: P[] = [];
+  while (waiting.length > 0) {
+    const ready = waiting.findIndex((part) =>
+      waiting.every((other) => other === part || !creates.get(other)?.some((table) => names(part, table))),
+    );
+    // A cycle (each names what the other creates) keeps the alphabetical order and fails as SQL would.
+    ordered.push(...waiting.splice(Math.max(ready, 0), 1));
+  }
+  return ordered;
+}
+
 /**
  * Every feature's versioned SQL files, `NNNN_name.sql`, in one global order. Versions are global:
  * features that changed the schema in one release each hold a part of that version, and the parts
- * run as one migration (in the features' alphabetical order, in one transaction), recorded once, so
- * a database migrated before the files moved into their features upgrades exactly as before.
+ * run as one migration (a part creating a table before those naming it, otherwise in the features'
+ * alphabetical order; in one transaction), recorded once, so a database migrated before the files
+ * moved into their features upgrades exactly as before.
  */
 export function migrations(dirs = featureMigrationDirs()): Migration[] {
   const parts = dirs.flatMap(({ feature, dir }) =>
@@ -92,12 +115,15 @@ export function migrations(dirs = featureMigrationDirs()): Migration[] {
   );
   const byVersion = new Map<number, typeof parts>();
   for (const part of parts) byVersion.set(part.version, [...(byVersion.get(part.version) ?? []), part]);
-  const fromFiles: Migration[] = [...byVersion].map(([version, of]) => ({
-    version,
-    name: [...new Set(of.map((part) => part.name))].join(" + "),
-    sql: of.map((part) => `-- ${part.feature}\n${part.sql}`).join("\n"),
-    olderMayServe: of.every((part) => part.sql.startsWith(ADDITIVE_MARKER)),
-  }));
+  const fromFiles: Migration[] = [...byVersion].map(([version, unordered]) => {
+    const of = creatorsFirst(unordered);
+    return {
+      version,
+      name: [...new Set(of.map((part) => part.name))].join(" + "),
+      sql: of.map((part) => `-- ${part.feature}\n${part.sql}`).join("\n"),
+      olderMayServe: of.every((part) => part.sql.startsWith(ADDITIVE_MARKER)),
+    };
+  });
   return [...fromFiles, hashApiKeys].sort((a, b) => a.version - b.version);
 }
 

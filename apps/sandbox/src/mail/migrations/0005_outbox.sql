@@ -1,8 +1,5 @@
 -- E-mail the sandbox sends. Workspaces are named by their public tag, never by their API key.
 
--- Who receives a workspace's reports (queued exports, schedules): validated addresses, in order.
-ALTER TABLE workspaces ADD COLUMN report_recipients jsonb NOT NULL DEFAULT '[]';
-
 -- Every e-mail, kept for the dashboard's Outbox; the rows in queued or retrying state are also the
 -- SMTP delivery queue (next_attempt_at doubles as the lease of the instance sending it).
 CREATE TABLE outbox (

@@ -2,17 +2,7 @@
 -- Times are milliseconds since the epoch (bigint), money is minor units (bigint): both exactly as the
 -- in-memory store keeps them.
 
--- One row per workspace (API key). Every write to a workspace first locks its row and bumps
--- `version`, so writes to one workspace commit in the order they took the lock: a listing's snapshot
--- (payment_count, version) read from a committed row covers exactly the rows committed before it.
-CREATE TABLE workspaces (
-  workspace     text PRIMARY KEY,
-  payment_count bigint NOT NULL DEFAULT 0,
-  version       bigint NOT NULL DEFAULT 0,
-  -- Whether a dashboard submit waits for an approver.
-  approval_workflow boolean NOT NULL DEFAULT false
-);
-
+-- Each row hangs off its workspace (the workspaces feature's table, created first in this version).
 CREATE TABLE accounts (
   workspace     text NOT NULL REFERENCES workspaces ON DELETE CASCADE,
   id            text NOT NULL,

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { DashboardContext } from "../dashboard-shell/context.js";
-import { formField } from "../dashboard-shell/form-fields.js";
-import { DASHBOARD } from "../dashboard-shell/layout.js";
-import { notDone } from "../dashboard-shell/not-done.js";
-import { t } from "../i18n/locale.js";
+import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import { formField } from "../infrastructure/dashboard-shell/form-fields.js";
+import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
+import { notDone } from "../infrastructure/dashboard-shell/not-done.js";
+import { t } from "../infrastructure/i18n/locale.js";
 import type { WorkspaceSetting } from "./workspace-setting.js";
 
 /**

@@ -1,7 +1,7 @@
 import { parseRequest } from "@payspec/server-kit";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ControlContext } from "../control-api/control-context.js";
+import type { ControlContext } from "../infrastructure/control-api/control-context.js";
 import type { WorkspaceSetting } from "./workspace-setting.js";
 
 const enabledSetting = z.object({ body: z.strictObject({ enabled: z.boolean() }) });
