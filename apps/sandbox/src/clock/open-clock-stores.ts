@@ -1,6 +1,6 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
+import { keyedByStoredIds } from "../workspaces/index.js";
 import type { ClockStore } from "./clock-store.js";
-import { HashedScopesClockStore } from "./hashed-scopes-clock-store.js";
 import { MemoryClockStore } from "./memory-clock-store.js";
 import { PostgresClockStore } from "./postgres-clock-store.js";
 
@@ -8,9 +8,17 @@ export interface ClockStores {
   readonly clocks: ClockStore;
 }
 
-export const openClockStores: OpenStores<ClockStores> = (backend) => ({
-  clocks:
-    backend.kind === "memory"
-      ? new MemoryClockStore()
-      : new HashedScopesClockStore(new PostgresClockStore(backend.pool), backend.storedWorkspaceId),
-});
+const WORKSPACE_SCOPE = "workspace:";
+
+/** In PostgreSQL, a workspace's clock scope (`workspace:<key>`) is kept under its stored id; the gateway's as it is. */
+export const openClockStores: OpenStores<ClockStores> = (backend) => {
+  if (backend.kind === "memory") return { clocks: new MemoryClockStore() };
+  const { storedWorkspaceId } = backend;
+  return {
+    clocks: keyedByStoredIds<ClockStore>(new PostgresClockStore(backend.pool), (scope) =>
+      scope.startsWith(WORKSPACE_SCOPE)
+        ? WORKSPACE_SCOPE + storedWorkspaceId(scope.slice(WORKSPACE_SCOPE.length))
+        : scope,
+    ),
+  };
+};

@@ -1,8 +1,7 @@
 import type { OpenStores } from "../infrastructure/features/store-backend.js";
-import { MemoryWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
-import { HashedWorkspacesStore } from "./hashed-workspaces-store.js";
+import { keyedByStoredIds, MemoryWorkspaceSetting, type WorkspaceSetting } from "../workspaces/index.js";
 import { MemoryPaymentsStore } from "./memory-payments-store.js";
-import type { PaymentsStore } from "./payments-store.js";
+import type { PaymentsStore, WorkspaceSeed } from "./payments-store.js";
 import { PostgresPaymentsStore } from "./postgres-payments-store.js";
 
 export interface PaymentsStores {
@@ -17,11 +16,24 @@ export const openPaymentsStores: OpenStores<PaymentsStores, { readonly autoSettl
   backend,
   { autoSettlement },
 ) => {
-  if (backend.kind === "postgres") {
-    return { payments: new HashedWorkspacesStore(new PostgresPaymentsStore(backend.pool), backend.storedWorkspaceId) };
-  }
+  if (backend.kind === "postgres")
+    return { payments: keyedPayments(new PostgresPaymentsStore(backend.pool), backend.storedWorkspaceId) };
   if (!(autoSettlement instanceof MemoryWorkspaceSetting)) {
     throw new Error("In-memory payments read the settlement switch at once: open it in memory too.");
   }
   return { payments: new MemoryPaymentsStore(autoSettlement, { maxPayments: backend.maxPayments }) };
 };
+
+/** Workspaces kept under their stored ids; a seed carries its workspace, and what was created is named back by key. */
+function keyedPayments(inner: PaymentsStore, stored: (apiKey: string) => string): PaymentsStore {
+  const seeded = (seed: WorkspaceSeed): WorkspaceSeed => ({ ...seed, workspace: stored(seed.workspace) });
+  return keyedByStoredIds(inner, stored, {
+    reset: (seeds) => inner.reset(seeds.map(seeded)),
+    resetWorkspace: (seed) => inner.resetWorkspace(seeded(seed)),
+    async ensureWorkspaces(seeds) {
+      const keyOf = new Map(seeds.map((seed) => [stored(seed.workspace), seed.workspace]));
+      const created = await inner.ensureWorkspaces(seeds.map(seeded));
+      return created.map((id) => keyOf.get(id) as string);
+    },
+  });
+}
