@@ -25,4 +25,5 @@ export {
 export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/time/istanbul-time.js";
 export { type CopiedColumns, copyFirstPayment } from "./payments/payment-copies.js";
 export type { PaymentsStore } from "./payments/payments-store.js";
-export { seedWorkspace, workspaceTag } from "./payments/seed.js";
+export { seedWorkspace } from "./payments/seed.js";
+export { workspaceTag } from "./workspaces/index.js";

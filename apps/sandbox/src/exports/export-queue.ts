@@ -8,15 +8,8 @@ import { t } from "../infrastructure/i18n/locale.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import type { Mailer } from "../mail/index.js";
 import type { NamedAccount, PaymentsStore } from "../payments/index.js";
-import {
-  encodeCursor,
-  type ListingFilters,
-  listingFilters,
-  listPayments,
-  openListing,
-  workspaceTag,
-} from "../payments/index.js";
-import type { WorkspaceSetting } from "../workspaces/index.js";
+import { encodeCursor, type ListingFilters, listingFilters, listPayments, openListing } from "../payments/index.js";
+import { type WorkspaceSetting, workspaceTag } from "../workspaces/index.js";
 import { signedDownloadUrl } from "./download-link.js";
 import type { ExportJob, ExportJobStore } from "./export-job-store.js";
 import { EXPORT_PAGE, listingTitle, paymentsOfListing } from "./listing-stream.js";

@@ -100,7 +100,7 @@ export {
   type TransitionResult,
 } from "./payments-store.js";
 export type { PaymentRow } from "./postgres-payment-rows.js";
-export { seedWorkspace, workspaceTag } from "./seed.js";
+export { seedWorkspace } from "./seed.js";
 export { paymentToApi } from "./serialize.js";
 
 export interface PaymentsLedger {

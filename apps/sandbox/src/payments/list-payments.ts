@@ -3,9 +3,9 @@ import { ApiFailure } from "@payspec/server-kit";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { DAY_MS, ISTANBUL_OFFSET_MS } from "../infrastructure/time/istanbul-time.js";
+import { workspaceTag } from "../workspaces/index.js";
 import { type CursorState, decodeCursor, encodeCursor } from "./cursor.js";
 import type { PaymentQuery, PaymentsStore } from "./payments-store.js";
-import { workspaceTag } from "./seed.js";
 import { paymentToApi } from "./serialize.js";
 
 /** The spec's default page size. */

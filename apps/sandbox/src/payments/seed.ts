@@ -1,8 +1,6 @@
 import { workspaceTag } from "../workspaces/index.js";
 import type { StoredAccount, WorkspaceSeed } from "./payments-store.js";
 
-export { workspaceTag };
-
 /** Two accounts per currency (TRY, USD, EUR), so every currency has somewhere to pay to. */
 export function seedWorkspace(apiKey: string): WorkspaceSeed {
   const tag = workspaceTag(apiKey);

@@ -19,9 +19,8 @@ import {
   listingFilterFields,
   type NamedAccount,
   paymentToApi,
-  workspaceTag,
 } from "../payments/index.js";
-import type { WorkspaceSetting } from "../workspaces/index.js";
+import { type WorkspaceSetting, workspaceTag } from "../workspaces/index.js";
 import { nextDueAfter, periodBefore } from "./due-times.js";
 import type { ReportSchedule, ScheduleDelivery, ScheduleStore } from "./schedule-store.js";
 import { weekdayName } from "./weekday-names.js";
