@@ -46,7 +46,7 @@ module.exports = {
       // e-mail and export through OutboxStore and ExportJobStore, in one shared transaction.
       name: "sandbox-sql-stays-in-its-feature",
       severity: "error",
-      from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/postgres-" },
+      from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/(?:postgres-|.*/postgres-)" },
       to: {
         path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/",
         pathNot: "^apps/sandbox/src/$1/",
@@ -61,7 +61,7 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/sandbox/src/(?!app/|infrastructure/)([^/]+)/index\\.ts$" },
       to: {
-        path: "^apps/sandbox/src/$1/(memory|postgres|hashed)-",
+        path: "^apps/sandbox/src/$1/(?:|.*/)(memory|postgres|hashed)-",
         dependencyTypesNot: ["type-only"],
       },
     },

@@ -31,19 +31,19 @@ export default defineConfig({
     // time is waiting on Chromium, PostgreSQL and sockets, not on a core.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/*/test/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/**/test/unit/**/*.test.ts"] } },
       {
         extends: true,
         test: {
           name: "memory",
-          include: ["test/*.test.ts", "src/*/test/*.test.ts", "test/dashboard/every-page.test.ts"],
+          include: ["test/*.test.ts", "src/**/test/*.test.ts", "test/dashboard/every-page.test.ts"],
         },
       },
       {
         extends: true,
         test: {
           name: "postgres",
-          exclude: ["test/unit/**", "src/*/test/unit/**", "**/node_modules/**"],
+          exclude: ["test/unit/**", "src/**/test/unit/**", "**/node_modules/**"],
           globalSetup: ["test/support/postgres-server.ts"],
         },
       },

@@ -23,7 +23,7 @@ export {
   VERIFY_API_KEY,
 } from "./infrastructure/config/config.js";
 export { istanbulDate, istanbulMidnightAfter } from "./infrastructure/time/istanbul-time.js";
-export { type CopiedColumns, copyFirstPayment } from "./payments/payment-copies.js";
-export type { PaymentsStore } from "./payments/payments-store.js";
-export { seedWorkspace } from "./payments/seed.js";
+export { seedWorkspace } from "./payments/creation/seed.js";
+export type { PaymentsStore } from "./payments/store/payments-store.js";
+export { type CopiedColumns, copyFirstPayment } from "./payments/store/postgres/payment-copies.js";
 export { workspaceTag } from "./workspaces/index.js";

@@ -6,7 +6,7 @@ import type { SandboxStores } from "../src/app/sandbox-stores.js";
 import type { StoredCardPayment } from "../src/gateway/gateway-store.js";
 import { seedWorkspace } from "../src/index.js";
 import { SandboxSecret } from "../src/infrastructure/secret/sandbox-secret.js";
-import type { NewPayment, StoredPayment } from "../src/payments/payments-store.js";
+import type { NewPayment, StoredPayment } from "../src/payments/store/payments-store.js";
 import { freshDatabase, onPostgres, TEST_SECRET } from "./support/test-stores.js";
 
 /**

@@ -58,36 +58,32 @@ async function featureImports(): Promise<Map<string, Set<string>>> {
   return imports;
 }
 
-/** Files under `dir` (recursively) whose name passes `keep`. */
-function countFiles(dir: string, keep: (name: string) => boolean): number {
-  let n = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of entries) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) n += countFiles(path, keep);
-    else if (keep(name)) n++;
-  }
-  return n;
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix)).flatMap((name) => {
+    const path = prefix ? `${prefix}/${name}` : name;
+    return statSync(join(dir, path)).isDirectory() ? filesUnder(dir, path) : [path];
+  });
 }
 
-/** What a room holds: its modules, tests and migrations, as the folder has them. */
+/**
+ * What a room holds, wherever in its folder: its modules, its tests (in any `test/` folder, the room's
+ * or one of its own rooms'), its migrations, and the rooms inside it (payments' creation, listing, …).
+ */
 function contents(folder: string): string {
-  const dir = join(ROOT, SOURCE, folder);
-  const modules = readdirSync(dir).filter((name) => name.endsWith(".ts")).length;
-  const tests = countFiles(join(dir, "test"), (name) => name.endsWith(".test.ts"));
-  const migrations = countFiles(join(dir, "migrations"), (name) => name.endsWith(".sql"));
-  const nested = readdirSync(dir).filter(
-    (name) => !["test", "migrations"].includes(name) && statSync(join(dir, name)).isDirectory(),
-  );
-  const nestedModules = nested.reduce((sum, name) => sum + countFiles(join(dir, name), (f) => f.endsWith(".ts")), 0);
+  const files = filesUnder(join(ROOT, SOURCE, folder));
+  const inTests = (path: string) => path.split("/").includes("test");
+  const modules = files.filter((path) => path.endsWith(".ts") && !inTests(path)).length;
+  const tests = files.filter((path) => path.endsWith(".test.ts") && inTests(path)).length;
+  const migrations = files.filter((path) => path.startsWith("migrations/") && path.endsWith(".sql")).length;
+  const rooms = new Set(
+    files
+      .filter((path) => path.endsWith(".ts") && !inTests(path) && path.includes("/"))
+      .map((path) => path.split("/")[0]),
+  ).size;
   const some = (n: number, what: string) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
   return [
-    some(modules + nestedModules, "module"),
+    some(modules, "module") + (rooms > 0 ? ` in ${some(rooms + 1, "room")}` : ""),
     ...(tests > 0 ? [some(tests, "test file")] : []),
     ...(migrations > 0 ? [some(migrations, "migration")] : []),
   ].join(", ");
@@ -119,11 +115,11 @@ export async function drawHouse(): Promise<string> {
       const leansOn = [...(imports.get(folder) ?? [])].filter((to) => to !== "infrastructure").sort();
       const arrows = folder === "app" ? "every feature" : leansOn.length > 0 ? leansOn.join(", ") : "";
       lines.push(
-        `${label.padEnd(9)}${folder.padEnd(19)}${contents(folder).padEnd(46)}${arrows ? `→ ${arrows}` : ""}`.trimEnd(),
+        `${label.padEnd(9)}${folder.padEnd(19)}${contents(folder).padEnd(58)}${arrows ? `→ ${arrows}` : ""}`.trimEnd(),
       );
     }
   }
-  const crossing = countFiles(join(ROOT, "apps/sandbox/test"), (name) => name.endsWith(".test.ts"));
+  const crossing = filesUnder(join(ROOT, "apps/sandbox/test")).filter((path) => path.endsWith(".test.ts")).length;
   const arrowsFrom = (folder: string) =>
     [...(imports.get(folder) ?? [])].filter((to) => to !== "infrastructure").length;
   const arrows = [...imports.keys()].reduce((sum, folder) => sum + arrowsFrom(folder), 0);

@@ -150,5 +150,16 @@ describe("the repository's boundaries", () => {
     const { code, out } = await lint(breaks);
     expect(code).not.toBe(0);
     expect(out).toContain("sandbox-index-exports-no-store-internals");
+
+    // A store class in a room of its feature (payments/store/memory/) is no less a store class.
+    const inARoom = project({
+      "packages/kit/src/index.ts": "export const one = 1;\n",
+      "apps/sandbox/src/payments/store/memory/memory-payments-store.ts": "export class MemoryPaymentsStore {}\n",
+      "apps/sandbox/src/payments/index.ts":
+        'export { MemoryPaymentsStore } from "./store/memory/memory-payments-store.js";\n',
+    });
+    const roomed = await lint(inARoom);
+    expect(roomed.code).not.toBe(0);
+    expect(roomed.out).toContain("sandbox-index-exports-no-store-internals");
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
-import type { StoredAccount } from "./payments-store.js";
 import { accountToApi } from "./serialize.js";
+import type { StoredAccount } from "./store/payments-store.js";
 
 /** What Fastify sends for JSON it serializes itself: the answer is the same either way. */
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

@@ -1,8 +1,12 @@
 /**
  * Payments: the payments API (accounts, payments and their state machine, batches, the
  * cursor-paginated listing), the ledger that keeps balances equal to completed payments (completion,
- * the settlement cut-off), workspaces and their seed, the payments store (memory and PostgreSQL), the
- * forced-status control route and the overview, payment and new-payment pages.
+ * the settlement cut-off), the workspaces' seeded accounts, the payments store (memory and
+ * PostgreSQL), the forced-status control route and the overview, payment and new-payment pages.
+ * In rooms, each with its tests: `creation/` (a create from the API, a batch or the dashboard form,
+ * the seed and sample payments), `lifecycle/` (time's work: completion and settlement as time passes,
+ * a forced status), `listing/` (filters, cursors, pages of the listing and the dashboard's browsing),
+ * `store/` (the contract, `memory/` and `postgres/`); the API, the pages and serialization here.
  */
 import { apiKeysDeclaration } from "../api-keys/index.js";
 import type { SandboxClocks } from "../clock/index.js";
@@ -12,16 +16,16 @@ import { VERIFY_API_KEY } from "../infrastructure/config/config.js";
 import type { FeatureDeclaration } from "../infrastructure/features/feature-declaration.js";
 import type { SandboxFeature } from "../infrastructure/features/sandbox-feature.js";
 import type { WorkspaceSetting } from "../workspaces/index.js";
-import { DueWork } from "./due-work.js";
-import { type ElapsedTime, elapsedTime } from "./elapsed-time.js";
-import { newPaymentPage } from "./new-payment-pages.js";
-import type { PaymentsStores } from "./open-payments-stores.js";
-import { registerPaymentControls } from "./payment-controls.js";
+import { newPaymentPage } from "./creation/new-payment-pages.js";
+import { addSamplePayments } from "./creation/sample-payments.js";
+import { seedWorkspace } from "./creation/seed.js";
+import { DueWork } from "./lifecycle/due-work.js";
+import { type ElapsedTime, elapsedTime } from "./lifecycle/elapsed-time.js";
+import { registerPaymentControls } from "./lifecycle/payment-controls.js";
 import { registerPaymentsApi } from "./payments-api.js";
 import { paymentsPages } from "./payments-pages.js";
-import type { PaymentsStore } from "./payments-store.js";
-import { addSamplePayments } from "./sample-payments.js";
-import { seedWorkspace } from "./seed.js";
+import type { PaymentsStores } from "./store/open-payments-stores.js";
+import type { PaymentsStore } from "./store/payments-store.js";
 
 export interface PaymentsFeatureDeps {
   readonly payments: PaymentsStore;
@@ -75,20 +79,22 @@ export function paymentsFeature(deps: PaymentsFeatureDeps): SandboxFeature & {
     },
   };
 }
-export type { CursorState } from "./cursor.js";
-export { encodeCursor } from "./cursor.js";
-export { awaitsApproval, submitFromDashboard, submittedBy } from "./dashboard-submit.js";
-export type { ElapsedTime } from "./elapsed-time.js";
-export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./elapsed-time.js";
-export { fieldLabel, turkishFieldName } from "./field-names.js";
-export { listingFilterFields } from "./filter-fields.js";
-export { filterWords, type NamedAccount } from "./filter-words.js";
-export type { ListingFilters } from "./list-payments.js";
-export { listingFilters, listPayments, openListing } from "./list-payments.js";
-export { openPaymentsStores, type PaymentsStores } from "./open-payments-stores.js";
+export { awaitsApproval, submitFromDashboard, submittedBy } from "./creation/dashboard-submit.js";
+export { seedWorkspace } from "./creation/seed.js";
+export type { ElapsedTime } from "./lifecycle/elapsed-time.js";
+export { applyElapsedTime, elapsedTime, REQUEST_CHUNKS } from "./lifecycle/elapsed-time.js";
+export type { CursorState } from "./listing/cursor.js";
+export { encodeCursor } from "./listing/cursor.js";
+export { fieldLabel, turkishFieldName } from "./listing/field-names.js";
+export { listingFilterFields } from "./listing/filter-fields.js";
+export { filterWords, type NamedAccount } from "./listing/filter-words.js";
+export type { ListingFilters } from "./listing/list-payments.js";
+export { listingFilters, listPayments, openListing } from "./listing/list-payments.js";
+export { browsePayments } from "./listing/payments-browse.js";
 export { registerPaymentsApi } from "./payments-api.js";
-export { browsePayments } from "./payments-browse.js";
 export { filtersOf, paymentPagePath } from "./payments-pages.js";
+export { paymentToApi } from "./serialize.js";
+export { openPaymentsStores, type PaymentsStores } from "./store/open-payments-stores.js";
 export {
   type Actor,
   type PaymentRecord,
@@ -98,10 +104,8 @@ export {
   type StoredPayment,
   sameActor,
   type TransitionResult,
-} from "./payments-store.js";
-export type { PaymentRow } from "./postgres-payment-rows.js";
-export { seedWorkspace } from "./seed.js";
-export { paymentToApi } from "./serialize.js";
+} from "./store/payments-store.js";
+export type { PaymentRow } from "./store/postgres/postgres-payment-rows.js";
 
 export interface PaymentsLedger {
   readonly payments: PaymentsStore;

@@ -7,14 +7,14 @@ import type { DeclaredFaults } from "../faults/index.js";
 import { faultBeforeHandling } from "../faults/index.js";
 import type { SandboxConfig } from "../infrastructure/config/config.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
-import { AccountDirectory } from "./account-directory.js";
 import { AccountsAnswer } from "./accounts-answer.js";
-import { checkPayment, createPayment } from "./create-payment.js";
-import { nowAfterElapsedTime, REQUEST_CHUNKS, readAfterElapsedTime } from "./elapsed-time.js";
-import { DEFAULT_PAGE_SIZE, listPayments } from "./list-payments.js";
-import type { PaymentsStore, WithElapsed } from "./payments-store.js";
+import { AccountDirectory } from "./creation/account-directory.js";
+import { checkPayment, createPayment } from "./creation/create-payment.js";
+import { nowAfterElapsedTime, REQUEST_CHUNKS, readAfterElapsedTime } from "./lifecycle/elapsed-time.js";
+import { DEFAULT_PAGE_SIZE, listPayments } from "./listing/list-payments.js";
 import { specSerializer } from "./response-serializers.js";
 import { paymentToApi } from "./serialize.js";
+import type { PaymentsStore, WithElapsed } from "./store/payments-store.js";
 
 export interface PaymentsApiDeps {
   readonly config: SandboxConfig;

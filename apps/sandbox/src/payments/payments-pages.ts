@@ -18,11 +18,12 @@ import { t } from "../infrastructure/i18n/locale.js";
 import { methodWord } from "../infrastructure/i18n/method-words.js";
 import { statusWord } from "../infrastructure/i18n/status-words.js";
 import type { WorkspaceSetting } from "../workspaces/index.js";
-import { awaitsApproval, submittedBy } from "./dashboard-submit.js";
-import { fieldLabel } from "./field-names.js";
-import { forcePaymentStatus } from "./force-status.js";
-import type { ListingFilters } from "./list-payments.js";
-import { type BrowsedPage, browsePayments } from "./payments-browse.js";
+import { awaitsApproval, submittedBy } from "./creation/dashboard-submit.js";
+import { forcePaymentStatus } from "./lifecycle/force-status.js";
+import { fieldLabel } from "./listing/field-names.js";
+import type { ListingFilters } from "./listing/list-payments.js";
+import { type BrowsedPage, browsePayments } from "./listing/payments-browse.js";
+import { paymentToApi } from "./serialize.js";
 import {
   actorShown,
   type PaymentsStore,
@@ -30,8 +31,7 @@ import {
   type StoredAccount,
   type StoredPayment,
   type TransitionCause,
-} from "./payments-store.js";
-import { paymentToApi } from "./serialize.js";
+} from "./store/payments-store.js";
 
 const PAGE_SIZE = 25;
 

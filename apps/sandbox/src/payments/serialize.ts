@@ -1,6 +1,6 @@
 import { fromMinorUnits } from "@payspec/client-core";
 import type { Account, Payment } from "@payspec/payments-zod";
-import type { PaymentRecord, StoredAccount } from "./payments-store.js";
+import type { PaymentRecord, StoredAccount } from "./store/payments-store.js";
 
 export function accountToApi(account: StoredAccount): Account {
   return {

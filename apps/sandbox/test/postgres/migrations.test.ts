@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterEach, beforeEach, expect, it, onTestFinished } from "vitest";
 import { seedWorkspace, startSandbox } from "../../src/index.js";
 import { ADDITIVE_MARKER, migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
-import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
+import { PostgresPaymentsStore } from "../../src/payments/store/postgres/postgres-payments-store.js";
 import { insertPaymentsBefore0007 } from "../support/payments-before-0007.js";
 import { freshDatabase, TEST_SECRET } from "../support/test-stores.js";
 

@@ -4,7 +4,7 @@ import { PostgresClockStore } from "../../src/clock/postgres-clock-store.js";
 import { type RunningSandbox, seedWorkspace, startSandbox } from "../../src/index.js";
 import { migrate, migrations } from "../../src/infrastructure/postgres/migrate.js";
 import { SandboxSecret } from "../../src/infrastructure/secret/sandbox-secret.js";
-import { PostgresPaymentsStore } from "../../src/payments/postgres-payments-store.js";
+import { PostgresPaymentsStore } from "../../src/payments/store/postgres/postgres-payments-store.js";
 import { settlementOff } from "../support/clock-moves.js";
 import { DashboardHttp } from "../support/dashboard-http.js";
 import { KEY, OTHER_KEY } from "../support/harness.js";

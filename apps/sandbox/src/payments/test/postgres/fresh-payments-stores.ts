@@ -2,7 +2,7 @@ import pg from "pg";
 import { freshDatabase } from "../../../../test/support/test-stores.js";
 import { postgresStores, type SandboxStores } from "../../../index.js";
 import type { SandboxSecret } from "../../../infrastructure/secret/sandbox-secret.js";
-import type { NewPayment, WorkspaceSeed } from "../../payments-store.js";
+import type { NewPayment, WorkspaceSeed } from "../../store/payments-store.js";
 
 /** The stores on a database of their own, `seed` reset in, and a pool of one for the test's own SQL. */
 export interface FreshPaymentsStores {

@@ -1,7 +1,7 @@
 import type pg from "pg";
-import { type CopiedColumns, copyFirstPayment } from "../../payment-copies.js";
-import type { WorkspaceSeed } from "../../payments-store.js";
-import type { PostgresPaymentsStore } from "../../postgres-payments-store.js";
+import type { WorkspaceSeed } from "../../store/payments-store.js";
+import { type CopiedColumns, copyFirstPayment } from "../../store/postgres/payment-copies.js";
+import type { PostgresPaymentsStore } from "../../store/postgres/postgres-payments-store.js";
 
 /** Copies of a workspace's first payment, numbered `first` to `last` (see copyFirstPayment). */
 export type CopyPayments = (columns: CopiedColumns, first: number, last: number) => Promise<void>;

@@ -1,6 +1,6 @@
-import { MemoryPaymentsStore } from "../../memory-payments-store.js";
-import type { NewPayment } from "../../payments-store.js";
-import { seedWorkspace } from "../../seed.js";
+import { seedWorkspace } from "../../creation/seed.js";
+import { MemoryPaymentsStore } from "../../store/memory/memory-payments-store.js";
+import type { NewPayment } from "../../store/payments-store.js";
 
 /** The id of the payment made `i`-th by `numberedPayments`. */
 export const numberedId = (i: number) => `pay_${String(i).padStart(16, "0")}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentRecord } from "../../payments-store.js";
 import { paymentToApi } from "../../serialize.js";
+import type { PaymentRecord } from "../../store/payments-store.js";
 
 const record = (createdAt: number, completedAt?: number): PaymentRecord => ({
   seq: 1,
