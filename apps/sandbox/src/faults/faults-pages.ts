@@ -2,6 +2,13 @@ import { ApiFailure, FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+  problemsOfRefusal,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -28,6 +35,38 @@ function modeText(mode: FaultView["mode"]): string {
         `olasılık ${mode.probability} (tohum ${mode.seed}), en çok ${mode.max}`,
       );
 }
+
+/** The payments API's operations in words, for people; the operationId (what the control API takes) beside. */
+const OPERATION_WORDS: Readonly<Record<string, readonly [en: string, tr: string]>> = {
+  listAccounts: ["List accounts", "Hesapları listele"],
+  createPayment: ["Create a payment", "Ödeme oluştur"],
+  listPayments: ["List payments", "Ödemeleri listele"],
+  getPayment: ["Get a payment", "Ödemeyi getir"],
+  cancelPayment: ["Cancel a payment", "Ödemeyi iptal et"],
+  createPaymentBatch: ["Create a batch of payments", "Toplu ödeme oluştur"],
+};
+
+/** The operationId of each "METHOD /template", which is how a declared fault lists what it strikes. */
+const ID_OF_KEY = new Map(OPERATIONS.map((id) => [operationNames().resolve(id, "payments") ?? id, id]));
+
+/** An operation (by operationId, or "METHOD /template") as a person reads it: its words, the code in brackets. */
+const operationInWords = (operation: string) => {
+  const words = OPERATION_WORDS[ID_OF_KEY.get(operation) ?? operation];
+  return words ? `${t(...words)} (${operation})` : operation;
+};
+
+/** The form's boxes by name, as the error summary lists them. */
+const BOX_LABELS = (): Record<string, string> => ({
+  operation: t("Operation", "İşlem"),
+  fault: t("Fault", "Hata"),
+  next: t("Strike the next N requests", "Sonraki N isteğe denk gelsin"),
+  probability: t("Or each with probability", "Ya da her birine şu olasılıkla"),
+  seed: t("Seed", "Tohum"),
+  max: t("At most", "En çok"),
+  latencyMs: t("Latency in ms", "Gecikme (ms)"),
+  retryAfterSeconds: t("Retry-After seconds", "Retry-After saniyesi"),
+  results: t("Results before the cut", "Kesintiden önceki sonuç sayısı"),
+});
 
 /** What the client sees of each fault, in Turkish (the catalogue's own words are the English). */
 const CLIENT_SEES_TR: Record<FaultName, string> = {
@@ -99,13 +138,18 @@ export const faultsPages =
       status = 200,
       /** A refused declaration's boxes as they were filled in. */
       entered: Readonly<Record<string, string>> = {},
+      /** What was wrong with them, by box: flagged beside it and listed in the summary. */
+      problems: FormProblems = {},
     ) {
+      const box = (name: string) => html`${fieldAttributes(problems, name)}`;
       const typed = (name: string, fallback = "") => entered[name] ?? fallback;
       const chosen = (name: string, value: string, label: string = value) =>
         html`<option value="${value}" ${entered[name] === value ? html`selected` : ""}>${label}</option>`;
       const declared = faults.list(workspaceScope(request.dashboardKey));
       const rows = declared.map(
-        (f) => html`<tr><td>${f.id}</td><td>${f.operations.join(", ")}</td><td><strong>${f.fault}</strong></td>
+        (
+          f,
+        ) => html`<tr><td>${f.id}</td><td>${f.operations.map(operationInWords).join(", ")}</td><td><strong>${f.fault}</strong></td>
         <td>${clientSees(f.fault)}</td><td>${modeText(f.mode)}</td><td class="money">${f.struck}</td><td>${f.active ? t("active", "etkin") : t("spent", "tükendi")}</td></tr>`,
       );
       return ctx.render(
@@ -126,16 +170,17 @@ export const faultsPages =
               <button type="submit">${t("Clear all faults", "Tüm hataları temizle")}</button></form>`
       }
       <section aria-labelledby="new-fault"><h2 id="new-fault">${t("Declare a fault", "Hata tanımla")}</h2>
-      <form method="post" action="${DASHBOARD}/faults" class="stacked">${token(request)}
-        <label>${t("Operation", "İşlem")} <select name="operation" required>${OPERATIONS.map((o) => chosen("operation", o))}</select></label>
-        <label>${t("Fault", "Hata")} <select name="fault" required>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${clientSees(f)}`))}</select></label>
-        <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="${typed("next", "1")}"></label>
-        <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal" value="${typed("probability")}"></label>
-        <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1" value="${typed("seed")}"></label>
-        <label>${t("At most (with a probability)", "En çok (olasılıkla birlikte)")} <input name="max" type="number" min="1" step="1" value="${typed("max")}"></label>
-        <label>${t("Latency in ms, or a range such as 200-800 (latency faults)", "Gecikme (ms) ya da 200-800 gibi bir aralık (gecikme hataları)")} <input name="latencyMs" value="${typed("latencyMs")}"></label>
-        <label>${t("Retry-After seconds (error-503, rate-limit)", "Retry-After saniyesi (error-503, rate-limit)")} <input name="retryAfterSeconds" type="number" min="0" step="1" value="${typed("retryAfterSeconds")}"></label>
-        <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1" value="${typed("results")}"></label>
+      ${errorSummary(problems, BOX_LABELS())}
+      <form method="post" action="${DASHBOARD}/faults" class="stacked" novalidate>${token(request)}
+        <label>${t("Operation", "İşlem")} <select name="operation" required ${box("operation")}>${OPERATIONS.map((o) => chosen("operation", o, operationInWords(o)))}</select>${fieldError(problems, "operation")}</label>
+        <label>${t("Fault", "Hata")} <select name="fault" required ${box("fault")}>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${clientSees(f)}`))}</select>${fieldError(problems, "fault")}</label>
+        <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="${typed("next", "1")}" ${box("next")}>${fieldError(problems, "next")}</label>
+        <label>${t("Or each with probability (0–1, replaces N)", "Ya da her birine şu olasılıkla (0–1, N'nin yerine)")} <input name="probability" inputmode="decimal" value="${typed("probability")}" ${box("probability")}>${fieldError(problems, "probability")}</label>
+        <label>${t("Seed (with a probability)", "Tohum (olasılıkla birlikte)")} <input name="seed" type="number" min="0" step="1" value="${typed("seed")}" ${box("seed")}>${fieldError(problems, "seed")}</label>
+        <label>${t("At most (with a probability)", "En çok (olasılıkla birlikte)")} <input name="max" type="number" min="1" step="1" value="${typed("max")}" ${box("max")}>${fieldError(problems, "max")}</label>
+        <label>${t("Latency in ms, or a range such as 200-800 (latency faults)", "Gecikme (ms) ya da 200-800 gibi bir aralık (gecikme hataları)")} <input name="latencyMs" value="${typed("latencyMs")}" ${box("latencyMs")}>${fieldError(problems, "latencyMs")}</label>
+        <label>${t("Retry-After seconds (error-503, rate-limit)", "Retry-After saniyesi (error-503, rate-limit)")} <input name="retryAfterSeconds" type="number" min="0" step="1" value="${typed("retryAfterSeconds")}" ${box("retryAfterSeconds")}>${fieldError(problems, "retryAfterSeconds")}</label>
+        <label>${t("Results before the cut (batch-partial)", "Kesintiden önceki sonuç sayısı (batch-partial)")} <input name="results" type="number" min="0" step="1" value="${typed("results")}" ${box("results")}>${fieldError(problems, "results")}</label>
         <p><button type="submit">${t("Declare the fault", "Hatayı tanımla")}</button></p>
       </form></section>`,
         status,
@@ -153,7 +198,11 @@ export const faultsPages =
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         const entered = Object.fromEntries(DECLARATION_FIELDS.map((name) => [name, formField(request, name) ?? ""]));
-        return faultsPage(request, reply, html`<p class="error" role="alert">${error.message}</p>`, 400, entered);
+        const problems = problemsOfRefusal(
+          { message: error.message, ...(error.options.param === undefined ? {} : { param: error.options.param }) },
+          DECLARATION_FIELDS,
+        );
+        return faultsPage(request, reply, undefined, 400, entered, problems);
       }
       return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);
     });

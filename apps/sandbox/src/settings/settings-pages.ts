@@ -1,13 +1,18 @@
 import { ApiFailure } from "@payspec/server-kit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { moveClockBy, type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { confirmed } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import {
+  errorSummary,
+  type FormProblems,
+  fieldAttributes,
+  fieldError,
+} from "../infrastructure/dashboard-shell/error-summary.js";
 import { formField, queryField } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
 import { localTime } from "../infrastructure/dashboard-shell/local-time.js";
-import { notDone } from "../infrastructure/dashboard-shell/not-done.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import { istanbulMidnightAfter } from "../infrastructure/time/istanbul-time.js";
 import type { WorkspaceSetting } from "../workspaces/index.js";
@@ -52,6 +57,12 @@ const DONE: Record<string, readonly [en: string, tr: string]> = {
   ],
 };
 
+/** The boxes of the clock and reset forms, as the error summary names them. */
+const BOX_LABELS = (): Record<string, string> => ({
+  amount: t("Advance the clock by", "Saati ilerletme miktarı"),
+  confirm: t("Reset this workspace", "Bu çalışma alanını sıfırla"),
+});
+
 /** Seconds per unit the clock form offers, with the unit's name (English, Turkish). */
 const UNITS: Record<string, readonly [seconds: number, en: string, tr: string]> = {
   seconds: [1, "seconds", "saniye"],
@@ -69,8 +80,16 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
     const signedIn = { preHandler: ctx.requireSession };
 
-    dashboard.get(`${DASHBOARD}/settings`, signedIn, async (request, reply) => {
+    /** A refused clock or reset form: what was typed in it, and what was wrong, by box. */
+    interface Refused {
+      readonly entered: Readonly<Record<string, string>>;
+      readonly problems: FormProblems;
+    }
+
+    async function page(request: FastifyRequest, reply: FastifyReply, refused?: Refused) {
       const key = request.dashboardKey;
+      const problems = refused?.problems ?? {};
+      const entered = refused?.entered ?? {};
       await ctx.catchUp(key);
       const workflow = await deps.approvalWorkflow.get(key);
       const settlement = await deps.autoSettlement.get(key);
@@ -80,11 +99,12 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
       const notice = done && t(...done);
       const onOff = (on: boolean) => (on ? t("on", "açık") : t("off", "kapalı"));
       const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+      const chosenUnit = entered.unit && entered.unit in UNITS ? entered.unit : "hours";
       return ctx.render(
         request,
         reply,
         t("Settings", "Ayarlar"),
-        html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+        html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}${errorSummary(problems, BOX_LABELS())}
         <section aria-labelledby="settings-heading"><h2 id="settings-heading">${t("Workspace settings", "Çalışma alanı ayarları")}</h2>
         <form class="inline" method="post" action="${DASHBOARD}/settings/approval-workflow">${token}
           <input type="hidden" name="enabled" value="${workflow ? "off" : "on"}">
@@ -107,8 +127,8 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
           "Ödemeler, geçmişleri ve raporlar bu saate uyar; istek kaydı ve giden kutusu gerçek zamanı gösterir.",
         )}</p>
         <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
-          <label>${t("Amount", "Miktar")} <input name="amount" type="number" min="1" step="1" required></label>
-          <label>${t("Unit", "Birim")} <select name="unit">${Object.entries(UNITS).map(([unit, [, en, tr]]) => html`<option value="${unit}" ${unit === "hours" ? html`selected` : ""}>${t(en, tr)}</option>`)}</select></label>
+          <label>${t("Amount", "Miktar")} <input name="amount" type="number" min="1" step="1" required value="${entered.amount ?? ""}" ${fieldAttributes(problems, "amount")}>${fieldError(problems, "amount")}</label>
+          <label>${t("Unit", "Birim")} <select name="unit">${Object.entries(UNITS).map(([unit, [, en, tr]]) => html`<option value="${unit}" ${unit === chosenUnit ? html`selected` : ""}>${t(en, tr)}</option>`)}</select></label>
           <button type="submit">${t("Advance the clock", "Saati ilerlet")}</button>
         </form>
         <form class="inline" method="post" action="${DASHBOARD}/clock/advance">${token}
@@ -117,14 +137,17 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
         </form></section>
         <section aria-labelledby="reset-heading"><h2 id="reset-heading">${t("Reset", "Sıfırlama")}</h2>
         <form class="inline" method="post" action="${DASHBOARD}/reset">${token}
-          <label><span><input type="checkbox" name="confirm" value="yes" required> ${t(
+          <label><span><input type="checkbox" name="confirm" value="yes" required ${fieldAttributes(problems, "confirm")}> ${t(
             "Yes, delete this workspace's payments, keys, reports and e-mail",
             "Evet, bu çalışma alanının ödemelerini, anahtarlarını, raporlarını ve e-postalarını sil",
           )}</span></label>
-          <button type="submit" class="danger">${t("Reset this workspace", "Bu çalışma alanını sıfırla")}</button>
+          ${fieldError(problems, "confirm")}<button type="submit" class="danger">${t("Reset this workspace", "Bu çalışma alanını sıfırla")}</button>
         </form></section>`,
+        refused ? 400 : 200,
       );
-    });
+    }
+
+    dashboard.get(`${DASHBOARD}/settings`, signedIn, (request, reply) => page(request, reply));
 
     dashboard.post(`${DASHBOARD}/clock/advance`, signedIn, async (request, reply) => {
       const key = request.dashboardKey;
@@ -142,7 +165,9 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
         await moveClockBy(deps.clocks, workspaceScope(key), "advance", { seconds });
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
-        return notDone(ctx, request, reply, error.message);
+        // The clock's message names its field ("seconds: …"); the box is the amount.
+        const entered = { amount: formField(request, "amount") ?? "", unit: formField(request, "unit") ?? "" };
+        return page(request, reply, { entered, problems: { amount: error.message.replace(/^seconds: /, "") } });
       }
       return reply.redirect(`${DASHBOARD}/settings?done=clock-advanced`, 303);
     });
@@ -150,18 +175,15 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
     dashboard.post(`${DASHBOARD}/reset`, signedIn, async (request, reply) => {
       // A reset cannot be undone: the form's box must be ticked (checked here too, not only by the browser).
       if (!confirmed(request)) {
-        return notDone(
-          ctx,
-          request,
-          reply,
-          t(
-            "Nothing was reset: tick the box to confirm that this workspace's data may be deleted.",
-            "Hiçbir şey sıfırlanmadı: bu çalışma alanının verilerinin silinebileceğini onaylamak için kutuyu işaretleyin.",
-          ),
+        const problem = t(
+          "Nothing was reset: tick the box to confirm that this workspace's data may be deleted.",
+          "Hiçbir şey sıfırlanmadı: bu çalışma alanının verilerinin silinebileceğini onaylamak için kutuyu işaretleyin.",
         );
+        return page(request, reply, { entered: {}, problems: { confirm: problem } });
       }
       const answer = await ctx.control(request.dashboardKey, "POST", "/_sandbox/reset");
-      if (answer.statusCode !== 200) return notDone(ctx, request, reply, answer.json().message);
+      if (answer.statusCode !== 200)
+        return page(request, reply, { entered: {}, problems: { "": answer.json().message } });
       return reply.redirect(`${DASHBOARD}?done=reset`, 303);
     });
   };

@@ -16,6 +16,8 @@ describe("the dashboard's Faults page, in a real browser", () => {
     expect(await d.page.getByRole("status").textContent()).toContain("Fault declared");
     const table = d.page.getByRole("table", { name: "Declared faults" });
     expect(await table.textContent()).toContain("error-503");
+    // What it strikes, in words, with the method and path it matches.
+    expect(await table.textContent()).toContain("List accounts (GET /v1/accounts)");
 
     // It strikes this workspace's next request, not the other workspace's.
     expect((await d.h.call("GET", "/v1/accounts", { key: OTHER_KEY })).status).toBe(200);
@@ -46,7 +48,10 @@ describe("the dashboard's Faults page, in a real browser", () => {
     await d.page.getByLabel(/Or each with probability/).fill("");
     await d.page.getByLabel(/Latency in ms/).fill("900-100");
     await d.page.getByRole("button", { name: "Declare the fault" }).click();
-    expect(await d.page.getByRole("alert").textContent()).toContain("latencyMs:");
+    // Named by its box's label in the summary, and the box itself flagged.
+    expect(await d.page.getByRole("alert").textContent()).toContain("Latency in ms: ");
+    expect(await d.page.getByLabel(/Latency in ms/).getAttribute("aria-invalid")).toBe("true");
+    expect(await d.page.getByLabel(/Or each with probability/).getAttribute("aria-invalid")).toBeNull();
     // Nothing half-declared.
     expect((await d.h.call("GET", "/_sandbox/faults", { key: KEY })).body.faults).toEqual([]);
   });

@@ -16,6 +16,8 @@ const WORDS = {
     keyBoxes: "2 boxes need attention",
     recipientsSave: "Save recipients",
     recipientsBad: "Recipients 2 and 4 are not e-mail addresses",
+    advance: "Advance the clock",
+    reset: "Reset this workspace",
   },
   tr: {
     reconcile: "Mutabakat yap",
@@ -27,6 +29,8 @@ const WORDS = {
     keyBoxes: "2 kutu",
     recipientsSave: "Alıcıları kaydet",
     recipientsBad: "2. ve 4. alıcı bir e-posta adresi değil",
+    advance: "Saati ilerlet",
+    reset: "Bu çalışma alanını sıfırla",
   },
 } as const;
 
@@ -85,6 +89,11 @@ describe("every form keeps what was typed and says every problem in the page's l
       );
       expect(await d.page.locator('input[name="next"]').inputValue()).toBe("3");
       expect(await d.page.locator('input[name="latencyMs"]').inputValue()).toBe("200-800");
+      // The box the problem is about is flagged; the operation is in the page's words, its code beside.
+      expect(await d.page.locator('input[name="latencyMs"]').getAttribute("aria-invalid")).toBe("true");
+      expect(await d.page.locator('select[name="operation"] option[value="createPayment"]').textContent()).toBe(
+        turkishOr(language, "Ödeme oluştur (createPayment)", "Create a payment (createPayment)"),
+      );
 
       // An API key with a blank name and a past expiry: both said at once, both boxes flagged.
       await d.page.goto(`${d.url}/settings/api-keys`);
@@ -114,6 +123,20 @@ describe("every form keeps what was typed and says every problem in the page's l
       await submit(words.recipientsSave);
       const kept = (await d.h.call("GET", "/_sandbox/settings/report-recipients", { key: KEY })).body;
       expect(kept.recipients).toEqual(["OPS@example.com", "muhasebe@ornek.com.tr"]);
+
+      // The clock moved further than it may: the amount and unit stay, the amount's box flagged.
+      await d.page.goto(`${d.url}/settings`);
+      await d.page.locator('input[name="amount"]').fill("99999");
+      await d.page.locator('select[name="unit"]').selectOption("days");
+      await submit(words.advance);
+      expect(await d.page.locator(".error-summary").count()).toBe(1);
+      expect(await d.page.locator('input[name="amount"]').inputValue()).toBe("99999");
+      expect(await d.page.locator('select[name="unit"]').inputValue()).toBe("days");
+      expect(await d.page.locator('input[name="amount"]').getAttribute("aria-invalid")).toBe("true");
+      // A reset sent without its box ticked (the browser's own check bypassed): that box is the one flagged.
+      await d.navigate(() => d.page.evaluate(`document.querySelector('input[name="confirm"]').form.submit()`));
+      expect(await d.page.locator('input[name="confirm"]').getAttribute("aria-invalid")).toBe("true");
+      expect(await d.page.locator(".error-summary").textContent()).toContain(words.reset);
       expect(await d.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBe(0);
     });
 });
