@@ -102,201 +102,247 @@ function rawLimitGiven(query: unknown): boolean {
   return typeof query === "object" && query !== null && "limit" in query;
 }
 
-/** GET/POST/DELETE under /v1: the payments and accounts service. */
-export function registerPaymentsApi(
-  app: FastifyInstance,
-  { config, store, clocks, secret, apiKeys, faults }: PaymentsApiDeps,
-): void {
-  const completeAfterMs = config.completeAfterSeconds * 1000;
+/**
+ * What every /v1 request needs before its handler, in one hook, not three: every API request runs it.
+ * It authenticates (before any body is read), reads the workspace's clock once for the whole request
+ * (a create may use this process's last reading, which its insert checks again), and lets due
+ * payments complete and settle before anything reads them. Its common case (a configured key, no
+ * faults, a clock and payments held in this process, nothing due) is answered at once, without a promise.
+ */
+class RequestPreparation {
+  readonly #deps: PaymentsApiDeps;
+  readonly #completeAfterMs: number;
 
+  constructor(deps: PaymentsApiDeps) {
+    this.#deps = deps;
+    this.#completeAfterMs = deps.config.completeAfterSeconds * 1000;
+  }
+
+  get completeAfterMs(): number {
+    return this.#completeAfterMs;
+  }
+
+  /** The hook itself: at once when it can be, else after `prepare`. */
+  onRequest(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    if (this.readyAtOnce(request)) done();
+    else this.prepare(request, reply).then(() => done(), done);
+  }
+
+  readyAtOnce(request: FastifyRequest): boolean {
+    const key = credentialsFor("Bearer", request.headers.authorization);
+    const workspace = key === undefined ? undefined : this.#deps.apiKeys.configuredWorkspace(key);
+    if (workspace === undefined) return false;
+    const scope = workspaceScope(workspace);
+    if (this.#deps.faults?.hasAny(scope)) return false;
+    const now = this.#deps.clocks.nowIfKnown(scope);
+    if (now === undefined) {
+      // The clock must be asked for: a read that asks in its own statement needs nothing more here.
+      if (!readsWithElapsed(request, this.#deps.store)) return false;
+      request.workspace = workspace;
+      request.elapsedWithRead = true;
+      return true;
+    }
+    if (!writeOnly(request) && this.#deps.store.nothingElapsed?.(workspace, now, this.#completeAfterMs) !== true)
+      return false;
+    request.workspace = workspace;
+    request.clockNow = now;
+    return true;
+  }
+
+  async prepare(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers.authorization;
+    const key = credentialsFor("Bearer", header) ?? "";
+    if (!header) throw new ApiFailure("unauthorized", "Send the API key as 'Authorization: Bearer <API_KEY>'.");
+    const authenticated = await this.#deps.apiKeys.authenticate(key);
+    if (!authenticated.ok) throw new ApiFailure("unauthorized", authenticated.message);
+    request.workspace = authenticated.workspace;
+    const scope = workspaceScope(request.workspace);
+    const { faults } = this.#deps;
+    if (faults?.hasAny(scope)) await faultBeforeHandling(faults, scope, request, reply);
+    if (readsWithElapsed(request, this.#deps.store)) {
+      request.elapsedWithRead = true;
+      return;
+    }
+    if (writeOnly(request)) {
+      // A create's time is checked again where it is stored, against the clock as the insert sees
+      // it, so the last reading will do: on PostgreSQL the insert is then the create's one round trip.
+      const reading = this.#deps.clocks.lastReading(scope);
+      if (reading) {
+        request.clockNow = reading.now;
+        request.clockOffsetMs = reading.offsetMs;
+      } else {
+        request.clockNow = await this.#deps.clocks.now(scope);
+      }
+      return;
+    }
+    request.clockNow = await nowAfterElapsedTime(
+      this.#deps.clocks,
+      scope,
+      this.#deps.store,
+      request.workspace,
+      this.#completeAfterMs,
+      REQUEST_CHUNKS,
+    );
+  }
+
+  /** A read after time's effects: the handler's own, where the hook left them to it. */
+  async readAfterElapsed<T>(
+    request: FastifyRequest,
+    withElapsed: (asOf: number) => Promise<WithElapsed<T>> | undefined,
+    alone: () => Promise<T>,
+  ): Promise<T> {
+    if (!request.elapsedWithRead) return alone();
+    const scope = workspaceScope(request.workspace);
+    const read = await readAfterElapsedTime(
+      this.#deps.clocks,
+      scope,
+      this.#deps.store,
+      request.workspace,
+      this.#completeAfterMs,
+      withElapsed,
+      alone,
+    );
+    request.clockNow = read.now;
+    return read.value;
+  }
+}
+
+/** What the routes share: the deps, the preparation (and its reads), the account directory. */
+interface PaymentsRoutes {
+  readonly deps: PaymentsApiDeps;
+  readonly prepared: RequestPreparation;
+  readonly accountDirectory: AccountDirectory;
+}
+
+/** GET /v1/accounts, GET /v1/payments/{id}, GET /v1/payments: each after time's effects. */
+function registerReads(v1: FastifyInstance, { deps, prepared }: PaymentsRoutes): void {
+  const { store, secret } = deps;
+  const completeAfterMs = prepared.completeAfterMs;
+  const accountsAnswer = new AccountsAnswer();
+  v1.get("/v1/accounts", (request, reply) => {
+    const kept = store.keptAccounts?.(request.workspace);
+    if (kept) {
+      accountsAnswer.sendKept(reply, kept);
+      return;
+    }
+    const { workspace } = request;
+    return prepared
+      .readAfterElapsed(
+        request,
+        (asOf) => store.accountsWithElapsed?.(workspace, asOf, completeAfterMs),
+        () => store.accounts(workspace),
+      )
+      .then((accounts) => accountsAnswer.fromRead(reply, accounts));
+  });
+
+  v1.get<{ Params: { id: string } }>(
+    "/v1/payments/:id",
+    specSerializer("/v1/payments/{id}", "get", 200),
+    async (request) => {
+      const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
+      const { workspace } = request;
+      const payment = await prepared.readAfterElapsed(
+        request,
+        (asOf) => store.paymentWithElapsed?.(workspace, path.id, asOf, completeAfterMs),
+        () => store.payment(workspace, path.id),
+      );
+      if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
+      return paymentToApi(payment);
+    },
+  );
+
+  v1.get<{ Querystring: Record<string, unknown> }>("/v1/payments", async (request) => {
+    const parsed = parseRequest(routes["GET /v1/payments"].data, { query: coerceNumbers(request.query, ["limit"]) });
+    const { limit, ...query } = parsed.query ?? { limit: DEFAULT_PAGE_SIZE };
+    // The parsed query has the spec's default limit filled in: beside a cursor only a limit the
+    // caller sent changes the page size.
+    const asked = !query.cursor || rawLimitGiven(request.query) ? { limit: limit ?? DEFAULT_PAGE_SIZE } : {};
+    return listPayments(store, secret, request.workspace, { ...query, ...asked });
+  });
+}
+
+/** POST /v1/payments and POST /v1/payments/batch. */
+function registerCreates(v1: FastifyInstance, { deps, accountDirectory }: PaymentsRoutes): void {
+  const { store } = deps;
+  v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
+    const { body } = namingUnstorableText(request.body, () =>
+      parseRequest(routes["POST /v1/payments"].data, { body: request.body }),
+    );
+    const accounts = accountDirectory.known(request.workspace) ?? (await accountDirectory.of(request.workspace));
+    const offset = request.clockOffsetMs ?? undefined;
+    const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
+    reply.code(201).header("Location", `/v1/payments/${payment.id}`);
+    return paymentToApi(payment);
+  });
+
+  v1.post("/v1/payments/batch", async (request) => {
+    const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
+    const at = request.clockNow;
+    const accounts = new Map((await accountDirectory.of(request.workspace)).map((a) => [a.id, a]));
+    const offset = request.clockOffsetMs ?? undefined;
+    // Every entry is checked first; the valid ones are then inserted together, in index order.
+    const checked = await Promise.all(
+      body.payments.map(async (entry) => {
+        try {
+          const input = namingUnstorableText(entry, () => parseRequest(zPaymentCreate, entry));
+          return checkPayment((id) => accounts.get(id), input, at, offset);
+        } catch (error) {
+          return entryFailure(error);
+        }
+      }),
+    );
+    const inserted = await Promise.allSettled(
+      checked.map((draft) => (draft instanceof ApiFailure ? draft : store.insert(request.workspace, draft))),
+    );
+    const results = inserted.map((settled, index) => {
+      const outcome = settled.status === "fulfilled" ? settled.value : entryFailure(settled.reason);
+      return outcome instanceof ApiFailure
+        ? { index, outcome: "failed" as const, error: outcome.paymentsBody() }
+        : { index, outcome: "created" as const, payment: paymentToApi(outcome) };
+    });
+    const created = results.filter((r) => r.outcome === "created").length;
+    return { created, failed: results.length - created, results };
+  });
+}
+
+/** DELETE /v1/payments/{id}: a cancel, for a payment still pending or approved. */
+function registerCancel(v1: FastifyInstance, { deps }: PaymentsRoutes): void {
+  const { store } = deps;
+  v1.delete<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
+    const { path } = parseRequest(routes["DELETE /v1/payments/{id}"].data, { path: request.params });
+    const result = await store.transition(
+      request.workspace,
+      path.id,
+      ["pending", "approved"],
+      "cancelled",
+      request.clockNow,
+      "api",
+    );
+    if (result.ok) return paymentToApi(result.payment);
+    if (!result.payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
+    throw new ApiFailure(
+      "payment_not_cancellable",
+      `Payment ${path.id} is ${result.payment.status}; only pending or approved payments can be cancelled.`,
+    );
+  });
+}
+
+/** GET/POST/DELETE under /v1: the payments and accounts service. */
+export function registerPaymentsApi(app: FastifyInstance, deps: PaymentsApiDeps): void {
   app.decorateRequest("workspace", "");
   app.decorateRequest("clockNow", 0);
   app.decorateRequest("clockOffsetMs", null);
   app.decorateRequest("elapsedWithRead", false);
-  const accountDirectory = new AccountDirectory(store);
-  const accountsAnswer = new AccountsAnswer();
-
+  const routes: PaymentsRoutes = {
+    deps,
+    prepared: new RequestPreparation(deps),
+    accountDirectory: new AccountDirectory(deps.store),
+  };
   app.register(async (v1) => {
-    // One hook, not three: every API request runs it. It authenticates (before any body is read),
-    // reads the workspace's clock once for the whole request (a create may use this process's last
-    // reading, which its insert checks again), and lets due payments complete and settle before
-    // anything reads them. Its common case (a configured key, no faults, a clock and payments held in
-    // this process, nothing due) is answered at once, without a promise.
-    const readyAtOnce = (request: FastifyRequest): boolean => {
-      const key = credentialsFor("Bearer", request.headers.authorization);
-      const workspace = key === undefined ? undefined : apiKeys.configuredWorkspace(key);
-      if (workspace === undefined) return false;
-      const scope = workspaceScope(workspace);
-      if (faults?.hasAny(scope)) return false;
-      const now = clocks.nowIfKnown(scope);
-      if (now === undefined) {
-        // The clock must be asked for: a read that asks in its own statement needs nothing more here.
-        if (!readsWithElapsed(request, store)) return false;
-        request.workspace = workspace;
-        request.elapsedWithRead = true;
-        return true;
-      }
-      if (!writeOnly(request) && store.nothingElapsed?.(workspace, now, completeAfterMs) !== true) return false;
-      request.workspace = workspace;
-      request.clockNow = now;
-      return true;
-    };
-    const prepare = async (request: FastifyRequest, reply: FastifyReply) => {
-      const header = request.headers.authorization;
-      const key = credentialsFor("Bearer", header) ?? "";
-      if (!header) throw new ApiFailure("unauthorized", "Send the API key as 'Authorization: Bearer <API_KEY>'.");
-      const authenticated = await apiKeys.authenticate(key);
-      if (!authenticated.ok) throw new ApiFailure("unauthorized", authenticated.message);
-      request.workspace = authenticated.workspace;
-      const scope = workspaceScope(request.workspace);
-      if (faults?.hasAny(scope)) await faultBeforeHandling(faults, scope, request, reply);
-      if (readsWithElapsed(request, store)) {
-        request.elapsedWithRead = true;
-        return;
-      }
-      if (writeOnly(request)) {
-        // A create's time is checked again where it is stored, against the clock as the insert sees
-        // it, so the last reading will do: on PostgreSQL the insert is then the create's one round trip.
-        const reading = clocks.lastReading(scope);
-        if (reading) {
-          request.clockNow = reading.now;
-          request.clockOffsetMs = reading.offsetMs;
-        } else {
-          request.clockNow = await clocks.now(scope);
-        }
-        return;
-      }
-      request.clockNow = await nowAfterElapsedTime(
-        clocks,
-        scope,
-        store,
-        request.workspace,
-        completeAfterMs,
-        REQUEST_CHUNKS,
-      );
-    };
-    v1.addHook("onRequest", (request, reply, done) => {
-      if (readyAtOnce(request)) return done();
-      prepare(request, reply).then(() => done(), done);
-    });
-    /** A read after time's effects: the handler's own, where the hook left them to it. */
-    const readAfterElapsed = async <T>(
-      request: FastifyRequest,
-      withElapsed: (asOf: number) => Promise<WithElapsed<T>> | undefined,
-      alone: () => Promise<T>,
-    ): Promise<T> => {
-      if (!request.elapsedWithRead) return alone();
-      const scope = workspaceScope(request.workspace);
-      const read = await readAfterElapsedTime(
-        clocks,
-        scope,
-        store,
-        request.workspace,
-        completeAfterMs,
-        withElapsed,
-        alone,
-      );
-      request.clockNow = read.now;
-      return read.value;
-    };
-
-    v1.get("/v1/accounts", (request, reply) => {
-      const kept = store.keptAccounts?.(request.workspace);
-      if (kept) {
-        accountsAnswer.sendKept(reply, kept);
-        return;
-      }
-      const { workspace } = request;
-      return readAfterElapsed(
-        request,
-        (asOf) => store.accountsWithElapsed?.(workspace, asOf, completeAfterMs),
-        () => store.accounts(workspace),
-      ).then((accounts) => accountsAnswer.fromRead(reply, accounts));
-    });
-
-    v1.post("/v1/payments", specSerializer("/v1/payments", "post", 201), async (request, reply) => {
-      const { body } = namingUnstorableText(request.body, () =>
-        parseRequest(routes["POST /v1/payments"].data, { body: request.body }),
-      );
-      const accounts = accountDirectory.known(request.workspace) ?? (await accountDirectory.of(request.workspace));
-      const offset = request.clockOffsetMs ?? undefined;
-      const payment = await createPayment(store, request.workspace, accounts, body, request.clockNow, offset);
-      reply.code(201).header("Location", `/v1/payments/${payment.id}`);
-      return paymentToApi(payment);
-    });
-
-    v1.get<{ Params: { id: string } }>(
-      "/v1/payments/:id",
-      specSerializer("/v1/payments/{id}", "get", 200),
-      async (request) => {
-        const { path } = parseRequest(routes["GET /v1/payments/{id}"].data, { path: request.params });
-        const { workspace } = request;
-        const payment = await readAfterElapsed(
-          request,
-          (asOf) => store.paymentWithElapsed?.(workspace, path.id, asOf, completeAfterMs),
-          () => store.payment(workspace, path.id),
-        );
-        if (!payment) throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
-        return paymentToApi(payment);
-      },
-    );
-
-    v1.delete<{ Params: { id: string } }>("/v1/payments/:id", async (request) => {
-      const { path } = parseRequest(routes["DELETE /v1/payments/{id}"].data, { path: request.params });
-      const result = await store.transition(
-        request.workspace,
-        path.id,
-        ["pending", "approved"],
-        "cancelled",
-        request.clockNow,
-        "api",
-      );
-      if (result.ok) return paymentToApi(result.payment);
-      if (!result.payment)
-        throw new ApiFailure("not_found", `No payment ${path.id} in this workspace.`, { param: "id" });
-      throw new ApiFailure(
-        "payment_not_cancellable",
-        `Payment ${path.id} is ${result.payment.status}; only pending or approved payments can be cancelled.`,
-      );
-    });
-
-    v1.post("/v1/payments/batch", async (request) => {
-      const { body } = parseRequest(routes["POST /v1/payments/batch"].data, { body: request.body });
-      const at = request.clockNow;
-      const accounts = new Map((await accountDirectory.of(request.workspace)).map((a) => [a.id, a]));
-      const offset = request.clockOffsetMs ?? undefined;
-      // Every entry is checked first; the valid ones are then inserted together, in index order.
-      const checked = await Promise.all(
-        body.payments.map(async (entry) => {
-          try {
-            const input = namingUnstorableText(entry, () => parseRequest(zPaymentCreate, entry));
-            return checkPayment((id) => accounts.get(id), input, at, offset);
-          } catch (error) {
-            return entryFailure(error);
-          }
-        }),
-      );
-      const inserted = await Promise.allSettled(
-        checked.map((draft) => (draft instanceof ApiFailure ? draft : store.insert(request.workspace, draft))),
-      );
-      const results = inserted.map((settled, index) => {
-        const outcome = settled.status === "fulfilled" ? settled.value : entryFailure(settled.reason);
-        return outcome instanceof ApiFailure
-          ? { index, outcome: "failed" as const, error: outcome.paymentsBody() }
-          : { index, outcome: "created" as const, payment: paymentToApi(outcome) };
-      });
-      const created = results.filter((r) => r.outcome === "created").length;
-      return { created, failed: results.length - created, results };
-    });
-
-    v1.get<{ Querystring: Record<string, unknown> }>("/v1/payments", async (request) => {
-      const parsed = parseRequest(routes["GET /v1/payments"].data, { query: coerceNumbers(request.query, ["limit"]) });
-      const { limit, ...query } = parsed.query ?? { limit: DEFAULT_PAGE_SIZE };
-      // The parsed query has the spec's default limit filled in: beside a cursor only a limit the
-      // caller sent changes the page size.
-      const asked = !query.cursor || rawLimitGiven(request.query) ? { limit: limit ?? DEFAULT_PAGE_SIZE } : {};
-      return listPayments(store, secret, request.workspace, { ...query, ...asked });
-    });
+    v1.addHook("onRequest", (request, reply, done) => routes.prepared.onRequest(request, reply, done));
+    registerReads(v1, routes);
+    registerCreates(v1, routes);
+    registerCancel(v1, routes);
   });
 }
 

@@ -120,181 +120,196 @@ export interface PaymentsPagesDeps {
   readonly fourEyes: WorkspaceSetting<boolean>;
 }
 
+/** The overview: a search, the payments (filtered, paged), the accounts; the sign-in page without a session. */
+async function overview(deps: PaymentsPagesDeps, ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply) {
+  const key = request.dashboardKey;
+  if (!key) {
+    return request.dashboardSession?.subject.kind === "gateway"
+      ? reply.redirect(`${DASHBOARD}/gateway`, 303)
+      : ctx.signInPage(request, reply);
+  }
+  await ctx.catchUp(key);
+  // One search box: a payment id opens that payment; any other text is looked for in references
+  // and descriptions.
+  const search = queryField(request, "q")?.trim();
+  if (search && /^pay_[A-Za-z0-9]+$/.test(search) && (await deps.payments.payment(key, search))) {
+    return reply.redirect(`${DASHBOARD}/payments/${search}`, 303);
+  }
+  const { filters, problem } = filtersOf(request);
+  let listing: BrowsedPage | undefined;
+  let error = problem;
+  if (!error && filters.from && filters.to && filters.from > filters.to)
+    error = t(
+      "Created from must be on or before Created to.",
+      "Oluşturulma başlangıcı, oluşturulma bitişiyle aynı gün ya da ondan önce olmalı.",
+    );
+  if (!error) {
+    const position = (name: string) => {
+      const raw = queryField(request, name);
+      return raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+    };
+    const olderThan = position("older");
+    const newerThan = position("newer");
+    listing = await browsePayments(
+      deps.payments,
+      key,
+      filters,
+      { ...(olderThan === undefined ? {} : { olderThan }), ...(newerThan === undefined ? {} : { newerThan }) },
+      PAGE_SIZE,
+    );
+  }
+  const accounts = await deps.payments.accounts(key);
+  return ctx.render(
+    request,
+    reply,
+    t("Accounts and payments", "Hesaplar ve ödemeler"),
+    html`${paymentsSection(accounts, filters, listing, error)}
+    ${accountsTable(accounts)}
+    <p>${t(
+      "Workspace settings and sandbox controls (approval workflow, settlement, the clock, reset) are on",
+      "Çalışma alanı ayarları ve sandbox kontrolleri (onay akışı, hesaba geçiş, saat, sıfırlama) şu sayfada:",
+    )} <a href="${DASHBOARD}/settings">${t("the Settings page", "Ayarlar")}</a>.</p>`,
+    error ? 400 : 200,
+  );
+}
+
+/** A payment's page, with what was just done to it and the actions it offers. */
+async function paymentPage(
+  deps: PaymentsPagesDeps,
+  ctx: DashboardContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+) {
+  const key = request.dashboardKey;
+  await ctx.catchUp(key);
+  const payment = await deps.payments.payment(key, id);
+  if (!payment) {
+    return ctx.render(
+      request,
+      reply,
+      t("Payment not found", "Ödeme bulunamadı"),
+      html`<p>${t(`No payment ${id} in this workspace.`, `Bu çalışma alanında ${id} diye bir ödeme yok.`)}</p>`,
+      404,
+    );
+  }
+  const done = DONE[queryField(request, "done") ?? ""];
+  const notice = done && t(...done);
+  return ctx.render(
+    request,
+    reply,
+    `${t("Payment", "Ödeme")} ${payment.id}`,
+    html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+    ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key), await approvalOffer(deps, request, payment))}`,
+  );
+}
+
+/** Cancel, after a question (a GET of the address asks it too). */
+function registerCancel(dashboard: FastifyInstance, deps: PaymentsPagesDeps, ctx: DashboardContext): void {
+  const post = { preHandler: ctx.requireSession };
+  confirmableAction<{ Params: { id: string } }>(
+    dashboard,
+    `${DASHBOARD}/payments/:id/cancel`,
+    post,
+    async (request, reply) => {
+      const key = request.dashboardKey;
+      const { id } = request.params;
+      await ctx.catchUp(key);
+      if (!confirmed(request)) {
+        const payment = await deps.payments.payment(key, id);
+        if (!payment) return reply.redirect(paymentPagePath(id), 303);
+        return confirmPage(ctx, request, reply, {
+          title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
+          question: t(
+            `Cancel payment ${id} of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
+            `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
+          ),
+          confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
+          back: paymentPagePath(id),
+          backLabel: t("No, keep it", "Hayır, kalsın"),
+        });
+      }
+      const result = await deps.payments.transition(
+        key,
+        id,
+        ["pending", "approved"],
+        "cancelled",
+        await deps.clocks.now(workspaceScope(key)),
+        "dashboard",
+      );
+      if (!result.ok) {
+        return ctx.redirect(request, reply, paymentPagePath(id), {
+          error: t(
+            `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
+            `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
+          ),
+        });
+      }
+      return reply.redirect(`${paymentPagePath(id)}?done=cancelled`, 303);
+    },
+  );
+}
+
+/** Force a status (a sandbox control), after a question that names both statuses. */
+function registerForceStatus(dashboard: FastifyInstance, deps: PaymentsPagesDeps, ctx: DashboardContext): void {
+  const post = { preHandler: ctx.requireSession };
+  // The control API forces a status through the same function: one set of rules and messages.
+  confirmableAction<{ Params: { id: string } }>(
+    dashboard,
+    `${DASHBOARD}/payments/:id/status`,
+    post,
+    async (request, reply) => {
+      const { id } = request.params;
+      const status = formField(request, "status") ?? "";
+      if (!confirmed(request)) {
+        const payment = await deps.payments.payment(request.dashboardKey, id);
+        if (!payment) return reply.redirect(paymentPagePath(id), 303);
+        // An address without a status (typed, bookmarked, cut) asks nothing about "": it says what to choose.
+        if (!zPaymentStatus.safeParse(status).success)
+          return ctx.redirect(request, reply, `${paymentPagePath(id)}#force-status`, {
+            error: t(
+              "Choose the status to force this payment to under Force status, then press Force.",
+              "Bu ödemeye zorla verilecek durumu “Durumu zorla değiştir” altında seçin, sonra Değiştir'e basın.",
+            ),
+          });
+        return confirmPage(ctx, request, reply, {
+          title: t("Force this status?", "Bu durum zorla verilsin mi?"),
+          question: t(
+            `Force payment ${id} from ${statusWord(payment.status)} to ${statusWord(status)}? The balances move as the new status says, and the history records it as a sandbox control.`,
+            `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
+          ),
+          confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
+          back: paymentPagePath(id),
+          backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
+          fields: { status },
+        });
+      }
+      const key = request.dashboardKey;
+      try {
+        await forcePaymentStatus(deps.payments, key, id, { status }, await deps.clocks.now(workspaceScope(key)));
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return ctx.redirect(request, reply, paymentPagePath(id), { error: error.message });
+      }
+      return reply.redirect(`${paymentPagePath(id)}?done=forced`, 303);
+    },
+  );
+}
+
 /**
  * The overview (accounts, settings, payments) and a payment's page with its actions (its Approve
  * button posts to the approval workflow's route).
  */
 export function paymentsPages(deps: PaymentsPagesDeps): DashboardPages {
   return (dashboard: FastifyInstance, ctx: DashboardContext) => {
-    const post = { preHandler: ctx.requireSession };
-
-    dashboard.get(DASHBOARD, async (request, reply) => {
-      const key = request.dashboardKey;
-      if (!key) {
-        return request.dashboardSession?.subject.kind === "gateway"
-          ? reply.redirect(`${DASHBOARD}/gateway`, 303)
-          : ctx.signInPage(request, reply);
-      }
-      await ctx.catchUp(key);
-      // One search box: a payment id opens that payment; any other text is looked for in references
-      // and descriptions.
-      const search = queryField(request, "q")?.trim();
-      if (search && /^pay_[A-Za-z0-9]+$/.test(search) && (await deps.payments.payment(key, search))) {
-        return reply.redirect(`${DASHBOARD}/payments/${search}`, 303);
-      }
-      const { filters, problem } = filtersOf(request);
-      let listing: BrowsedPage | undefined;
-      let error = problem;
-      if (!error && filters.from && filters.to && filters.from > filters.to)
-        error = t(
-          "Created from must be on or before Created to.",
-          "Oluşturulma başlangıcı, oluşturulma bitişiyle aynı gün ya da ondan önce olmalı.",
-        );
-      if (!error) {
-        const position = (name: string) => {
-          const raw = queryField(request, name);
-          return raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-        };
-        const olderThan = position("older");
-        const newerThan = position("newer");
-        listing = await browsePayments(
-          deps.payments,
-          key,
-          filters,
-          { ...(olderThan === undefined ? {} : { olderThan }), ...(newerThan === undefined ? {} : { newerThan }) },
-          PAGE_SIZE,
-        );
-      }
-      const accounts = await deps.payments.accounts(key);
-      return ctx.render(
-        request,
-        reply,
-        t("Accounts and payments", "Hesaplar ve ödemeler"),
-        html`${paymentsSection(accounts, filters, listing, error)}
-        ${accountsTable(accounts)}
-        <p>${t(
-          "Workspace settings and sandbox controls (approval workflow, settlement, the clock, reset) are on",
-          "Çalışma alanı ayarları ve sandbox kontrolleri (onay akışı, hesaba geçiş, saat, sıfırlama) şu sayfada:",
-        )} <a href="${DASHBOARD}/settings">${t("the Settings page", "Ayarlar")}</a>.</p>`,
-        error ? 400 : 200,
-      );
-    });
-
-    const detail = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
-      const key = request.dashboardKey;
-      await ctx.catchUp(key);
-      const payment = await deps.payments.payment(key, id);
-      if (!payment) {
-        return ctx.render(
-          request,
-          reply,
-          t("Payment not found", "Ödeme bulunamadı"),
-          html`<p>${t(`No payment ${id} in this workspace.`, `Bu çalışma alanında ${id} diye bir ödeme yok.`)}</p>`,
-          404,
-        );
-      }
-      const done = DONE[queryField(request, "done") ?? ""];
-      const notice = done && t(...done);
-      return ctx.render(
-        request,
-        reply,
-        `${t("Payment", "Ödeme")} ${payment.id}`,
-        html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
-        ${paymentDetail(payment, ctx.csrf(request), await deps.payments.accounts(key), await approvalOffer(deps, request, payment))}`,
-      );
-    };
-
+    dashboard.get(DASHBOARD, (request, reply) => overview(deps, ctx, request, reply));
     dashboard.get<{ Params: { id: string } }>(
       `${DASHBOARD}/payments/:id`,
       { preHandler: ctx.requireSession },
-      async (request, reply) => detail(request, reply, request.params.id),
+      (request, reply) => paymentPage(deps, ctx, request, reply, request.params.id),
     );
-
-    const now = async (key: string) => deps.clocks.now(workspaceScope(key));
-
-    confirmableAction<{ Params: { id: string } }>(
-      dashboard,
-      `${DASHBOARD}/payments/:id/cancel`,
-      post,
-      async (request, reply) => {
-        const key = request.dashboardKey;
-        const { id } = request.params;
-        await ctx.catchUp(key);
-        if (!confirmed(request)) {
-          const payment = await deps.payments.payment(key, id);
-          if (!payment) return reply.redirect(paymentPagePath(id), 303);
-          return confirmPage(ctx, request, reply, {
-            title: t("Cancel this payment?", "Bu ödeme iptal edilsin mi?"),
-            question: t(
-              `Cancel payment ${id} of ${money(payment.amount, payment.currency)}? A cancelled payment cannot be sent again: make a new one instead.`,
-              `${money(payment.amount, payment.currency)} tutarındaki ${id} ödemesi iptal edilsin mi? İptal edilen bir ödeme yeniden gönderilemez: bunun yerine yeni bir ödeme oluşturun.`,
-            ),
-            confirm: t("Yes, cancel the payment", "Evet, ödemeyi iptal et"),
-            back: paymentPagePath(id),
-            backLabel: t("No, keep it", "Hayır, kalsın"),
-          });
-        }
-        const result = await deps.payments.transition(
-          key,
-          id,
-          ["pending", "approved"],
-          "cancelled",
-          await now(key),
-          "dashboard",
-        );
-        if (!result.ok) {
-          return ctx.redirect(request, reply, paymentPagePath(id), {
-            error: t(
-              `Only pending or approved payments can be cancelled; this one is ${statusWord(result.payment?.status ?? "gone")}.`,
-              `Yalnızca onay bekleyen ya da onaylanmış ödemeler iptal edilebilir; bu ödemenin durumu: ${statusWord(result.payment?.status ?? "yok")}.`,
-            ),
-          });
-        }
-        return reply.redirect(`${paymentPagePath(id)}?done=cancelled`, 303);
-      },
-    );
-
-    // The control API forces a status through the same function: one set of rules and messages.
-    confirmableAction<{ Params: { id: string } }>(
-      dashboard,
-      `${DASHBOARD}/payments/:id/status`,
-      post,
-      async (request, reply) => {
-        const { id } = request.params;
-        const status = formField(request, "status") ?? "";
-        if (!confirmed(request)) {
-          const payment = await deps.payments.payment(request.dashboardKey, id);
-          if (!payment) return reply.redirect(paymentPagePath(id), 303);
-          // An address without a status (typed, bookmarked, cut) asks nothing about "": it says what to choose.
-          if (!zPaymentStatus.safeParse(status).success)
-            return ctx.redirect(request, reply, `${paymentPagePath(id)}#force-status`, {
-              error: t(
-                "Choose the status to force this payment to under Force status, then press Force.",
-                "Bu ödemeye zorla verilecek durumu “Durumu zorla değiştir” altında seçin, sonra Değiştir'e basın.",
-              ),
-            });
-          return confirmPage(ctx, request, reply, {
-            title: t("Force this status?", "Bu durum zorla verilsin mi?"),
-            question: t(
-              `Force payment ${id} from ${statusWord(payment.status)} to ${statusWord(status)}? The balances move as the new status says, and the history records it as a sandbox control.`,
-              `${id} ödemesinin durumu "${statusWord(payment.status)}" yerine zorla "${statusWord(status)}" yapılsın mı? Bakiyeler yeni duruma göre değişir ve geçmişe sandbox kontrolü olarak yazılır.`,
-            ),
-            confirm: t(`Yes, force ${statusWord(status)}`, `Evet, "${statusWord(status)}" yap`),
-            back: paymentPagePath(id),
-            backLabel: t("No, leave it", "Hayır, olduğu gibi kalsın"),
-            fields: { status },
-          });
-        }
-        const key = request.dashboardKey;
-        try {
-          await forcePaymentStatus(deps.payments, key, id, { status }, await now(key));
-        } catch (error) {
-          if (!(error instanceof ApiFailure)) throw error;
-          return ctx.redirect(request, reply, paymentPagePath(id), { error: error.message });
-        }
-        return reply.redirect(`${paymentPagePath(id)}?done=forced`, 303);
-      },
-    );
+    registerCancel(dashboard, deps, ctx);
+    registerForceStatus(dashboard, deps, ctx);
   };
 }
 
