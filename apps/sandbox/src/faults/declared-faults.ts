@@ -73,6 +73,151 @@ function wholeNumber(body: Record<string, unknown>, name: string, min: number, m
   return value;
 }
 
+/** A declaration's body: an object with only the declaration's fields. */
+function declarationBody(input: unknown): Record<string, unknown> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw invalid(
+      "body",
+      t(
+        "send a JSON object: {operation, fault, next} or {operation, fault, probability, seed, max}.",
+        "bir JSON nesnesi gönderin: {operation, fault, next} ya da {operation, fault, probability, seed, max}.",
+      ),
+    );
+  }
+  const body = input as Record<string, unknown>;
+  const unknown = Object.keys(body).find((name) => !(DECLARATION_FIELDS as readonly string[]).includes(name));
+  if (unknown !== undefined)
+    throw invalid(
+      unknown,
+      t(
+        `unknown field; the fields are ${DECLARATION_FIELDS.join(", ")}.`,
+        `bilinmeyen alan; alanlar: ${DECLARATION_FIELDS.join(", ")}.`,
+      ),
+    );
+  return body;
+}
+
+/** The fault asked for, with no setting it has no use for (refused, not silently dropped). */
+function faultOf(body: Record<string, unknown>): FaultName {
+  if (!isFaultName(body.fault))
+    throw invalid(
+      "fault",
+      t(`must be one of ${FAULT_NAMES.join(", ")}.`, `şunlardan biri olmalı: ${FAULT_NAMES.join(", ")}.`),
+    );
+  const fault = body.fault;
+  for (const [field, applies, which] of [
+    ["latencyMs", fault.startsWith("latency"), ["the latency faults", "gecikme hataları"]],
+    [
+      "retryAfterSeconds",
+      fault === "error-503" || fault === "rate-limit",
+      ["error-503 and rate-limit", "error-503 ve rate-limit"],
+    ],
+    ["results", fault === "batch-partial", ["batch-partial", "batch-partial"]],
+  ] as const) {
+    if (body[field] !== undefined && !applies)
+      throw invalid(
+        field,
+        t(`applies to ${which[0]} only, not to ${fault}.`, `yalnızca ${which[1]} için geçerli, ${fault} için değil.`),
+      );
+  }
+  return fault;
+}
+
+/** The operations it strikes, as "METHOD /template": one, or a list of up to 20, each of this API. */
+function operationsOf(
+  body: Record<string, unknown>,
+  fault: FaultName,
+  names: OperationNames,
+  api: "payments" | "gateway",
+): string[] {
+  const asked = Array.isArray(body.operation) ? body.operation : [body.operation];
+  if (asked.length === 0 || asked.length > 20 || asked.some((o) => typeof o !== "string")) {
+    throw invalid(
+      "operation",
+      t(
+        "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.",
+        "operationId ile ya da 'METHOD /yol' biçiminde bir işlem ya da en çok 20 işlemlik bir liste verin.",
+      ),
+    );
+  }
+  const operations = asked.map((name) => {
+    const key = names.resolve(name as string, api);
+    if (!key) {
+      const known = names.listFor(api).join(", ");
+      throw invalid(
+        "operation",
+        t(
+          `not an operation of this API; use one of ${known}.`,
+          `bu API'nin bir işlemi değil; şunlardan birini kullanın: ${known}.`,
+        ),
+      );
+    }
+    return key;
+  });
+  if (fault === "batch-partial" && operations.some((key) => key !== "POST /v1/payments/batch")) {
+    throw invalid(
+      "operation",
+      t(
+        "batch-partial applies to createPaymentBatch (POST /v1/payments/batch) only.",
+        "batch-partial yalnızca createPaymentBatch (POST /v1/payments/batch) için geçerli.",
+      ),
+    );
+  }
+  return operations;
+}
+
+/** When it strikes: the next N requests, or each with a seeded probability, at most `max` times. */
+function modeOf(body: Record<string, unknown>): { readonly mode: FaultView["mode"]; readonly seed: number } {
+  const probability = body.probability;
+  if (probability !== undefined && (typeof probability !== "number" || !(probability > 0 && probability <= 1))) {
+    throw invalid(
+      "probability",
+      t("must be a number above 0 and at most 1.", "0'dan büyük ve en çok 1 olan bir sayı olmalı."),
+    );
+  }
+  if (probability !== undefined && body.next !== undefined) {
+    throw invalid(
+      "next",
+      t(
+        "give either next (the next N requests) or probability, not both.",
+        "ya next (sonraki N istek) ya da probability verin, ikisini birden değil.",
+      ),
+    );
+  }
+  const next = wholeNumber(body, "next", 1, MAX_NEXT);
+  const seed = wholeNumber(body, "seed", 0, 2 ** 32 - 1) ?? 1;
+  const max = wholeNumber(body, "max", 1, MAX_NEXT) ?? 100;
+  if (probability === undefined && (body.seed !== undefined || body.max !== undefined)) {
+    throw invalid(
+      body.seed !== undefined ? "seed" : "max",
+      t("applies with probability only.", "yalnızca probability ile birlikte geçerli."),
+    );
+  }
+  return { mode: probability === undefined ? { next: next ?? 1 } : { probability, seed, max }, seed };
+}
+
+/** The latency asked for: whole milliseconds, or a [min, max] pair of them. */
+function latencyOf(body: Record<string, unknown>): number | [number, number] | undefined {
+  const latency = body.latencyMs;
+  const latencyOk =
+    latency === undefined ||
+    (typeof latency === "number" && Number.isInteger(latency) && latency >= 0 && latency <= MAX_LATENCY_MS) ||
+    (Array.isArray(latency) &&
+      latency.length === 2 &&
+      latency.every((ms) => typeof ms === "number" && Number.isInteger(ms) && ms >= 0 && ms <= MAX_LATENCY_MS) &&
+      (latency[0] as number) <= (latency[1] as number));
+  if (!latencyOk) {
+    throw invalid(
+      "latencyMs",
+      t(
+        `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or a [min, max] pair of them.`,
+        `0 ile ${MAX_LATENCY_MS} arasında tam milisaniye ya da bunlardan bir [en az, en çok] çifti olmalı.`,
+      ),
+    );
+  }
+  return latency as number | [number, number] | undefined;
+}
+
 /**
  * The faults each scope (a payments workspace, or the gateway) has declared, kept in this process's
  * memory: a test declares them against the instance it talks to. A scope with none costs one map
@@ -89,122 +234,11 @@ export class DeclaredFaults {
 
   /** Declares a fault from a control API body; 400 naming the field for anything it cannot use. */
   declare(scope: string, input: unknown, api: "payments" | "gateway"): FaultView {
-    if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw invalid(
-        "body",
-        t(
-          "send a JSON object: {operation, fault, next} or {operation, fault, probability, seed, max}.",
-          "bir JSON nesnesi gönderin: {operation, fault, next} ya da {operation, fault, probability, seed, max}.",
-        ),
-      );
-    }
-    const body = input as Record<string, unknown>;
-    const unknown = Object.keys(body).find((name) => !(DECLARATION_FIELDS as readonly string[]).includes(name));
-    if (unknown !== undefined)
-      throw invalid(
-        unknown,
-        t(
-          `unknown field; the fields are ${DECLARATION_FIELDS.join(", ")}.`,
-          `bilinmeyen alan; alanlar: ${DECLARATION_FIELDS.join(", ")}.`,
-        ),
-      );
-    if (!isFaultName(body.fault))
-      throw invalid(
-        "fault",
-        t(`must be one of ${FAULT_NAMES.join(", ")}.`, `şunlardan biri olmalı: ${FAULT_NAMES.join(", ")}.`),
-      );
-    const fault = body.fault;
-    // A setting the fault has no use for is refused, not silently dropped.
-    for (const [field, applies, which] of [
-      ["latencyMs", fault.startsWith("latency"), ["the latency faults", "gecikme hataları"]],
-      [
-        "retryAfterSeconds",
-        fault === "error-503" || fault === "rate-limit",
-        ["error-503 and rate-limit", "error-503 ve rate-limit"],
-      ],
-      ["results", fault === "batch-partial", ["batch-partial", "batch-partial"]],
-    ] as const) {
-      if (body[field] !== undefined && !applies)
-        throw invalid(
-          field,
-          t(`applies to ${which[0]} only, not to ${fault}.`, `yalnızca ${which[1]} için geçerli, ${fault} için değil.`),
-        );
-    }
-    const asked = Array.isArray(body.operation) ? body.operation : [body.operation];
-    if (asked.length === 0 || asked.length > 20 || asked.some((o) => typeof o !== "string")) {
-      throw invalid(
-        "operation",
-        t(
-          "name one operation, or a list of up to 20, by operationId or as 'METHOD /path'.",
-          "operationId ile ya da 'METHOD /yol' biçiminde bir işlem ya da en çok 20 işlemlik bir liste verin.",
-        ),
-      );
-    }
-    const operations = asked.map((name) => {
-      const key = this.#names.resolve(name as string, api);
-      if (!key) {
-        const names = this.#names.listFor(api).join(", ");
-        throw invalid(
-          "operation",
-          t(
-            `not an operation of this API; use one of ${names}.`,
-            `bu API'nin bir işlemi değil; şunlardan birini kullanın: ${names}.`,
-          ),
-        );
-      }
-      return key;
-    });
-    if (fault === "batch-partial" && operations.some((key) => key !== "POST /v1/payments/batch")) {
-      throw invalid(
-        "operation",
-        t(
-          "batch-partial applies to createPaymentBatch (POST /v1/payments/batch) only.",
-          "batch-partial yalnızca createPaymentBatch (POST /v1/payments/batch) için geçerli.",
-        ),
-      );
-    }
-    const probability = body.probability;
-    if (probability !== undefined && (typeof probability !== "number" || !(probability > 0 && probability <= 1))) {
-      throw invalid(
-        "probability",
-        t("must be a number above 0 and at most 1.", "0'dan büyük ve en çok 1 olan bir sayı olmalı."),
-      );
-    }
-    if (probability !== undefined && body.next !== undefined) {
-      throw invalid(
-        "next",
-        t(
-          "give either next (the next N requests) or probability, not both.",
-          "ya next (sonraki N istek) ya da probability verin, ikisini birden değil.",
-        ),
-      );
-    }
-    const next = wholeNumber(body, "next", 1, MAX_NEXT);
-    const seed = wholeNumber(body, "seed", 0, 2 ** 32 - 1) ?? 1;
-    const max = wholeNumber(body, "max", 1, MAX_NEXT) ?? 100;
-    if (probability === undefined && (body.seed !== undefined || body.max !== undefined)) {
-      throw invalid(
-        body.seed !== undefined ? "seed" : "max",
-        t("applies with probability only.", "yalnızca probability ile birlikte geçerli."),
-      );
-    }
-    const latency = body.latencyMs;
-    const latencyOk =
-      latency === undefined ||
-      (typeof latency === "number" && Number.isInteger(latency) && latency >= 0 && latency <= MAX_LATENCY_MS) ||
-      (Array.isArray(latency) &&
-        latency.length === 2 &&
-        latency.every((ms) => typeof ms === "number" && Number.isInteger(ms) && ms >= 0 && ms <= MAX_LATENCY_MS) &&
-        (latency[0] as number) <= (latency[1] as number));
-    if (!latencyOk) {
-      throw invalid(
-        "latencyMs",
-        t(
-          `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or a [min, max] pair of them.`,
-          `0 ile ${MAX_LATENCY_MS} arasında tam milisaniye ya da bunlardan bir [en az, en çok] çifti olmalı.`,
-        ),
-      );
-    }
+    const body = declarationBody(input);
+    const fault = faultOf(body);
+    const operations = operationsOf(body, fault, this.#names, api);
+    const { mode, seed } = modeOf(body);
+    const latency = latencyOf(body);
     const retryAfterSeconds = wholeNumber(body, "retryAfterSeconds", 0, MAX_RETRY_AFTER_SECONDS);
     const results = wholeNumber(body, "results", 0, FAULT_LIMITS.batchResults);
     const list = this.#byScope.get(scope) ?? [];
@@ -224,10 +258,8 @@ export class DeclaredFaults {
       when: FAULTS[fault].when,
       clientSees: FAULTS[fault].clientSees,
       sandboxDid: FAULTS[fault].serverDid,
-      mode: probability === undefined ? { next: next ?? 1 } : { probability, seed, max },
-      ...(fault.startsWith("latency")
-        ? { latencyMs: (latency as number | [number, number] | undefined) ?? FAULT_DEFAULTS.latencyMs }
-        : {}),
+      mode,
+      ...(fault.startsWith("latency") ? { latencyMs: latency ?? FAULT_DEFAULTS.latencyMs } : {}),
       ...(fault === "error-503" || fault === "rate-limit"
         ? { retryAfterSeconds: retryAfterSeconds ?? FAULT_DEFAULTS.retryAfterSeconds }
         : {}),

@@ -16,7 +16,7 @@ import type { DeclaredFaults } from "../faults/index.js";
 import { faultBeforeHandling } from "../faults/index.js";
 import type { SandboxConfig } from "../infrastructure/config/config.js";
 import type { SandboxSecret } from "../infrastructure/secret/sandbox-secret.js";
-import type { GatewayStore } from "./gateway-store.js";
+import type { GatewayStore, StoredCardPayment } from "./gateway-store.js";
 import { canonicalReference, processCardPayment } from "./process-card-payment.js";
 
 export interface GatewayApiDeps {
@@ -103,26 +103,7 @@ export function registerGatewayApi(
       });
       const stored = await store.byReference(canonicalReference(path.referenceId));
       if (!stored) throw new ApiFailure("not_found", `No payment with referenceId ${path.referenceId}.`);
-      const p = stored.payment;
-      return {
-        message: "Payment found",
-        response: {
-          id: p.id,
-          amount: p.amount,
-          finalAmount: p.finalAmount,
-          currency: p.currency,
-          installment: p.installment,
-          referenceId: p.referenceId,
-          paymentType: "CARD",
-          source: p.source,
-          paymentStatus: p.paymentStatus,
-          transactionType: p.transactionType,
-          authCode: p.authCode,
-          orderId: p.orderId,
-          products: p.products,
-          cardDetails: { cardNumber: p.cardDetails.cardNumber, cardHolderName: p.cardDetails.cardHolderName },
-        },
-      };
+      return paymentFound(stored.payment);
     });
 
     api.get<{ Querystring: Record<string, unknown> }>(
@@ -137,6 +118,29 @@ export function registerGatewayApi(
       },
     );
   });
+}
+
+/** A stored card payment as the lookup by reference answers it: the card number masked, as kept. */
+function paymentFound(p: StoredCardPayment["payment"]) {
+  return {
+    message: "Payment found",
+    response: {
+      id: p.id,
+      amount: p.amount,
+      finalAmount: p.finalAmount,
+      currency: p.currency,
+      installment: p.installment,
+      referenceId: p.referenceId,
+      paymentType: "CARD",
+      source: p.source,
+      paymentStatus: p.paymentStatus,
+      transactionType: p.transactionType,
+      authCode: p.authCode,
+      orderId: p.orderId,
+      products: p.products,
+      cardDetails: { cardNumber: p.cardDetails.cardNumber, cardHolderName: p.cardDetails.cardHolderName },
+    },
+  };
 }
 
 /**

@@ -74,50 +74,14 @@ function reply(stored: StoredCardPayment): CardPaymentReply {
   return { message: ok ? "Payment successful" : "Payment failed: insufficient funds", response: stored.payment };
 }
 
-/**
- * Charges a card (in the sandbox's imagination): the test-card table decides the outcome, a repeated
- * referenceId with the same request replays the original without charging again, and the card
- * number is masked before anything is kept.
- */
-export async function processCardPayment(
-  store: GatewayStore,
-  secret: SandboxSecret,
-  received: CardPaymentRequest,
-  now: number,
-): Promise<CardPaymentReply> {
-  assertChargeTransactionType(received.transactionType);
-  const request = { ...received, referenceId: canonicalReference(received.referenceId) };
-  const print = fingerprint(request, secret);
-  const existing = await store.byReference(request.referenceId);
-  if (existing) {
-    if (existing.fingerprint === print) return reply(existing);
-    throw new ApiFailure(
-      "invalid_request",
-      `referenceId ${request.referenceId} was already used by a different payment request.`,
-      { gatewayCode: 6002 },
-    );
-  }
-  const outcome = outcomeOf(request.card.cardNumber);
-  if (outcome === "risk-reject") {
-    throw new ApiFailure("invalid_request", "Payment rejected by the risk check; nothing was charged.", {
-      gatewayCode: 6003,
-    });
-  }
-  if (outcome === "three-d-secure-required") {
-    throw new ApiFailure(
-      "invalid_request",
-      "This card requires 3-D Secure, which goes through the gateway's 3-D Secure endpoint: payspec does not model it (not shown in the gateway's documentation), so the sandbox charges no card that needs it. Test with a card that does not: any of the sandbox's test cards but this one.",
-      { gatewayCode: 6004 },
-    );
-  }
+/** The payment kept for a charge the test cards approve or decline: its card number masked. */
+function newCardPayment(request: CardPaymentRequest, approved: boolean, now: number, orderNumber: number): CardPayment {
   const bin = binInfo(request.card.cardNumber);
-  const approved = outcome === "success";
   const installment = request.installment ?? 1;
   const rate = commissionRate(installment);
   const createdDate = istanbulDateTime(now);
   const id = randomUUID();
-  const orderNumber = await store.nextOrderNumber();
-  const payment: CardPayment = {
+  return {
     id,
     transactionId: id,
     createdDate,
@@ -157,11 +121,50 @@ export async function processCardPayment(
     })),
     riskAssessment: "APPROVED",
   };
+}
+
+/**
+ * Charges a card (in the sandbox's imagination): the test-card table decides the outcome, a repeated
+ * referenceId with the same request replays the original without charging again, and the card
+ * number is masked before anything is kept.
+ */
+export async function processCardPayment(
+  store: GatewayStore,
+  secret: SandboxSecret,
+  received: CardPaymentRequest,
+  now: number,
+): Promise<CardPaymentReply> {
+  assertChargeTransactionType(received.transactionType);
+  const request = { ...received, referenceId: canonicalReference(received.referenceId) };
+  const print = fingerprint(request, secret);
+  const existing = await store.byReference(request.referenceId);
+  if (existing) {
+    if (existing.fingerprint === print) return reply(existing);
+    throw new ApiFailure(
+      "invalid_request",
+      `referenceId ${request.referenceId} was already used by a different payment request.`,
+      { gatewayCode: 6002 },
+    );
+  }
+  const outcome = outcomeOf(request.card.cardNumber);
+  if (outcome === "risk-reject") {
+    throw new ApiFailure("invalid_request", "Payment rejected by the risk check; nothing was charged.", {
+      gatewayCode: 6003,
+    });
+  }
+  if (outcome === "three-d-secure-required") {
+    throw new ApiFailure(
+      "invalid_request",
+      "This card requires 3-D Secure, which goes through the gateway's 3-D Secure endpoint: payspec does not model it (not shown in the gateway's documentation), so the sandbox charges no card that needs it. Test with a card that does not: any of the sandbox's test cards but this one.",
+      { gatewayCode: 6004 },
+    );
+  }
+  const payment = newCardPayment(request, outcome === "success", now, await store.nextOrderNumber());
   const { inserted, stored } = await store.insertIfAbsent({
     payment,
     fingerprint: print,
-    commission: round2((request.amount * rate) / 100),
-    localDate: createdDate.slice(0, 10),
+    commission: round2((request.amount * commissionRate(payment.installment)) / 100),
+    localDate: payment.createdDate.slice(0, 10),
   });
   if (!inserted && stored.fingerprint !== print) {
     throw new ApiFailure(

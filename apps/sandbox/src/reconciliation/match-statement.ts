@@ -1,4 +1,3 @@
-import type { PaymentStatus } from "@payspec/payments-zod";
 import { foldForSearch } from "../infrastructure/text/search-fold.js";
 import { DAY_MS, istanbulDate } from "../infrastructure/time/istanbul-time.js";
 import type { PaymentRecord, StatementCandidates, StatementCandidatesQuery } from "../payments/index.js";
@@ -79,6 +78,64 @@ export interface StatementMatch {
   readonly toReconcile: readonly PaymentRecord[];
 }
 
+/** The candidates by each key their reference is matched by (a reference may be shared: a list). */
+function paymentsByReference(payments: readonly PaymentRecord[]): Map<string, PaymentRecord[]> {
+  const byReference = new Map<string, PaymentRecord[]>();
+  for (const payment of payments) {
+    if (payment.reference === undefined) continue;
+    const key = referenceKey(payment.reference);
+    const list = byReference.get(key) ?? [];
+    list.push(payment);
+    byReference.set(key, list);
+  }
+  return byReference;
+}
+
+/** What makes two lines the same line (a bank's export repeated in one file): every field a line has. */
+function lineIdentity(line: StatementLine): string {
+  return JSON.stringify([
+    line.reference,
+    line.narrative,
+    line.direction,
+    line.amountMinor,
+    line.currency,
+    line.valueDate,
+  ]);
+}
+
+/** A line with its outcome, and the payment it was judged against, if any. */
+function judgedLine(line: StatementLine, outcome: LineOutcome, payment?: PaymentRecord): ReconciledLine {
+  return {
+    ...line,
+    outcome,
+    ...(payment ? { paymentId: payment.id, paymentStatus: payment.status, paymentAmountMinor: payment.amount } : {}),
+  };
+}
+
+/** Settled payments of the statement's value dates that no line reconciled. */
+function unmatchedSettled(
+  settledOnValueDates: readonly PaymentRecord[],
+  statement: Statement,
+  reconciledNow: ReadonlySet<string>,
+): UnmatchedPayment[] {
+  const valueDates = new Set(statement.lines.map((line) => line.valueDate));
+  return settledOnValueDates
+    .filter(
+      (p) =>
+        p.status === "settled" &&
+        p.settledAt !== undefined &&
+        [...valueDates].some((date) => inValueDateWindow(p, date)) &&
+        !reconciledNow.has(p.id),
+    )
+    .map((p) => ({
+      paymentId: p.id,
+      ...(p.reference === undefined ? {} : { reference: p.reference }),
+      amountMinor: p.amount,
+      currency: p.currency,
+      settledAt: p.settledAt as number,
+    }));
+}
+
 /**
  * The seed's reconciliation: a line matches the one payment with its reference when amount and
  * currency agree and the payment is settled. Everything else is reported line by line, and settled
@@ -91,33 +148,13 @@ export function matchStatement(
   at: number,
   repeatOf: string | undefined,
 ): StatementMatch {
-  const byReference = new Map<string, PaymentRecord[]>();
-  for (const payment of candidates.byReference) {
-    if (payment.reference === undefined) continue;
-    const key = referenceKey(payment.reference);
-    const list = byReference.get(key) ?? [];
-    list.push(payment);
-    byReference.set(key, list);
-  }
+  const byReference = paymentsByReference(candidates.byReference);
   const seenLines = new Set<string>();
   const reconciledNow = new Set<string>();
   const toReconcile: PaymentRecord[] = [];
   const lines: ReconciledLine[] = statement.lines.map((line) => {
-    const identity = JSON.stringify([
-      line.reference,
-      line.narrative,
-      line.direction,
-      line.amountMinor,
-      line.currency,
-      line.valueDate,
-    ]);
-    const judged = (outcome: LineOutcome, payment?: PaymentRecord, status?: PaymentStatus): ReconciledLine => ({
-      ...line,
-      outcome,
-      ...(payment
-        ? { paymentId: payment.id, paymentStatus: status ?? payment.status, paymentAmountMinor: payment.amount }
-        : {}),
-    });
+    const identity = lineIdentity(line);
+    const judged = (outcome: LineOutcome, payment?: PaymentRecord) => judgedLine(line, outcome, payment);
     if (line.bankStatus !== undefined) return judged("not_booked");
     if (seenLines.has(identity)) return judged("repeated_line");
     seenLines.add(identity);
@@ -144,22 +181,7 @@ export function matchStatement(
     toReconcile.push(payment);
     return judged("matched", payment);
   });
-  const valueDates = new Set(statement.lines.map((line) => line.valueDate));
-  const unmatched: UnmatchedPayment[] = candidates.settledOnValueDates
-    .filter(
-      (p) =>
-        p.status === "settled" &&
-        p.settledAt !== undefined &&
-        [...valueDates].some((date) => inValueDateWindow(p, date)) &&
-        !reconciledNow.has(p.id),
-    )
-    .map((p) => ({
-      paymentId: p.id,
-      ...(p.reference === undefined ? {} : { reference: p.reference }),
-      amountMinor: p.amount,
-      currency: p.currency,
-      settledAt: p.settledAt as number,
-    }));
+  const unmatched = unmatchedSettled(candidates.settledOnValueDates, statement, reconciledNow);
   const counts = Object.fromEntries(LINE_OUTCOMES.map((o) => [o, 0])) as Record<LineOutcome, number>;
   for (const line of lines) counts[line.outcome]++;
   return {

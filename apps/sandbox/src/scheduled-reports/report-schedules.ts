@@ -82,6 +82,56 @@ export interface ReportSchedulesDeps {
   readonly baseUrl: () => string;
 }
 
+/** A due time with nobody to send to: recorded, with what to do. */
+function skipped(schedule: ReportSchedule, dueAt: number, from: number, to: number): ScheduleDelivery {
+  return {
+    scheduleId: schedule.id,
+    dueAt,
+    at: Date.now(),
+    periodFrom: from,
+    periodTo: to,
+    rows: 0,
+    outcome: "skipped",
+    detail: t(
+      "Nobody to send it to: the schedule follows the workspace's report recipients, and there are none. Set them under Reports.",
+      "Gönderilecek kimse yok: zamanlanmış rapor çalışma alanının rapor alıcılarına gider ve hiç alıcı yok. Raporlar sayfasında ekleyin.",
+    ),
+  };
+}
+
+/** The export job a report too large to attach is kept as, for its signed link until it expires. */
+function linkedJob(
+  tag: string,
+  schedule: ReportSchedule,
+  rows: number,
+  now: number,
+  expiresAt: number,
+  bytes: number,
+): ExportJob {
+  return {
+    id: `exp_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+    workspaceTag: tag,
+    format: schedule.format,
+    listing: {
+      workspace: tag,
+      snapshotSeq: 0,
+      snapshotVersion: 0,
+      afterSeq: 0,
+      total: rows,
+      limit: EXPORT_PAGE,
+      ...schedule.filters,
+    },
+    total: rows,
+    requestedAt: now,
+    state: "ready",
+    rowsWritten: rows,
+    attempts: 1,
+    readyAt: now,
+    expiresAt,
+    bytes,
+  };
+}
+
 /**
  * Scheduled report delivery: at each due time on the workspace's sandbox clock, the payments of the
  * period just ended, as CSV or PDF, e-mailed to the schedule's recipients (attached when small,
@@ -302,22 +352,8 @@ export class ReportSchedules extends BackgroundWork {
     const { from, to } = periodBefore(schedule.cadence, dueAt);
     const recipients =
       schedule.recipients.length > 0 ? schedule.recipients : await this.#deps.reportRecipients.get(workspace);
-    if (recipients.length === 0) {
-      const delivery: ScheduleDelivery = {
-        scheduleId: schedule.id,
-        dueAt,
-        at: Date.now(),
-        periodFrom: from,
-        periodTo: to,
-        rows: 0,
-        outcome: "skipped",
-        detail: t(
-          "Nobody to send it to: the schedule follows the workspace's report recipients, and there are none. Set them under Reports.",
-          "Gönderilecek kimse yok: zamanlanmış rapor çalışma alanının rapor alıcılarına gider ve hiç alıcı yok. Raporlar sayfasında ekleyin.",
-        ),
-      };
-      return { mail: undefined, delivery, linked: undefined };
-    }
+    if (recipients.length === 0)
+      return { mail: undefined, delivery: skipped(schedule, dueAt, from, to), linked: undefined };
     let rows = 0;
     const counted = (async function* (source: AsyncIterable<Payment>) {
       for await (const payment of source) {
@@ -346,28 +382,7 @@ export class ReportSchedules extends BackgroundWork {
     let linked: { job: ExportJob; file: Buffer } | undefined;
     if (rows > this.#deps.attachRows) {
       const expiresAt = now + this.#deps.linkHours * HOUR_MS;
-      const job: ExportJob = {
-        id: `exp_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
-        workspaceTag: tag,
-        format: schedule.format,
-        listing: {
-          workspace: tag,
-          snapshotSeq: 0,
-          snapshotVersion: 0,
-          afterSeq: 0,
-          total: rows,
-          limit: EXPORT_PAGE,
-          ...schedule.filters,
-        },
-        total: rows,
-        requestedAt: now,
-        state: "ready",
-        rowsWritten: rows,
-        attempts: 1,
-        readyAt: now,
-        expiresAt,
-        bytes: file.length,
-      };
+      const job = linkedJob(tag, schedule, rows, now, expiresAt, file.length);
       linked = { job, file };
       const link = signedDownloadUrl(this.#deps.baseUrl(), this.#deps.secret, tag, job.id, expiresAt);
       lines.push(

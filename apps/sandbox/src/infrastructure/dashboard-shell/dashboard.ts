@@ -96,6 +96,173 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
   return reply.code(status).type("text/html; charset=utf-8").send(body);
 }
 
+/** A page that says what went wrong, by status, with the way back. */
+function errorPage(reply: FastifyReply, status: number): FastifyReply {
+  return sendPage(
+    reply,
+    page(
+      t("Error", "Hata"),
+      html`<p class="error" role="alert">${errorMessage(status)}</p><p class="actions"><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
+    ),
+    status,
+  );
+}
+
+/** Each request in its reader's language, and every error a page in it (bad input a 4xx, never a 500). */
+function registerLanguageAndErrors(dashboard: FastifyInstance): void {
+  // Everything a request writes (pages, flashes, files) is in its language, held until its response
+  // closes (a file streams after the handler returns). The language is entered again once the body
+  // is read: the form parser's stream events run outside the request's context.
+  dashboard.decorateRequest("dashboardLocale", "en");
+  dashboard.addHook("onRequest", (request, reply, done) => {
+    request.dashboardLocale = requestLocale(request);
+    reply.raw.once("close", holdLocale());
+    runInLocale(request.dashboardLocale, done);
+  });
+  dashboard.addHook("preHandler", (request, _reply, done) => runInLocale(request.dashboardLocale, done));
+  // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
+  // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
+  dashboard.setErrorHandler((error: Error & { statusCode?: number; status?: number }, _request, reply) => {
+    if (isDatabaseAway(error)) return errorPage(reply.header("retry-after", String(RETRY_AFTER_SECONDS)), 503);
+    const given = error.statusCode ?? error.status ?? 500;
+    return errorPage(reply, (given >= 400 && given < 500) || given === 503 ? given : 500);
+  });
+}
+
+/** Security headers, same-origin form posts only, the session and its CSRF token on every form. */
+function registerSessionGuards(dashboard: FastifyInstance, options: DashboardShellOptions): void {
+  const { sessions } = options;
+  dashboard.decorateRequest("dashboardKey", "");
+  dashboard.decorateRequest("dashboardSession", undefined);
+  dashboard.decorateRequest("dashboardNavCounts", undefined);
+  dashboard.addHook("onRequest", async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    if (request.method === "POST") {
+      if (!fromThisOrigin(request)) return errorPage(reply, 403);
+      // Refused before any parser runs: a JSON or XML body never reaches a form handler, nor a
+      // multipart one but where a route takes a file.
+      if (!isFormBody(request) && !isFileForm(request)) return errorPage(reply, 415);
+    }
+    // The dashboard's own script and stylesheet are the same for everyone: no session to look up.
+    if (request.url.startsWith(ASSETS)) return undefined;
+    const session = await sessions.current(request);
+    if (session) {
+      request.dashboardSession = session;
+      if (session.subject.kind === "workspace") request.dashboardKey = options.keyOfTag(session.subject.tag) ?? "";
+      if (request.dashboardKey && request.method === "GET" && options.navCounts) {
+        request.dashboardNavCounts = await options.navCounts(request.dashboardKey);
+      }
+    }
+    return undefined;
+  });
+  // The synchronizer token: every form but sign-in carries its session's token.
+  dashboard.addHook("preHandler", async (request, reply) => {
+    if (request.method !== "POST") return undefined;
+    const token = formField(request, "_csrf");
+    const valid =
+      request.url.split("?", 1)[0] === `${DASHBOARD}/sign-in`
+        ? sessions.checkSignInToken(request, token)
+        : checkSessionToken(request.dashboardSession, token);
+    return valid ? undefined : errorPage(reply, 403);
+  });
+}
+
+/** What a feature's pages get: sessions, rendering with the flash and the navigation, the control API. */
+function dashboardContext(
+  app: FastifyInstance,
+  options: DashboardShellOptions,
+  flashes: DashboardFlash,
+): DashboardContext {
+  const ctx: DashboardContext = {
+    app,
+    requireSession: async (request, reply) => {
+      if (request.dashboardKey) return;
+      // Sign-in brings the browser back to the page it asked for.
+      const next = request.method === "GET" ? nextPage(request.url) : undefined;
+      await reply.redirect(next ? `${DASHBOARD}?next=${encodeURIComponent(next)}` : DASHBOARD, 303);
+    },
+    requireGatewaySession: async (request, reply) => {
+      if (request.dashboardSession?.subject.kind !== "gateway") await reply.redirect(DASHBOARD, 303);
+    },
+    csrf: (request) => request.dashboardSession?.csrfToken ?? "",
+    render: (request, reply, title, content, status) => {
+      const subject = request.dashboardSession?.subject;
+      const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
+      const flash = request.method === "GET" ? flashes.take(request, reply) : undefined;
+      const session = {
+        ...who,
+        csrf: ctx.csrf(request),
+        path: request.url,
+        ...(request.dashboardNavCounts ? { counts: request.dashboardNavCounts } : {}),
+      };
+      return sendPage(reply, page(title, html`${flashed(flash)}${content}`, session), status);
+    },
+    redirect: (request, reply, path, flash) => {
+      if (flash) flashes.set(request, reply, flash);
+      return reply.redirect(path, 303);
+    },
+    catchUp: options.catchUp,
+    signInPage: options.signInPage,
+    control: (key, method, url, body) => {
+      const csv = Buffer.isBuffer(body);
+      return app.inject({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body ? { "content-type": csv ? "text/csv" : "application/json" } : {}),
+        },
+        ...(body ? { payload: csv ? body : JSON.stringify(body) } : {}),
+      });
+    },
+  };
+  return ctx;
+}
+
+/** The dashboard's own script, stylesheet and icon (htmx's script read once at start). */
+function registerAssets(dashboard: FastifyInstance, options: DashboardShellOptions, htmx: string | Buffer): void {
+  dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
+    reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
+  );
+  dashboard.get(`${ASSETS}favicon.svg`, async (_request, reply) =>
+    reply.type("image/svg+xml").header("cache-control", "public, max-age=3600").send(FAVICON_SVG),
+  );
+  for (const [name, script] of Object.entries({ "dashboard.js": DASHBOARD_SCRIPT, ...options.scripts })) {
+    dashboard.get(`${ASSETS}${name}`, async (_request, reply) =>
+      reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(script),
+    );
+  }
+  dashboard.get(`${ASSETS}dashboard.css`, async (_request, reply) =>
+    reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
+  );
+}
+
+/** Any other address, and the language link: never the APIs' JSON, never an open redirect. */
+function registerFallbacks(dashboard: FastifyInstance): void {
+  const postOnly = postOnlyAddresses(dashboard);
+  // Any other dashboard address: an HTML page that says so (with the dashboard's headers), not the APIs' JSON.
+  dashboard.all(`${DASHBOARD}/*`, async (request, reply) => {
+    const formPage = request.method === "GET" ? postOnly.pageFor(request.url.split("?", 1)[0] ?? "") : undefined;
+    if (formPage) return reply.redirect(formPage, 303);
+    return sendPage(
+      reply,
+      page(
+        t("Not found", "Bulunamadı"),
+        html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p class="actions"><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
+      ),
+      404,
+    );
+  });
+
+  // The header's language link: the choice is kept in a cookie, and the browser goes back to the
+  // page it was on (only a page of the dashboard: no open redirect).
+  dashboard.get(LANGUAGE_PATH, async (request, reply) => {
+    const to = queryField(request, "to");
+    if (isLocale(to)) reply.setCookie(LANGUAGE_COOKIE, to, { ...COOKIE_OPTIONS, maxAge: LANGUAGE_COOKIE_SECONDS });
+    return reply.redirect(nextPage(queryField(request, "next")) ?? DASHBOARD, 303);
+  });
+}
+
 /**
  * The sandbox dashboard at /_sandbox/dashboard: a workspace's accounts, payments, request log and
  * sandbox controls, or the gateway's card payments, by hand, in a browser. Server-rendered HTML with
@@ -104,160 +271,17 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
  * script.
  */
 export async function registerDashboard(app: FastifyInstance, options: DashboardShellOptions): Promise<void> {
-  const { sessions } = options;
   const flashes = new DashboardFlash(options.secret);
   const htmx = await readHtmx();
   await app.register(async (dashboard) => {
     await dashboard.register(fastifyCookie);
     await dashboard.register(fastifyFormbody);
     await registerFileForms(dashboard);
-
-    const send = sendPage;
-    const errorPage = (reply: FastifyReply, status: number) =>
-      send(
-        reply,
-        page(
-          t("Error", "Hata"),
-          html`<p class="error" role="alert">${errorMessage(status)}</p><p class="actions"><a href="${DASHBOARD}">${t("Back to the dashboard", "Panele dön")}</a></p>`,
-        ),
-        status,
-      );
-
-    // Everything a request writes (pages, flashes, files) is in its language, held until its response
-    // closes (a file streams after the handler returns). The language is entered again once the body
-    // is read: the form parser's stream events run outside the request's context.
-    dashboard.decorateRequest("dashboardLocale", "en");
-    dashboard.addHook("onRequest", (request, reply, done) => {
-      request.dashboardLocale = requestLocale(request);
-      reply.raw.once("close", holdLocale());
-      runInLocale(request.dashboardLocale, done);
-    });
-    dashboard.addHook("preHandler", (request, _reply, done) => runInLocale(request.dashboardLocale, done));
-
-    // Every error the APIs or Fastify raise carries its status as `statusCode` (Fastify) or `status`
-    // (ApiFailure); both are understood, so bad input is a 4xx page, never a 500.
-    dashboard.setErrorHandler((error: Error & { statusCode?: number; status?: number }, _request, reply) => {
-      if (isDatabaseAway(error)) return errorPage(reply.header("retry-after", String(RETRY_AFTER_SECONDS)), 503);
-      const given = error.statusCode ?? error.status ?? 500;
-      return errorPage(reply, (given >= 400 && given < 500) || given === 503 ? given : 500);
-    });
-
-    dashboard.decorateRequest("dashboardKey", "");
-    dashboard.decorateRequest("dashboardSession", undefined);
-    dashboard.decorateRequest("dashboardNavCounts", undefined);
-    dashboard.addHook("onRequest", async (request, reply) => {
-      reply.headers(SECURITY_HEADERS);
-      if (request.method === "POST") {
-        if (!fromThisOrigin(request)) return errorPage(reply, 403);
-        // Refused before any parser runs: a JSON or XML body never reaches a form handler, nor a
-        // multipart one but where a route takes a file.
-        if (!isFormBody(request) && !isFileForm(request)) return errorPage(reply, 415);
-      }
-      // The dashboard's own script and stylesheet are the same for everyone: no session to look up.
-      if (request.url.startsWith(ASSETS)) return undefined;
-      const session = await sessions.current(request);
-      if (session) {
-        request.dashboardSession = session;
-        if (session.subject.kind === "workspace") request.dashboardKey = options.keyOfTag(session.subject.tag) ?? "";
-        if (request.dashboardKey && request.method === "GET" && options.navCounts) {
-          request.dashboardNavCounts = await options.navCounts(request.dashboardKey);
-        }
-      }
-      return undefined;
-    });
-    // The synchronizer token: every form but sign-in carries its session's token.
-    dashboard.addHook("preHandler", async (request, reply) => {
-      if (request.method !== "POST") return undefined;
-      const token = formField(request, "_csrf");
-      const valid =
-        request.url.split("?", 1)[0] === `${DASHBOARD}/sign-in`
-          ? sessions.checkSignInToken(request, token)
-          : checkSessionToken(request.dashboardSession, token);
-      return valid ? undefined : errorPage(reply, 403);
-    });
-
-    const ctx: DashboardContext = {
-      app,
-      requireSession: async (request, reply) => {
-        if (request.dashboardKey) return;
-        // Sign-in brings the browser back to the page it asked for.
-        const next = request.method === "GET" ? nextPage(request.url) : undefined;
-        await reply.redirect(next ? `${DASHBOARD}?next=${encodeURIComponent(next)}` : DASHBOARD, 303);
-      },
-      requireGatewaySession: async (request, reply) => {
-        if (request.dashboardSession?.subject.kind !== "gateway") await reply.redirect(DASHBOARD, 303);
-      },
-      csrf: (request) => request.dashboardSession?.csrfToken ?? "",
-      render: (request, reply, title, content, status) => {
-        const subject = request.dashboardSession?.subject;
-        const who = subject?.kind === "workspace" ? { workspace: subject.tag } : { gateway: true as const };
-        const flash = request.method === "GET" ? flashes.take(request, reply) : undefined;
-        const session = {
-          ...who,
-          csrf: ctx.csrf(request),
-          path: request.url,
-          ...(request.dashboardNavCounts ? { counts: request.dashboardNavCounts } : {}),
-        };
-        return send(reply, page(title, html`${flashed(flash)}${content}`, session), status);
-      },
-      redirect: (request, reply, path, flash) => {
-        if (flash) flashes.set(request, reply, flash);
-        return reply.redirect(path, 303);
-      },
-      catchUp: options.catchUp,
-      signInPage: options.signInPage,
-      control: (key, method, url, body) => {
-        const csv = Buffer.isBuffer(body);
-        return app.inject({
-          method,
-          url,
-          headers: {
-            authorization: `Bearer ${key}`,
-            ...(body ? { "content-type": csv ? "text/csv" : "application/json" } : {}),
-          },
-          ...(body ? { payload: csv ? body : JSON.stringify(body) } : {}),
-        });
-      },
-    };
-
-    dashboard.get(`${ASSETS}htmx.min.js`, async (_request, reply) =>
-      reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(htmx),
-    );
-    dashboard.get(`${ASSETS}favicon.svg`, async (_request, reply) =>
-      reply.type("image/svg+xml").header("cache-control", "public, max-age=3600").send(FAVICON_SVG),
-    );
-    for (const [name, script] of Object.entries({ "dashboard.js": DASHBOARD_SCRIPT, ...options.scripts })) {
-      dashboard.get(`${ASSETS}${name}`, async (_request, reply) =>
-        reply.type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(script),
-      );
-    }
-    dashboard.get(`${ASSETS}dashboard.css`, async (_request, reply) =>
-      reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(STYLESHEET),
-    );
-
-    const postOnly = postOnlyAddresses(dashboard);
-    // Any other dashboard address: an HTML page that says so (with the dashboard's headers), not the APIs' JSON.
-    dashboard.all(`${DASHBOARD}/*`, async (request, reply) => {
-      const formPage = request.method === "GET" ? postOnly.pageFor(request.url.split("?", 1)[0] ?? "") : undefined;
-      if (formPage) return reply.redirect(formPage, 303);
-      return send(
-        reply,
-        page(
-          t("Not found", "Bulunamadı"),
-          html`<p class="error" role="alert">${t("There is no such dashboard page.", "Panelde böyle bir sayfa yok.")}</p><p class="actions"><a href="${DASHBOARD}">${t("Go to the dashboard", "Panele git")}</a></p>`,
-        ),
-        404,
-      );
-    });
-
-    // The header's language link: the choice is kept in a cookie, and the browser goes back to the
-    // page it was on (only a page of the dashboard: no open redirect).
-    dashboard.get(LANGUAGE_PATH, async (request, reply) => {
-      const to = queryField(request, "to");
-      if (isLocale(to)) reply.setCookie(LANGUAGE_COOKIE, to, { ...COOKIE_OPTIONS, maxAge: LANGUAGE_COOKIE_SECONDS });
-      return reply.redirect(nextPage(queryField(request, "next")) ?? DASHBOARD, 303);
-    });
-
+    registerLanguageAndErrors(dashboard);
+    registerSessionGuards(dashboard, options);
+    const ctx = dashboardContext(app, options, flashes);
+    registerAssets(dashboard, options, htmx);
+    registerFallbacks(dashboard);
     for (const pages of options.features) pages(dashboard, ctx);
   });
 }
