@@ -144,6 +144,82 @@ function rowLines(columns: readonly Column[], cells: (column: Column) => readonl
 }
 
 /**
+ * The pages as they are laid out: the lines placed on the current page, where the next row goes, and
+ * each page's foot ("page 3 of" and the count, known only at the end: drawn from one object written last).
+ */
+class PdfPages {
+  readonly doc: PDFKit.PDFDocument;
+  readonly #text: MonospacedText;
+  readonly #pageCount: ReturnType<MonospacedText["deferred"]>;
+  readonly #offsets: number[];
+  readonly #bottom: number;
+  #lines: PlacedText[] = [];
+  #y = MARGIN + 20;
+  #number = 1;
+
+  constructor(doc: PDFKit.PDFDocument, text: MonospacedText, columns: readonly Column[]) {
+    this.doc = doc;
+    this.#text = text;
+    this.#pageCount = text.deferred();
+    this.#offsets = columns.map(
+      (_, i) => MARGIN + text.charWidth * columns.slice(0, i).reduce((sum, column) => sum + column.width + GAP, 0),
+    );
+    this.#bottom = doc.page.height - MARGIN - LINE_HEIGHT;
+  }
+
+  /** Whether `lines` more lines fit on this page. */
+  fits(lines: number): boolean {
+    return this.#y + lines * LINE_HEIGHT <= this.#bottom;
+  }
+
+  /** Full-width lines, one under the other, and a gap after them. */
+  say(texts: readonly string[], gap = 0): void {
+    for (const [n, text] of texts.entries()) this.#lines.push({ x: MARGIN, y: this.#y + n * LINE_HEIGHT, text });
+    this.#y += texts.length * LINE_HEIGHT + gap;
+  }
+
+  /** A row: each column's lines side by side, the next row under its tallest cell. */
+  place(cells: readonly string[][]): void {
+    cells.forEach((column, i) => {
+      column.forEach((line, n) => {
+        if (line) this.#lines.push({ x: this.#offsets[i] as number, y: this.#y + n * LINE_HEIGHT, text: line });
+      });
+    });
+    this.#y += Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT + ROW_GAP;
+  }
+
+  /** The page's foot, and the page's lines written out. */
+  finish(): void {
+    const y = this.#bottom - LINE_HEIGHT + 2;
+    const label = t(`page ${this.#number} of`, `sayfa ${this.#number} /`);
+    this.#lines.push({ x: MARGIN, y, text: label });
+    this.#text.write(this.#lines);
+    this.#lines = [];
+    this.#pageCount.place(MARGIN + (Array.from(label).length + 1) * this.#text.charWidth, y);
+  }
+
+  next(): void {
+    this.doc.addPage();
+    this.#number++;
+    this.#y = MARGIN;
+  }
+
+  /** The last page finished, the count filled in on every page's foot. */
+  end(): void {
+    this.finish();
+    this.#pageCount.fill(String(this.#number));
+  }
+}
+
+/** The first lines: which workspace, when it was made, on which clock. */
+function aboutLine(about: PdfAbout): string {
+  return t(
+    `Workspace ${about.workspace} · generated ${dateTime(about.generatedAt)} Istanbul time (sandbox clock) · all times Istanbul time`,
+    `Çalışma alanı ${about.workspace} · ${dateTime(about.generatedAt)} İstanbul saatiyle oluşturuldu (sandbox saati) · tüm saatler İstanbul saatiyle`,
+  );
+}
+
+/**
  * Writes the payments as a PDF table in an embedded font that shows Turkish text as it is, page by
  * page: each finished page leaves memory as it is written, and the writing waits while the reader
  * is behind, so a 100,000-payment export stays flat. Resolves "completed" when the document is
@@ -161,85 +237,34 @@ export async function writePaymentsPdf(
   doc.font(TITLE_FONT).fontSize(11).text(title, { lineBreak: false });
   const text = new MonospacedText(doc, FONT_SIZE);
   const columns = columnsFor(text.fit(doc.page.width - 2 * MARGIN));
-  const offsets = columns.map(
-    (_, i) => MARGIN + text.charWidth * columns.slice(0, i).reduce((sum, column) => sum + column.width + GAP, 0),
-  );
-  const bottom = doc.page.height - MARGIN - LINE_HEIGHT;
-  let lines: PlacedText[] = [];
-  let y = MARGIN + 20;
-  let pageNumber = 1;
-  if (about) {
-    lines.push({
-      x: MARGIN,
-      y,
-      text: t(
-        `Workspace ${about.workspace} · generated ${dateTime(about.generatedAt)} Istanbul time (sandbox clock) · all times Istanbul time`,
-        `Çalışma alanı ${about.workspace} · ${dateTime(about.generatedAt)} İstanbul saatiyle oluşturuldu (sandbox saati) · tüm saatler İstanbul saatiyle`,
-      ),
-    });
-    y += LINE_HEIGHT + ROW_GAP * 2;
-  }
-  // Each page says its number and the count at its foot. The file is written page by page, so the
-  // count is known only at the end: every page draws it from one object written last.
-  const pageCount = text.deferred();
-  /** The page's foot, and the page's lines written out. */
-  const finishPage = () => {
-    const y = bottom - LINE_HEIGHT + 2;
-    const label = t(`page ${pageNumber} of`, `sayfa ${pageNumber} /`);
-    lines.push({ x: MARGIN, y, text: label });
-    text.write(lines);
-    lines = [];
-    pageCount.place(MARGIN + (Array.from(label).length + 1) * text.charWidth, y);
-  };
-  const totals: OutcomeTotals = new Map();
-  const row = accountNames(about?.accounts ?? []);
-
-  const place = (cells: string[][]) => {
-    cells.forEach((column, i) => {
-      column.forEach((line, n) => {
-        if (line) lines.push({ x: offsets[i] as number, y: y + n * LINE_HEIGHT, text: line });
-      });
-    });
-    y += Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT + ROW_GAP;
-  };
+  const pages = new PdfPages(doc, text, columns);
+  if (about) pages.say([aboutLine(about)], ROW_GAP * 2);
   const heading = rowLines(columns, (column) =>
     column.fields.map((field) => (column.right ? fieldLabel(field).padStart(column.width) : fieldLabel(field))),
   );
-  place(heading);
-
+  pages.place(heading);
+  const totals: OutcomeTotals = new Map();
+  const row = accountNames(about?.accounts ?? []);
   let count = 0;
   for await (const payment of payments) {
     const cells = rowLines(columns, (column) => column.cell(payment, row));
-    const height = Math.max(...cells.map((column) => column.length)) * LINE_HEIGHT;
-    if (y + height > bottom) {
-      finishPage();
-      // Between pages every other request gets its turn, and a reader that is behind is waited for.
-      await setImmediate();
-      while (!isGone() && doc.readableLength > PDF_BACKLOG_BYTES) await sleep(5);
-      if (isGone()) {
-        doc.unpipe(out);
-        doc.destroy();
-        return "abandoned";
-      }
-      doc.addPage();
-      pageNumber++;
-      y = MARGIN;
-      place(heading);
+    if (!pages.fits(Math.max(...cells.map((column) => column.length)))) {
+      pages.finish();
+      if (await readerGone(doc, out, isGone)) return "abandoned";
+      pages.next();
+      pages.place(heading);
     }
-    place(cells);
+    pages.place(cells);
     count++;
     addToTotals(totals, payment);
   }
   const summary = [`${plural(count, "payment", "ödeme")}.`, ...totalsLines(totals)];
-  if (y + summary.length * LINE_HEIGHT > bottom) {
-    finishPage();
-    doc.addPage();
-    pageNumber++;
-    y = MARGIN;
+  if (!pages.fits(summary.length)) {
+    pages.finish();
+    pages.next();
   }
-  for (const [n, line] of summary.entries()) lines.push({ x: MARGIN, y: y + n * LINE_HEIGHT, text: line });
-  finishPage();
-  pageCount.fill(String(pageNumber));
+  pages.say(summary);
+  pages.end();
   const finished = new Promise<void>((resolve, reject) => {
     doc.once("end", resolve);
     doc.once("error", reject);
@@ -247,4 +272,17 @@ export async function writePaymentsPdf(
   doc.end();
   await finished;
   return "completed";
+}
+
+/**
+ * Between pages every other request gets its turn, and a reader that is behind is waited for; one
+ * that went away ends the document (true).
+ */
+async function readerGone(doc: PDFKit.PDFDocument, out: Writable, isGone: () => boolean): Promise<boolean> {
+  await setImmediate();
+  while (!isGone() && doc.readableLength > PDF_BACKLOG_BYTES) await sleep(5);
+  if (!isGone()) return false;
+  doc.unpipe(out);
+  doc.destroy();
+  return true;
 }
