@@ -19,12 +19,35 @@ export const STATEMENT_MAX_LINES = 100_000;
 const MAX_REFERENCE_LENGTH = 140;
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
+/** A cell by its header and its column, as a spreadsheet shows it (amount_minor is column 2). */
+function cellName(line: number, column: string): string {
+  const n = STATEMENT_COLUMNS.indexOf(column as (typeof STATEMENT_COLUMNS)[number]) + 1;
+  return t(`Line ${line} (${column}, column ${n})`, `${line}. satır (${column}, ${n}. sütun)`);
+}
+
+/** What no cell may hold: a negative amount, NUL or a broken character. */
+function checkCells(cells: readonly string[], line: number): void {
+  for (const [i, cell] of cells.entries()) {
+    const column = STATEMENT_COLUMNS[i] as string;
+    if (column === "amount_minor" && /^-\d/.test(cell))
+      throw statementProblem(
+        t(
+          `${cellName(line, column)}: a negative amount; amounts are paid-in money, 0 or more.`,
+          `${cellName(line, column)}: eksi bir tutar; tutarlar ödenen paradır, 0 ya da daha fazla.`,
+        ),
+      );
+    if (!isStorableText(cell))
+      throw statementProblem(
+        t(
+          `${cellName(line, column)}: holds NUL or a broken character; fix the file's text.`,
+          `${cellName(line, column)}: NUL ya da bozuk bir karakter içeriyor; dosyanın metnini düzeltin.`,
+        ),
+      );
+  }
+}
+
 function readLine(cells: string[], line: number): StatementLine {
-  // The cell by its header and its column, as a spreadsheet shows it (amount_minor is column 2).
-  const at = (column: string) => {
-    const n = STATEMENT_COLUMNS.indexOf(column as (typeof STATEMENT_COLUMNS)[number]) + 1;
-    return t(`Line ${line} (${column}, column ${n})`, `${line}. satır (${column}, ${n}. sütun)`);
-  };
+  const at = (column: string) => cellName(line, column);
   if (cells.length !== STATEMENT_COLUMNS.length) {
     throw statementProblem(
       t(
@@ -34,23 +57,7 @@ function readLine(cells: string[], line: number): StatementLine {
     );
   }
   const [reference, amount, currency, valueDate] = cells as [string, string, string, string];
-  for (const [i, cell] of cells.entries()) {
-    const column = STATEMENT_COLUMNS[i] as string;
-    if (column === "amount_minor" && /^-\d/.test(cell))
-      throw statementProblem(
-        t(
-          `${at(column)}: a negative amount; amounts are paid-in money, 0 or more.`,
-          `${at(column)}: eksi bir tutar; tutarlar ödenen paradır, 0 ya da daha fazla.`,
-        ),
-      );
-    if (!isStorableText(cell))
-      throw statementProblem(
-        t(
-          `${at(column)}: holds NUL or a broken character; fix the file's text.`,
-          `${at(column)}: NUL ya da bozuk bir karakter içeriyor; dosyanın metnini düzeltin.`,
-        ),
-      );
-  }
+  checkCells(cells, line);
   if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
     throw statementProblem(
       t(

@@ -347,6 +347,27 @@ export class ReportSchedules extends BackgroundWork {
     }
   }
 
+  /** The period's payments as the schedule's file, and how many rows it holds. */
+  async #reportFile(
+    workspace: string,
+    schedule: ReportSchedule,
+    period: { from: number; to: number; now: number; title: string; accounts: readonly NamedAccount[] },
+  ): Promise<{ file: Buffer; rows: number }> {
+    let rows = 0;
+    const counted = (async function* (source: AsyncIterable<Payment>) {
+      for await (const payment of source) {
+        rows++;
+        yield payment;
+      }
+    })(this.#paymentsBetween(workspace, schedule, period.from, period.to));
+    const file = await paymentsFile(schedule.format, counted, period.title, {
+      workspace: workspaceTag(workspace),
+      generatedAt: period.now,
+      accounts: period.accounts,
+    });
+    return { file, rows };
+  }
+
   /** The report of the period before `dueAt`: its file, its e-mail and what to record. */
   async #report(workspace: string, schedule: ReportSchedule, dueAt: number, now: number) {
     const { from, to } = periodBefore(schedule.cadence, dueAt);
@@ -354,20 +375,9 @@ export class ReportSchedules extends BackgroundWork {
       schedule.recipients.length > 0 ? schedule.recipients : await this.#deps.reportRecipients.get(workspace);
     if (recipients.length === 0)
       return { mail: undefined, delivery: skipped(schedule, dueAt, from, to), linked: undefined };
-    let rows = 0;
-    const counted = (async function* (source: AsyncIterable<Payment>) {
-      for await (const payment of source) {
-        rows++;
-        yield payment;
-      }
-    })(this.#paymentsBetween(workspace, schedule, from, to));
     const title = `${schedule.name}: ${t("payments", "ödemeler")} ${periodText(from, to)}`;
     const accounts = await this.#deps.payments.accounts(workspace);
-    const file = await paymentsFile(schedule.format, counted, title, {
-      workspace: workspaceTag(workspace),
-      generatedAt: now,
-      accounts,
-    });
+    const { file, rows } = await this.#reportFile(workspace, schedule, { from, to, now, title, accounts });
     const tag = workspaceTag(workspace);
     // Named as a download of the same listing is: whose, which filters, which period.
     const period = `${istanbulDate(from)}${schedule.cadence.every === "week" ? `-to-${istanbulDate(to - 1)}` : ""}`;

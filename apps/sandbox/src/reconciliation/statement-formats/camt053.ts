@@ -39,14 +39,8 @@ export function isCamt053(head: string): boolean {
   return /<(\w+:)?BkToCstmrStmt[\s>]/.test(head) || /camt\.053\.001\.\d\d/.test(head);
 }
 
-/**
- * The entries of an ISO 20022 camt.053 statement (BankToCustomerStatement; V02 and V08 share these
- * paths): each `Ntry` with its amount and currency, debit or credit, value date (booking date when
- * there is none), references (EndToEndId, the creditor's structured reference) and narrative
- * (unstructured remittance information and the entry's additional information). A batch booking with
- * its transactions' own amounts becomes one entry per transaction.
- */
-export function readCamt053(xml: string): RawEntry[] {
+/** A file the parser may read: no document type or entities, well-formed (its first fault named by place). */
+function refuseMalformed(xml: string): void {
   // Banks send no document type: one here could only define entities that expand without end.
   if (/<!(DOCTYPE|ENTITY)/i.test(xml)) {
     throw statementProblem(
@@ -67,14 +61,10 @@ export function readCamt053(xml: string): RawEntry[] {
       ),
     );
   }
-  const document = parser.parse(xml) as Node;
-  let offsets: Map<string, number> | undefined;
-  /** An element's path as people read it (`Stmt/Ntry[2]/Amt`) and where it starts in the file. */
-  const placed = (path: string, shown: string) => {
-    offsets ??= xmlElementOffsets(xml);
-    const offset = offsets.get(path);
-    return offset === undefined ? shown : `${shown}, ${lineAndColumn(xml, offset)}`;
-  };
+}
+
+/** The file's statements (BkToCstmrStmt/Stmt): at least one, or the file is not a statement at all. */
+function statementsOf(document: Node): Node[] {
   const statement = child(document, "Document", "BkToCstmrStmt");
   if (!statement)
     throw statementProblem(
@@ -92,6 +82,27 @@ export function readCamt053(xml: string): RawEntry[] {
         "camt.053 dosyasında hiç ekstre yok (BkToCstmrStmt/Stmt); bankanın o gün için ürettiği dosyayı gönderin.",
       ),
     );
+  return statements;
+}
+
+/**
+ * The entries of an ISO 20022 camt.053 statement (BankToCustomerStatement; V02 and V08 share these
+ * paths): each `Ntry` with its amount and currency, debit or credit, value date (booking date when
+ * there is none), references (EndToEndId, the creditor's structured reference) and narrative
+ * (unstructured remittance information and the entry's additional information). A batch booking with
+ * its transactions' own amounts becomes one entry per transaction.
+ */
+export function readCamt053(xml: string): RawEntry[] {
+  refuseMalformed(xml);
+  const document = parser.parse(xml) as Node;
+  let offsets: Map<string, number> | undefined;
+  /** An element's path as people read it (`Stmt/Ntry[2]/Amt`) and where it starts in the file. */
+  const placed = (path: string, shown: string) => {
+    offsets ??= xmlElementOffsets(xml);
+    const offset = offsets.get(path);
+    return offset === undefined ? shown : `${shown}, ${lineAndColumn(xml, offset)}`;
+  };
+  const statements = statementsOf(document);
   const entries: RawEntry[] = [];
   for (const [s, stmt] of statements.entries()) {
     for (const [k, ntry] of list(child(stmt, "Ntry")).entries()) {

@@ -79,6 +79,40 @@ function joinedNarrative(lines: readonly string[]): string {
   );
 }
 
+/** A `:61:` line being read: its line number, its fields and its narrative so far. */
+interface OpenLine {
+  readonly line: number;
+  readonly fields: string[];
+  readonly narrative: string[];
+}
+
+/** The entry of a `:61:` line, once its `:86:` narrative is whole. */
+function statementLineEntry(current: OpenLine, currency: string, currencyAt: string, n: number): RawEntry {
+  const [valueDate, , mark, , amount, , rest] = current.fields as string[];
+  const [customer = "", bank = ""] = (rest ?? "").split("//");
+  const [, entryDate = "", , funds = ""] = current.fields as string[];
+  // Columns of the :61: line: the value date right after the tag, the amount after the mark.
+  const amountColumn = 5 + 6 + entryDate.length + (mark ?? "").length + funds.length;
+  return {
+    where: t(`Line ${current.line}`, `${current.line}. satır`),
+    at: (field) =>
+      field === "currency"
+        ? currencyAt || undefined
+        : field === "amount"
+          ? t(`column ${amountColumn}`, `${amountColumn}. sütun`)
+          : t("column 5", "5. sütun"),
+    line: n,
+    amount: (amount ?? "").replace(",", ".").replace(/\.$/, ""),
+    currency,
+    direction: mark === "D" || mark === "RC" ? "debit" : "credit",
+    valueDate: date(valueDate ?? ""),
+    references: [customer.trim(), bank.trim()],
+    narrative: joinedNarrative(current.narrative)
+      .replace(/\?\d\d/g, " ")
+      .trim(),
+  };
+}
+
 /**
  * The entries of a SWIFT MT940 statement (one or more messages; an MT942 interim report reads the
  * same way): each `:61:` line with the currency of its message's opening balance (`:60F:`/`:60M:`,
@@ -90,35 +124,11 @@ export function readMt940(text: string): RawEntry[] {
   let currency = "";
   /** Where the message's currency was written: the line and column of its `:60F:` or `:34F:`. */
   let currencyAt = "";
-  let current: { line: number; fields: string[]; narrative: string[] } | undefined;
+  let current: OpenLine | undefined;
   let tag = "";
   const finish = () => {
     if (!current) return;
-    const [valueDate, , mark, , amount, , rest] = current.fields as string[];
-    const [customer = "", bank = ""] = (rest ?? "").split("//");
-    const n = entries.length + 1;
-    const [, entryDate = "", , funds = ""] = current.fields as string[];
-    // Columns of the :61: line: the value date right after the tag, the amount after the mark.
-    const amountColumn = 5 + 6 + entryDate.length + (mark ?? "").length + funds.length;
-    const ownCurrencyAt = currencyAt;
-    entries.push({
-      where: t(`Line ${current.line}`, `${current.line}. satır`),
-      at: (field) =>
-        field === "currency"
-          ? ownCurrencyAt || undefined
-          : field === "amount"
-            ? t(`column ${amountColumn}`, `${amountColumn}. sütun`)
-            : t("column 5", "5. sütun"),
-      line: n,
-      amount: (amount ?? "").replace(",", ".").replace(/\.$/, ""),
-      currency,
-      direction: mark === "D" || mark === "RC" ? "debit" : "credit",
-      valueDate: date(valueDate ?? ""),
-      references: [customer.trim(), bank.trim()],
-      narrative: joinedNarrative(current.narrative)
-        .replace(/\?\d\d/g, " ")
-        .trim(),
-    });
+    entries.push(statementLineEntry(current, currency, currencyAt, entries.length + 1));
     current = undefined;
   };
   const lines = text.split(/\r?\n/);
