@@ -2,6 +2,7 @@ import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -16,9 +17,6 @@ import { localTime, timeHeading } from "../infrastructure/dashboard-shell/local-
 import { calendarDay } from "../infrastructure/i18n/formats.js";
 import { t } from "../infrastructure/i18n/locale.js";
 import type { ApiKeys } from "./api-keys.js";
-
-const token = (ctx: DashboardContext, request: FastifyRequest) =>
-  html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
 async function keysPage(
   apiKeys: ApiKeys,
@@ -39,7 +37,7 @@ async function keysPage(
     <td class="detail" data-label="${timeHeading("Created", "Oluşturulma", "sandbox")}">${k.created_at ? localTime(k.created_at) : t("at start", "açılışta")}</td><td class="detail" data-label="${t("Expires", "Son geçerlilik")}">${k.expires_on ? calendarDay(k.expires_on) : t("never", "hiçbir zaman")}</td><td class="detail" data-label="${timeHeading("Last used", "Son kullanım", "sandbox")}">${localTime(k.last_used_at)}</td>
     <td class="decision">${
       k.source === "created" && k.status !== "revoked"
-        ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${token(ctx, request)}
+        ? html`<form method="post" action="${DASHBOARD}/settings/api-keys/${k.id}/revoke" class="inline">${csrfField(ctx, request)}
             <button type="submit" class="danger" aria-label="${t("Revoke", "İptal et:")} ${k.name}">${t("Revoke", "İptal et")}</button></form>`
         : k.source === "environment"
           ? t("configured (PAYSPEC_API_KEYS)", "yapılandırmada (PAYSPEC_API_KEYS)")
@@ -55,7 +53,7 @@ async function keysPage(
   <tbody>${rows}</tbody></table>
   <section aria-labelledby="new-key"><h2 id="new-key">${t("Create a key", "Anahtar oluştur")}</h2>
   ${errorSummary(problems, labels)}
-  <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked" novalidate>${token(ctx, request)}
+  <form method="post" action="${DASHBOARD}/settings/api-keys" class="stacked" novalidate>${csrfField(ctx, request)}
     <label>${labels.name} <input name="name" required maxlength="100" value="${entered.name ?? ""}" ${fieldAttributes(problems, "name")}>${fieldError(problems, "name")}</label>
     <label>${t("Expires on (optional; valid through the end of that day, Europe/Istanbul)", "Son geçerlilik tarihi (isteğe bağlı; o günün sonuna kadar, İstanbul saatiyle)")} <input name="expires_on" type="date" value="${entered.expires ?? ""}" ${fieldAttributes(problems, "expires_on")}>${fieldError(problems, "expires_on")}</label>
     <p><button type="submit">${t("Create key", "Anahtarı oluştur")}</button></p>

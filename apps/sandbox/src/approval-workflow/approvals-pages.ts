@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import { formField, formFieldValues } from "../infrastructure/dashboard-shell/form-fields.js";
 import { html, type SafeHtml } from "../infrastructure/dashboard-shell/html.js";
 import { DASHBOARD } from "../infrastructure/dashboard-shell/layout.js";
@@ -97,7 +98,7 @@ async function queue(deps: ApprovalsPageDeps, ctx: DashboardContext, request: Fa
       "Only payments made in the dashboard while the approval workflow is on wait here.",
       "Burada yalnızca onay akışı açıkken panelden oluşturulan ödemeler bekler.",
     )}</p>
-    <form method="post" action="${DASHBOARD}/approvals"><input type="hidden" name="_csrf" value="${ctx.csrf(request)}">
+    <form method="post" action="${DASHBOARD}/approvals">${csrfField(ctx, request)}
     <table aria-label="${t("Waiting for approval", "Onay bekleyenler")}" class="cards"><thead><tr><th>${t("Payment", "Ödeme")}</th><th class="money">${t("Amount", "Tutar")}</th><th>${t("Decision", "Karar")}</th>
       <th>${t("From", "Gönderen")}</th><th>${t("To", "Alıcı")}</th><th>${t("Reference", "Referans")}</th><th>${t("Description", "Açıklama")}</th><th>${timeHeading("Created", "Oluşturulma", "sandbox")}</th></tr></thead>
     <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8">${t("Nothing waits for an approver.", "Onay bekleyen bir şey yok.")}</td></tr>`}</tbody></table>

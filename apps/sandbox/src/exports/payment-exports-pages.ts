@@ -71,6 +71,18 @@ async function startExport(
   return undefined;
 }
 
+/**
+ * Whether the reader went away before the file was whole: heard before the pipeline is torn down,
+ * so a listing that fails (the reader still there) is told from a reader that left.
+ */
+function readerLeft(reply: FastifyReply): () => boolean {
+  let gone = false;
+  reply.raw.once("close", () => {
+    gone = !reply.raw.writableFinished;
+  });
+  return () => gone;
+}
+
 /** The CSV, streamed page by page; how it ended (completed, abandoned, failed) counted. */
 async function csvDownload(
   deps: PaymentExportsDeps,
@@ -81,20 +93,15 @@ async function csvDownload(
   const started = await startExport(deps, ctx, request, reply, "csv");
   if (!started) return reply;
   const body = new PassThrough();
-  // Whether the reader went away before the file was whole: heard before the pipeline is torn
-  // down, so a listing that fails (the reader still there) is told from a reader that left.
-  let gone = false;
-  reply.raw.once("close", () => {
-    gone = !reply.raw.writableFinished;
-  });
+  const gone = readerLeft(reply);
   void reply.type("text/csv; charset=utf-8").header("content-disposition", attachmentHeader(started.name)).send(body);
   // Either way the writing stops with an error; there is no one to tell but the metrics.
   const outcome = await writePaymentsCsv(started.payments, body).then(
     () => "completed" as const,
     () => {
-      const readerLeft = gone;
+      const left = gone();
       body.destroy();
-      return readerLeft ? ("abandoned" as const) : ("failed" as const);
+      return left ? ("abandoned" as const) : ("failed" as const);
     },
   );
   deps.metrics.downloadEnded("csv", outcome);
@@ -114,12 +121,9 @@ async function pdfDownload(
   const body = new PassThrough();
   void reply.send(body);
   // The reader went away: the rest is work for nobody, so it stops at the next page.
-  let gone = false;
-  reply.raw.once("close", () => {
-    gone = !reply.raw.writableFinished;
-  });
+  const gone = readerLeft(reply);
   const accounts = await deps.payments.accounts(request.dashboardKey);
-  const outcome = await writePaymentsPdf(started.payments, listingTitle(started.filters, accounts), body, () => gone, {
+  const outcome = await writePaymentsPdf(started.payments, listingTitle(started.filters, accounts), body, gone, {
     workspace: workspaceTag(request.dashboardKey),
     generatedAt: started.at,
     accounts,

@@ -2,6 +2,7 @@ import { ApiFailure, FAULT_NAMES, FAULTS, type FaultName } from "@payspec/server
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceScope } from "../clock/index.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -129,7 +130,6 @@ export const faultsPages =
   (faults: DeclaredFaults): DashboardPages =>
   (dashboard: FastifyInstance, ctx: DashboardContext): void => {
     const signedIn = { preHandler: ctx.requireSession };
-    const token = (request: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
     async function faultsPage(
       request: FastifyRequest,
@@ -166,12 +166,12 @@ export const faultsPages =
           ? html`<p id="fault-count">${t("No faults declared.", "Tanımlı hata yok.")}</p>`
           : html`<table aria-label="${t("Declared faults", "Tanımlı hatalar")}"><thead><tr><th>${t("Id", "Kimlik")}</th><th>${t("Operations", "İşlemler")}</th><th>${t("Fault", "Hata")}</th><th>${t("The client sees", "İstemcinin gördüğü")}</th><th>${t("When", "Ne zaman")}</th><th class="money">${t("Struck", "Denk geldi")}</th><th></th></tr></thead>
             <tbody>${rows}</tbody></table>
-            <form method="post" action="${DASHBOARD}/faults/clear" class="inline">${token(request)}
+            <form method="post" action="${DASHBOARD}/faults/clear" class="inline">${csrfField(ctx, request)}
               <button type="submit">${t("Clear all faults", "Tüm hataları temizle")}</button></form>`
       }
       <section aria-labelledby="new-fault"><h2 id="new-fault">${t("Declare a fault", "Hata tanımla")}</h2>
       ${errorSummary(problems, BOX_LABELS())}
-      <form method="post" action="${DASHBOARD}/faults" class="stacked" novalidate>${token(request)}
+      <form method="post" action="${DASHBOARD}/faults" class="stacked" novalidate>${csrfField(ctx, request)}
         <label>${t("Operation", "İşlem")} <select name="operation" required ${box("operation")}>${OPERATIONS.map((o) => chosen("operation", o, operationInWords(o)))}</select>${fieldError(problems, "operation")}</label>
         <label>${t("Fault", "Hata")} <select name="fault" required ${box("fault")}>${FAULT_NAMES.map((f) => chosen("fault", f, `${f}: ${clientSees(f)}`))}</select>${fieldError(problems, "fault")}</label>
         <label>${t("Strike the next N requests", "Sonraki N isteğe denk gelsin")} <input name="next" type="number" min="1" step="1" value="${typed("next", "1")}" ${box("next")}>${fieldError(problems, "next")}</label>

@@ -1,6 +1,7 @@
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -24,9 +25,6 @@ export interface OutboxPagesDeps {
   readonly reportRecipients: WorkspaceSetting<readonly string[]>;
   readonly mail: WorkspaceMail;
 }
-
-const token = (ctx: DashboardContext, request: FastifyRequest) =>
-  html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 
 /** The Outbox: every e-mail, newest first, with its delivery state and which clock dates what. */
 async function outboxPage(deps: OutboxPagesDeps, ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply) {
@@ -202,16 +200,16 @@ async function reportsPage(
     reply,
     t("Reports", "Raporlar"),
     html`${notice ?? ""}${errorSummary(problems, { recipients: t("Report recipients", "Rapor alıcıları") })}
-    <form method="post" action="${DASHBOARD}/settings/reports" class="stacked" novalidate>${token(ctx, request)}
+    <form method="post" action="${DASHBOARD}/settings/reports" class="stacked" novalidate>${csrfField(ctx, request)}
       <label>${t("Report recipients (one e-mail address per line, at most 10)", "Rapor alıcıları (her satıra bir e-posta adresi, en çok 10)")}
         <textarea name="recipients" rows="5" ${fieldAttributes(problems, "recipients")}>${entered ?? recipients.join("\n")}</textarea>${fieldError(problems, "recipients")}</label>
       <p><button type="submit">${t("Save recipients", "Alıcıları kaydet")}</button></p>
     </form>
-    <form method="post" action="${DASHBOARD}/settings/reports/language" class="inline">${token(ctx, request)}
+    <form method="post" action="${DASHBOARD}/settings/reports/language" class="inline">${csrfField(ctx, request)}
       <label>${t("Language of e-mails and the reports they carry", "E-postaların ve ekindeki raporların dili")}
         <select name="language" id="mail-language">${LOCALES.map((l) => html`<option value="${l}" lang="${l}" ${l === language ? html`selected` : ""}>${LANGUAGE_NAMES[l]}</option>`)}</select></label>
       <button type="submit">${t("Save language", "Dili kaydet")}</button></form>
-    <form method="post" action="${DASHBOARD}/settings/reports/test" class="inline">${token(ctx, request)}
+    <form method="post" action="${DASHBOARD}/settings/reports/test" class="inline">${csrfField(ctx, request)}
       <button type="submit">${t("Send a test e-mail", "Deneme e-postası gönder")}</button></form>
     <p>${t("Queued exports are e-mailed to these recipients. Every e-mail is kept in the", "Sıraya alınan dışa aktarımlar bu alıcılara e-postayla gönderilir. Her e-posta şurada tutulur:")} <a href="${DASHBOARD}/outbox">${t("Outbox", "Giden kutusu")}</a>.</p>`,
     status,

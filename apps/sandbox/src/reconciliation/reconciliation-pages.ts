@@ -1,6 +1,7 @@
 import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -40,9 +41,6 @@ type RunSummary = RunSummaryView & {
   readonly warnings?: readonly string[];
 };
 
-const token = (ctx: DashboardContext, request: FastifyRequest) =>
-  html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
-
 async function reconciliationPage(
   reconciliations: Reconciliations,
   ctx: DashboardContext,
@@ -71,7 +69,7 @@ async function reconciliationPage(
     "Ekstre, bankanın gönderdiği gibi: ISO 20022 camt.053 (XML), SWIFT MT940 ya da internet şubesinin CSV dışa aktarımı (Tarih;Açıklama;Tutar;Bakiye ya da borç ve alacak sütunları); UTF-8, Windows-1254 ya da ISO-8859-9 kodlamasında; veya sandbox'ın kendi CSV'si (reference,amount_minor,currency,value_date). Her borç kaydı, referansının (bir referans alanında ya da açıklamanın bir sözcüğü olarak) gösterdiği hesaba geçmiş ödemeyle tutar ve para birimine göre eşleştirilir ve mutabakatı yapılır.",
   )}</p>
   ${errorSummary(statementProblems, labels)}
-  <form method="post" action="${DASHBOARD}/reconciliation" enctype="multipart/form-data" class="stacked">${token(ctx, request)}
+  <form method="post" action="${DASHBOARD}/reconciliation" enctype="multipart/form-data" class="stacked">${csrfField(ctx, request)}
     <label>${labels.statement_file} ${fieldError(statementProblems, "statement_file")}
       <input type="file" name="statement_file" ${fieldAttributes(statementProblems, "statement_file")} accept=".csv,.xml,.sta,.txt,.940,.mt940,text/csv,text/xml,text/plain"></label>
     <label>${labels.statement} ${fieldError(statementProblems, "statement")}

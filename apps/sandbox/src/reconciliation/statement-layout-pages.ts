@@ -2,6 +2,7 @@ import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -63,7 +64,7 @@ export async function layoutsSection(
     decimal: t("Numbers", "Sayılar"),
   };
   const layouts = await reconciliations.layouts(request.dashboardKey);
-  const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+  const token = csrfField(ctx, request);
   const rows = layouts.map(
     (l, i) => html`<tr><td>${l.name}</td><td>${l.date} (${l.date_format})</td>
       <td>${l.amount ?? `${l.debit} / ${l.credit}`}</td><td>${l.narrative.join(", ")}</td>

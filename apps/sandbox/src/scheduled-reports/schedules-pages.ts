@@ -3,6 +3,7 @@ import { ApiFailure } from "@payspec/server-kit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmableAction, confirmed, confirmPage } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -75,8 +76,6 @@ interface SchedulesView {
   readonly ctx: DashboardContext;
 }
 
-const token = (ctx: DashboardContext, request: FastifyRequest) =>
-  html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
 const option = (value: string, chosen: unknown, label = value) =>
   html`<option value="${value}" ${chosen === value ? html`selected` : ""}>${label}</option>`;
 
@@ -116,7 +115,7 @@ function form(
 ): SafeHtml {
   const box = (name: string) => fieldAttributes(problems, name);
   const error = (name: string) => fieldError(problems, name);
-  return html`${errorSummary(problems, labels())}<form method="post" action="${action}" class="stacked" novalidate>${token(ctx, request)}
+  return html`${errorSummary(problems, labels())}<form method="post" action="${action}" class="stacked" novalidate>${csrfField(ctx, request)}
     <label>${t("Name", "Ad")} <input name="name" required maxlength="100" value="${s?.name ?? ""}" ${box("name")}>${error("name")}</label>
     <label>${t("Format", "Biçim")} <select name="format" ${box("format")}>${option("csv", s?.format, "CSV")}${option("pdf", s?.format, "PDF")}</select>${error("format")}</label>
     <label>${t("Status", "Durum")} <select name="status" ${box("status")}><option value="">${t("any", "tümü")}</option>${STATUSES.map((v) => option(v, s?.status, statusWord(v)))}</select>${error("status")}</label>
@@ -208,9 +207,9 @@ async function schedulePage(
     s.name,
     html`${notice ?? ""}<p>${cadence(s)}, ${filters(s, accounts)}, ${s.format.toUpperCase()} ${t("to", "→")} ${recipientsText(s)}.
       ${s.paused ? t("Paused.", "Duraklatıldı.") : html`${t("Next due", "Sonraki gönderim")} ${localTime(s.next_due_at)} (${clockNote("sandbox")}).`}</p>
-    <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${token(ctx, request)}
+    <form method="post" action="${base}/${s.paused ? "resume" : "pause"}" class="inline">${csrfField(ctx, request)}
       <button type="submit">${s.paused ? t("Resume", "Sürdür") : t("Pause", "Duraklat")}</button></form>
-    <form method="post" action="${base}/delete" class="inline">${token(ctx, request)}
+    <form method="post" action="${base}/delete" class="inline">${csrfField(ctx, request)}
       <button type="submit" class="danger" aria-label="${t("Delete", "Sil:")} ${s.name}">${t("Delete", "Sil")}</button></form>
     <h2>${t("Deliveries", "Gönderimler")}</h2>
     <table aria-label="${t("Deliveries", "Gönderimler")}"><thead><tr><th>${timeHeading("Due", "Gönderim zamanı", "sandbox")}</th><th>${timeHeading("Period", "Dönem", "sandbox")}</th><th class="money">${t("Payments", "Ödemeler")}</th>

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { moveClockBy, type SandboxClocks, workspaceScope } from "../clock/index.js";
 import { confirmed } from "../infrastructure/dashboard-shell/confirm.js";
 import type { DashboardContext, DashboardPages } from "../infrastructure/dashboard-shell/context.js";
+import { csrfField } from "../infrastructure/dashboard-shell/csrf-field.js";
 import {
   errorSummary,
   type FormProblems,
@@ -98,7 +99,7 @@ export function settingsPage(deps: SettingsPageDeps): DashboardPages {
       const done = DONE[queryField(request, "done") ?? ""];
       const notice = done && t(...done);
       const onOff = (on: boolean) => (on ? t("on", "açık") : t("off", "kapalı"));
-      const token = html`<input type="hidden" name="_csrf" value="${ctx.csrf(request)}">`;
+      const token = csrfField(ctx, request);
       const chosenUnit = entered.unit && entered.unit in UNITS ? entered.unit : "hours";
       return ctx.render(
         request,

@@ -10,6 +10,7 @@ import type {
   RouteShorthandOptions,
 } from "fastify";
 import type { DashboardContext } from "./context.js";
+import { csrfField } from "./csrf-field.js";
 import { formField } from "./form-fields.js";
 import { html, type SafeHtml } from "./html.js";
 
@@ -48,7 +49,7 @@ export function confirmPage(
     reply,
     title,
     html`<form method="post" action="${action}" class="confirm" aria-labelledby="confirm-question">
-      <input type="hidden" name="_csrf" value="${ctx.csrf(request)}"><input type="hidden" name="confirm" value="yes">
+      ${csrfField(ctx, request)}<input type="hidden" name="confirm" value="yes">
       ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
       <p id="confirm-question">${question}</p>
       <p class="actions"><button type="submit" class="danger">${confirm}</button> <a href="${back}">${backLabel}</a></p>
