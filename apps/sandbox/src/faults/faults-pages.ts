@@ -141,7 +141,7 @@ export const faultsPages =
       /** What was wrong with them, by box: flagged beside it and listed in the summary. */
       problems: FormProblems = {},
     ) {
-      const box = (name: string) => html`${fieldAttributes(problems, name)}`;
+      const box = (name: string) => fieldAttributes(problems, name);
       const typed = (name: string, fallback = "") => entered[name] ?? fallback;
       const chosen = (name: string, value: string, label: string = value) =>
         html`<option value="${value}" ${entered[name] === value ? html`selected` : ""}>${label}</option>`;
@@ -198,10 +198,7 @@ export const faultsPages =
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         const entered = Object.fromEntries(DECLARATION_FIELDS.map((name) => [name, formField(request, name) ?? ""]));
-        const problems = problemsOfRefusal(
-          { message: error.message, ...(error.options.param === undefined ? {} : { param: error.options.param }) },
-          DECLARATION_FIELDS,
-        );
+        const problems = problemsOfRefusal(error.paymentsBody(), DECLARATION_FIELDS);
         return faultsPage(request, reply, undefined, 400, entered, problems);
       }
       return reply.redirect(`${DASHBOARD}/faults?done=declared`, 303);

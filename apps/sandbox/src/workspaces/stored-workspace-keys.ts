@@ -10,14 +10,21 @@ export function keyedByStoredIds<Store extends object>(
   stored: (workspace: string) => string,
   own: Partial<Store> = {},
 ): Store {
+  // One wrapper per method, made at its first use: every store call of every request goes through here.
+  const wrappers = new Map<PropertyKey, unknown>();
   return new Proxy(inner, {
     get(target, property) {
       if (Object.hasOwn(own, property)) return own[property as keyof Store];
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
-      // Called on the store itself, never on the proxy: its private fields are the store's.
-      return (first: unknown, ...rest: unknown[]) =>
-        value.call(target, typeof first === "string" ? stored(first) : first, ...rest);
+      let wrapper = wrappers.get(property);
+      if (wrapper === undefined) {
+        // Called on the store itself, never on the proxy: its private fields are the store's.
+        wrapper = (first: unknown, ...rest: unknown[]) =>
+          value.call(target, typeof first === "string" ? stored(first) : first, ...rest);
+        wrappers.set(property, wrapper);
+      }
+      return wrapper;
     },
   });
 }

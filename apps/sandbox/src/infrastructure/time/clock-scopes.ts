@@ -12,11 +12,18 @@ export const GATEWAY_SCOPE = "gateway";
  */
 const scopeNames = new BoundedMap<string, string>(10_000);
 
+const WORKSPACE_PREFIX = "workspace:";
+
 export function workspaceScope(apiKey: string): string {
   let scope = scopeNames.get(apiKey);
   if (scope === undefined) {
-    scope = `workspace:${apiKey}`;
+    scope = `${WORKSPACE_PREFIX}${apiKey}`;
     scopeNames.set(apiKey, scope);
   }
   return scope;
+}
+
+/** A scope with its workspace's API key passed through `keyed` (a keyed hash, in storage); the gateway's as it is. */
+export function scopeWithKey(scope: string, keyed: (apiKey: string) => string): string {
+  return scope.startsWith(WORKSPACE_PREFIX) ? WORKSPACE_PREFIX + keyed(scope.slice(WORKSPACE_PREFIX.length)) : scope;
 }

@@ -707,9 +707,12 @@ export class PostgresPaymentsStore implements PaymentsStore {
   /** Settles the next SETTLEMENT_CHUNK due payments under the workspace's lock, in one statement; how many. */
   async #settleChunk(workspace: string, cutoff: number): Promise<number> {
     return inTransaction(this.#pool, async (client) => {
-      await lockWorkspace(client, workspace);
-      const { rows } = await client.query<{ off: boolean }>(`SELECT ${AUTO_SETTLEMENT_OFF} AS off`, [workspace]);
-      if (rows[0]?.off) return 0;
+      // The workspace's lock and its settlement switch in one round trip; no workspace, nothing to settle.
+      const { rows } = await client.query<{ off: boolean }>(
+        `SELECT ${AUTO_SETTLEMENT_OFF} AS off FROM workspaces WHERE workspace = $1 FOR UPDATE`,
+        [workspace],
+      );
+      if (rows[0]?.off !== false) return 0;
       // Re-read under the lock: another instance may have settled them meanwhile.
       const settled = await changeChunk(client, "settlement", [workspace, cutoff]);
       return settled.rowCount ?? 0;
